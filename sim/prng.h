@@ -1,0 +1,23 @@
+/* Counter-based PRNG: u(seed, rank, stream) in [0,1).  Each process draws its
+ * own numbers from its rank alone, so membership does not depend on the order
+ * in which processes run (splitmix64 finaliser over a combined key). */
+#ifndef COLLSIM_PRNG_H
+#define COLLSIM_PRNG_H
+
+#include <stdint.h>
+
+static inline uint64_t cs_mix64(uint64_t z)
+{
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static inline double cs_uniform(uint64_t seed, uint64_t rank, uint64_t stream)
+{
+  uint64_t h = cs_mix64(cs_mix64(cs_mix64(seed) ^ rank) ^ (stream * 0x632be59bd9b4e019ULL));
+  return (double)(h >> 11) * (1.0 / 9007199254740992.0); /* 53 bits */
+}
+
+#endif

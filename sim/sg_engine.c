@@ -1,0 +1,294 @@
+/* SimGrid 3.32 backend (see ../shared/SIMGRID-NOTES.md for the measured facts
+ * behind the defaults).
+ *
+ * - One actor per simulated process, rank r on host r / cores; hosts are taken
+ *   in natural order of their names (node-2 before node-10), not sg_host_list's.
+ * - One mailbox per rank, with its actor declared as permanent receiver, and
+ *   asynchronous sends: a message starts flowing when it is sent (eager, like
+ *   a message-driven runtime), whether or not the receiver is waiting.
+ * - Software overhead: the sender sleeps o_send before injecting, the receiver
+ *   sleeps o_recv after taking a message.  Each rank has a core of its own
+ *   (BG/P virtual-node mode), so sleeping is the same as computing.
+ * - Scale: 16 KiB stacks and no guard pages let 131,072 actors fit (guard pages
+ *   exhaust vm.max_map_count near 32,768 actors); crosstraffic off divides the
+ *   solver's work by about 8 at that scale.
+ */
+#include "sg_engine.h"
+#include "msg_backend.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <xbt/config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(collsim-input-error, cs_input_error)
+G_DEFINE_QUARK(collsim-internal-error, cs_internal_error)
+
+static struct {
+  const cs_engine_config *cfg;
+  cs_proc *procs;
+  sg_mailbox_t *mailboxes;
+  cs_proc_main_fn fn;
+  void *user;
+} eng;
+
+void cs_engine_config_defaults(cs_engine_config *c)
+{
+  memset(c, 0, sizeof *c);
+  c->cores = 4;
+  c->o_send = 1.5e-6;
+  c->o_recv = 1.5e-6;
+  c->stack_kib = 16;
+  c->model = "LV08";
+  c->crosstraffic = 0;
+}
+
+/* ---- transport ---- */
+
+/* Sends in flight of one process.  Detached comms would be simpler, but
+ * SimGrid 3.32 finishes each detached comm by a linear search of a global list,
+ * which made runs quadratic in the number of messages in flight (157 s instead
+ * of a few at 32,768 ranks): each process keeps its handles and reaps them. */
+typedef struct outbox {
+  sg_comm_t *comm;
+  int count, cap;
+} outbox;
+
+static void outbox_reap(outbox *o)
+{
+  int kept = 0;
+  for (int i = 0; i < o->count; i++)
+    if (!sg_comm_test(o->comm[i]))
+      o->comm[kept++] = o->comm[i];
+  o->count = kept;
+}
+
+static void outbox_push(outbox *o, sg_comm_t c)
+{
+  if (o->count == o->cap) {
+    o->cap = o->cap ? 2 * o->cap : 4;
+    o->comm = g_renew(sg_comm_t, o->comm, o->cap);
+  }
+  o->comm[o->count++] = c;
+}
+
+static void outbox_drain(outbox *o)
+{
+  if (o->count > 0)
+    sg_comm_wait_all(o->comm, (size_t)o->count);
+  o->count = 0;
+}
+
+static outbox *outbox_of(cs_proc *p)
+{
+  if (p->backend == NULL)
+    p->backend = g_new0(outbox, 1);
+  return p->backend;
+}
+
+static void sg_send(cs_proc *p, int dst, cs_msg *m)
+{
+  if (eng.cfg->o_send > 0)
+    sg_actor_sleep_for(eng.cfg->o_send);
+  outbox *o = outbox_of(p);
+  outbox_reap(o);
+  outbox_push(o, sg_mailbox_put_async(eng.mailboxes[dst], m, (long)m->bytes));
+}
+
+static cs_msg *sg_next(cs_proc *p)
+{
+  cs_msg *m = sg_mailbox_get(eng.mailboxes[p->rank]);
+  if (p->backend)
+    outbox_reap(p->backend);
+  if (eng.cfg->o_recv > 0)
+    sg_actor_sleep_for(eng.cfg->o_recv);
+  return m;
+}
+
+static void sg_compute(cs_proc *p, double seconds)
+{
+  (void)p;
+  sg_actor_sleep_for(seconds);
+}
+
+static double sg_now(const cs_proc *p)
+{
+  (void)p;
+  return simgrid_get_clock();
+}
+
+static void sg_retire(cs_proc *p)
+{
+  if (p->backend)
+    outbox_drain(p->backend);
+  sg_actor_daemonize(sg_actor_self());
+}
+
+static const cs_transport sg_transport = {sg_send, sg_next, sg_compute, sg_now, sg_retire};
+
+/* ---- platform ---- */
+
+static void precheck_start(GMarkupParseContext *ctx, const gchar *element, const gchar **names,
+                           const gchar **values, gpointer user, GError **err)
+{
+  (void)names;
+  (void)values;
+  int *depth = user;
+  if (*depth == 0 && strcmp(element, "platform") != 0) {
+    int line, col;
+    g_markup_parse_context_get_position(ctx, &line, &col);
+    g_set_error(err, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT,
+                "line %d: root element is <%s>, expected <platform>", line, element);
+  }
+  (*depth)++;
+}
+
+static void precheck_end(GMarkupParseContext *ctx, const gchar *element, gpointer user, GError **err)
+{
+  (void)ctx;
+  (void)element;
+  (void)err;
+  (*(int *)user)--;
+}
+
+gboolean cs_platform_precheck(const char *path, GError **err)
+{
+  gchar *text = NULL;
+  gsize len = 0;
+  GError *e = NULL;
+  if (!g_file_get_contents(path, &text, &len, &e)) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "cannot read platform file: %s", e->message);
+    g_error_free(e);
+    return FALSE;
+  }
+  GMarkupParser parser = {precheck_start, precheck_end, NULL, NULL, NULL};
+  int depth = 0;
+  GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, G_MARKUP_IGNORE_QUALIFIED, &depth, NULL);
+  gboolean ok = g_markup_parse_context_parse(ctx, text, (gssize)len, &e) &&
+                g_markup_parse_context_end_parse(ctx, &e);
+  if (ok && depth != 0)
+    ok = FALSE;
+  if (!ok) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "malformed platform XML %s: %s", path,
+                e ? e->message : "no <platform> element");
+  }
+  g_clear_error(&e);
+  g_markup_parse_context_free(ctx);
+  g_free(text);
+  return ok;
+}
+
+static int natural_name_cmp(const void *a, const void *b)
+{
+  const char *x = sg_host_get_name(*(const sg_host_t *)a);
+  const char *y = sg_host_get_name(*(const sg_host_t *)b);
+  while (*x && *y) {
+    if (g_ascii_isdigit(*x) && g_ascii_isdigit(*y)) {
+      char *ex, *ey;
+      unsigned long long vx = strtoull(x, &ex, 10), vy = strtoull(y, &ey, 10);
+      if (vx != vy)
+        return vx < vy ? -1 : 1;
+      x = ex;
+      y = ey;
+    } else {
+      if (*x != *y)
+        return (unsigned char)*x - (unsigned char)*y;
+      x++;
+      y++;
+    }
+  }
+  return (unsigned char)*x - (unsigned char)*y;
+}
+
+/* ---- run ---- */
+
+static void actor_main(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  cs_proc *p = sg_actor_self_get_data();
+  char name[24];
+  snprintf(name, sizeof name, "m%d", p->rank);
+  sg_mailbox_set_receiver(name);
+  eng.fn(p, eng.user);
+}
+
+static void init_simgrid(const cs_engine_config *c)
+{
+  GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(args, g_strdup("collsim"));
+  g_ptr_array_add(args, g_strdup("--log=xbt_cfg.thres:warning"));
+  g_ptr_array_add(args, g_strdup_printf("--cfg=network/model:%s", c->model));
+  g_ptr_array_add(args, g_strdup_printf("--cfg=network/crosstraffic:%d", c->crosstraffic));
+  g_ptr_array_add(args, g_strdup_printf("--cfg=contexts/stack-size:%d", c->stack_kib));
+  g_ptr_array_add(args, g_strdup("--cfg=contexts/guard-size:0"));
+  if (c->factory)
+    g_ptr_array_add(args, g_strdup_printf("--cfg=contexts/factory:%s", c->factory));
+  for (guint i = 0; c->extra_cfg && i < c->extra_cfg->len; i++)
+    g_ptr_array_add(args, g_strdup(g_ptr_array_index(c->extra_cfg, i)));
+  int argc = (int)args->len;
+  char **argv = g_new0(char *, argc + 1);
+  for (int i = 0; i < argc; i++)
+    argv[i] = g_ptr_array_index(args, i);
+  simgrid_init(&argc, argv);
+  g_free(argv);
+  g_ptr_array_free(args, TRUE);
+}
+
+gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_fn fn, void *user,
+                       GError **err)
+{
+  if (!cs_platform_precheck(c->platform_file, err))
+    return FALSE;
+  init_simgrid(c);
+  simgrid_load_platform(c->platform_file);
+
+  size_t nhosts = sg_host_count();
+  sg_host_t *hosts = sg_host_list();
+  qsort(hosts, nhosts, sizeof *hosts, natural_name_cmp);
+  if ((int64_t)nhosts * c->cores < c->n) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "n = %d is larger than the platform: %zu hosts x %d cores = %lld",
+                c->n, nhosts, c->cores, (long long)nhosts * c->cores);
+    free(hosts);
+    return FALSE;
+  }
+
+  eng.cfg = c;
+  eng.procs = procs;
+  eng.fn = fn;
+  eng.user = user;
+  eng.mailboxes = g_new(sg_mailbox_t, c->n);
+  char name[24];
+  for (int r = 0; r < c->n; r++) {
+    snprintf(name, sizeof name, "m%d", r);
+    eng.mailboxes[r] = sg_mailbox_by_name(name);
+    cs_proc_init(&procs[r], r, c->n, &sg_transport, NULL);
+    procs[r].observer = c->observer;
+    procs[r].observer_user = c->observer_user;
+    snprintf(name, sizeof name, "%d", r);
+    sg_actor_t a = sg_actor_init(name, hosts[r / c->cores]);
+    sg_actor_set_data(a, &procs[r]);
+    sg_actor_start(a, actor_main, 0, NULL);
+  }
+  free(hosts);
+  simgrid_run();
+  for (int r = 0; r < c->n; r++) {
+    outbox *o = procs[r].backend;
+    if (o) {
+      g_free(o->comm);
+      g_free(o);
+      procs[r].backend = NULL;
+    }
+  }
+  g_free(eng.mailboxes);
+  eng.mailboxes = NULL;
+  return TRUE;
+}
+
+double cs_engine_clock(void) { return simgrid_get_clock(); }

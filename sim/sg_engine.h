@@ -1,0 +1,48 @@
+/* SimGrid glue: the timed backend of the messaging interface.
+ * The only file of collsim that calls SimGrid. */
+#ifndef COLLSIM_SG_ENGINE_H
+#define COLLSIM_SG_ENGINE_H
+
+#include "msg.h"
+#include <glib.h>
+
+typedef struct cs_engine_config {
+  const char *platform_file;  /* SimGrid XML */
+  int n;                      /* simulated processes */
+  int cores;                  /* ranks per host; rank r on host r / cores (in-order mapping) */
+  double o_send;              /* software overhead per message sent, seconds */
+  double o_recv;              /* software overhead per message received, seconds */
+  int stack_kib;              /* actor stack size */
+  const char *factory;        /* contexts/factory, NULL = SimGrid's default */
+  const char *model;          /* network/model */
+  int crosstraffic;           /* network/crosstraffic */
+  GPtrArray *extra_cfg;       /* further "--cfg=name:value" / "--log=..." strings */
+  /* Called on every send (e.g. to record the message stream), or NULL. */
+  void (*observer)(int src, int dst, size_t bytes, cs_phase phase, void *user);
+  void *observer_user;
+} cs_engine_config;
+
+void cs_engine_config_defaults(cs_engine_config *c);
+
+typedef void (*cs_proc_main_fn)(cs_proc *p, void *user);
+
+/* Well-formedness check of a platform file before SimGrid sees it (SimGrid
+ * aborts on a bad file).  Returns FALSE with a message naming the problem. */
+gboolean cs_platform_precheck(const char *path, GError **err);
+
+/* Load the platform, start n processes, run to completion.  procs must hold n
+ * entries; they are initialised here.  May be called once per OS process
+ * (SimGrid cannot be re-initialised).  Returns FALSE on bad input (error set,
+ * domain CS_INPUT_ERROR) or internal failure. */
+gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_fn fn, void *user,
+                       GError **err);
+
+/* Simulated time at the end of the run. */
+double cs_engine_clock(void);
+
+#define CS_INPUT_ERROR (cs_input_error_quark())
+#define CS_INTERNAL_ERROR (cs_internal_error_quark())
+GQuark cs_input_error_quark(void);
+GQuark cs_internal_error_quark(void);
+
+#endif
