@@ -73,7 +73,7 @@ static GOptionContext *tree_option_context(tree_opts *o)
     {"o-recv", 0, 0, G_OPTION_ARG_DOUBLE, &o->o_recv_us, "software overhead per message received, us (default 1.5)", "US"},
     {"model", 0, 0, G_OPTION_ARG_STRING, &o->model, "SimGrid network model (default LV08)", "MODEL"},
     {"crosstraffic", 0, 0, G_OPTION_ARG_NONE, &o->crosstraffic, "model acknowledgement cross-traffic (8x slower)", NULL},
-    {"stack-kib", 0, 0, G_OPTION_ARG_INT, &o->stack_kib, "actor stack size in KiB (default 16)", "KIB"},
+    {"stack-kib", 0, 0, G_OPTION_ARG_INT, &o->stack_kib, "actor stack size in KiB (default 16; 256 in sanitizer builds)", "KIB"},
     {"factory", 0, 0, G_OPTION_ARG_STRING, &o->factory, "SimGrid context factory (raw, ucontext, thread)", "NAME"},
     {"cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->cfg, "extra SimGrid setting name:value (repeatable)", "NAME:VALUE"},
     {"format", 0, 0, G_OPTION_ARG_STRING, &o->format, "table (default), csv or json", "FMT"},
@@ -261,7 +261,7 @@ done:
 
 int cs_tree_main(int argc, char **argv)
 {
-  tree_opts o = {.k = 3, .colors = 1, .cores = 4, .stack_kib = 16, .seed = 1, .f = 0.6,
+  tree_opts o = {.k = 3, .colors = 1, .cores = 4, .stack_kib = CS_DEFAULT_STACK_KIB, .seed = 1, .f = 0.6,
                  .o_send_us = 1.5, .o_recv_us = 1.5, .link_bw_mbs = 425, .link_lat_ns = 100};
   GOptionContext *ctx = tree_option_context(&o);
   GError *e = NULL;

@@ -2,6 +2,7 @@
  * communication on large HPC networks.  Subcommand dispatch. */
 #include "cli_tree.h"
 #include "demo.h"
+#include "sweep.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -68,6 +69,8 @@ int main(int argc, char **argv)
   }
   if (!strcmp(cmd, "tree"))
     return cs_tree_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "sweep"))
+    return cs_sweep_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "platform"))
     return cs_platform_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "reproduce"))

@@ -44,7 +44,7 @@ void cs_engine_config_defaults(cs_engine_config *c)
   c->cores = 4;
   c->o_send = 1.5e-6;
   c->o_recv = 1.5e-6;
-  c->stack_kib = 16;
+  c->stack_kib = CS_DEFAULT_STACK_KIB;
   c->model = "LV08";
   c->crosstraffic = 0;
 }

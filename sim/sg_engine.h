@@ -6,6 +6,13 @@
 #include "msg.h"
 #include <glib.h>
 
+/* Actor stacks: 16 KiB fit 131,072 actors; sanitizer builds need deeper. */
+#ifdef COLLSIM_SANITIZED
+#define CS_DEFAULT_STACK_KIB 256
+#else
+#define CS_DEFAULT_STACK_KIB 16
+#endif
+
 typedef struct cs_engine_config {
   const char *platform_file;  /* SimGrid XML */
   int n;                      /* simulated processes */

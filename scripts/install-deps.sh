@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages collsim needs (build, tests, figures) when they
+# are missing.  Debian 12 or later; run as root or with sudo available.
+set -euo pipefail
+packages=(build-essential autoconf automake libtool pkg-config
+          libsimgrid-dev simgrid libglib2.0-dev libyaml-dev check gnuplot-nox)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
