@@ -1,0 +1,97 @@
+/* An experiment: a YAML file naming a platform, algorithms and parameter lists
+ * whose cartesian product is a list of points, each one `collsim tree` run.
+ *
+ * Schema (every list must be a YAML sequence, non-empty, without duplicates):
+ *
+ *   name: seed000-fig3              # required, a string
+ *   description: free text          # optional
+ *   platform:                       # optional; default {torus: auto}
+ *     torus: auto                   #   "auto" or "XxYxZ" (BG/P-like 3D torus) ...
+ *     cores: 4                      #   optional, ranks per node (>= 1)
+ *     # file: ../platforms/x.xml    #   ... or a SimGrid XML file instead of torus;
+ *                                   #   a relative path is taken from the YAML file's folder
+ *   algorithms: [centralized, rank-hash]   # required, names from the registry
+ *   n: [4096, 8192]                 # required, integers >= 1
+ *   f: [0.1, 0.6]                   # required, numbers in [0, 1]
+ *   k: [3]                          # required, integers >= 2
+ *   colors: [1]                     # optional (default [1]), integers >= 1
+ *   seeds: [1]                      # optional (default [1]), integers >= 0
+ *   extra_args: ["--cfg=network/crosstraffic:0"]  # optional, passed to collsim tree
+ *   exclude:                        # optional: drop points matching ALL keys of one rule
+ *     - {algorithms: [comm-split], n: [65536, 131072]}
+ *
+ * Numbers must be plain (unquoted) scalars.  Unknown keys, wrong types, empty
+ * lists and out-of-range values are errors naming the file, line and key.
+ * A point with colors > 1 needs a multi-colour algorithm (exclude the others).
+ *
+ * Point order (the index used by --shard): n outermost, then f, k, colors,
+ * seeds, and algorithms innermost, each in the order written in the file;
+ * excluded points are removed before numbering.  So all algorithms of one
+ * (n, f, k, colors, seed) run one after the other, and small n come first
+ * when n is written in increasing order.
+ */
+#ifndef COLLSIM_EXPERIMENT_H
+#define COLLSIM_EXPERIMENT_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#define CS_EXPERIMENT_ERROR (cs_experiment_error_quark())
+GQuark cs_experiment_error_quark(void);
+
+typedef struct cs_point {
+  size_t index;        /* position in the experiment's point list */
+  const char *algo;    /* points into the experiment's algorithms */
+  int n;
+  double f;
+  int k;
+  int colors;
+  uint64_t seed;
+} cs_point;
+
+typedef struct cs_experiment {
+  char *path;          /* the YAML file as given */
+  char *name;
+  char *description;   /* "" when absent */
+  char *torus;         /* "auto" or "XxYxZ"; NULL with a platform file */
+  int cores;           /* 0 when not given */
+  char *platform_file; /* resolved path, or NULL */
+  GPtrArray *algorithms; /* char * */
+  GArray *n;           /* int */
+  GArray *f;           /* double */
+  GArray *k;           /* int */
+  GArray *colors;      /* int */
+  GArray *seeds;       /* uint64_t */
+  GPtrArray *extra_args; /* char * */
+  GArray *points;      /* cs_point, after exclusion */
+  size_t excluded;     /* points removed by `exclude` */
+} cs_experiment;
+
+/* Load and validate.  On error returns NULL with a message
+ * "FILE:LINE: key 'KEY': what is wrong". */
+cs_experiment *cs_experiment_load(const char *path, GError **err);
+
+/* Same from a string; `path` names it in messages and anchors relative
+ * platform files. */
+cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, GError **err);
+
+void cs_experiment_free(cs_experiment *e);
+
+static inline size_t cs_experiment_npoints(const cs_experiment *e) { return e->points->len; }
+static inline const cs_point *cs_experiment_point(const cs_experiment *e, size_t i)
+{
+  return &g_array_index(e->points, cs_point, i);
+}
+
+/* Human-readable platform, e.g. "torus auto, 4 cores" or "file x.xml". */
+char *cs_experiment_platform_label(const cs_experiment *e);
+
+/* Shortest decimal text that reads back as exactly d ("0.1", not
+ * "0.10000000000000001"); buf of at least 32 bytes. */
+const char *cs_format_double(char *buf, size_t size, double d);
+
+/* collsim prints f with %g (6 significant digits): two fractions this close
+ * are the same point. */
+gboolean cs_same_fraction(double a, double b);
+
+#endif

@@ -1,0 +1,42 @@
+/* A progress line on a stream (stderr): "done/total", failures, elapsed and
+ * an ETA.  On a terminal the line is redrawn in place with '\r' (at most every
+ * 0.25 s); otherwise (a log file, a Slurm output) one full line is printed per
+ * update, at most one every 10 s, plus the last one.  Quiet prints nothing.
+ *
+ * The ETA is weighted: each item has a weight (the sweep uses n, the process
+ * count), and the remaining time is elapsed * remaining weight / done weight,
+ * so a sweep whose large points come last is not grossly under-estimated. */
+#ifndef COLLSIM_PROGRESS_H
+#define COLLSIM_PROGRESS_H
+
+#include <glib.h>
+#include <stdio.h>
+
+typedef struct cs_progress cs_progress;
+
+cs_progress *cs_progress_new(FILE *stream, const char *label, size_t total, double total_weight,
+                             gboolean quiet);
+/* Force the tty / non-tty behaviour (tests); default: isatty(fileno(stream)). */
+void cs_progress_set_tty(cs_progress *p, gboolean tty);
+
+/* One more item finished (ok or failed) with this weight; redraws if due. */
+void cs_progress_done(cs_progress *p, double weight, gboolean failed);
+/* Items now running (shown as "N running" when more than one job). */
+void cs_progress_set_running(cs_progress *p, size_t running);
+/* Redraw if due (call from an idle loop so elapsed time keeps moving). */
+void cs_progress_tick(cs_progress *p);
+
+/* Print a message line (a newline is added), clearing the progress line
+ * first on a terminal.  Messages are printed even when quiet. */
+G_GNUC_PRINTF(2, 3) void cs_progress_message(cs_progress *p, const char *fmt, ...);
+
+/* Final line (when not quiet) and free. */
+void cs_progress_finish(cs_progress *p);
+
+/* Pure formatting, for tests: "12/40 done, 1 failed, elapsed 1m05s, ETA 3m10s". */
+char *cs_progress_format(const char *label, size_t done, size_t total, size_t failed, size_t running,
+                         double elapsed_s, double eta_s);
+/* "0s", "59s", "1m05s", "2h03m", "3d04h"; negative or NaN: "?". */
+void cs_progress_duration(char *buf, size_t size, double seconds);
+
+#endif

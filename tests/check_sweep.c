@@ -1,0 +1,856 @@
+/* Unit tests of the experiment parser (sim/experiment.c), the resume logic
+ * and the runner of `collsim sweep` (sim/sweep.c), and the progress line.
+ *
+ * The end-to-end tests run cs_sweep_main in-process.  The sweep starts each
+ * point as /proc/self/exe, i.e. this test program, so main() answers
+ * `check_sweep tree ...` with a fake `collsim tree` that prints one CSV row
+ * (no SimGrid involved) and fails on request (environment FAKE_FAIL,
+ * FAKE_BAD, FAKE_CRASH = "algo:n").  With $COLLSIM set (make check sets it)
+ * one more test runs the real binary on experiments/smoke.yaml. */
+#include "../sim/experiment.h"
+#include "../sim/progress.h"
+#include "../sim/result.h"
+#include "../sim/sweep.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ helpers ---- */
+
+static const char *srcdir(void)
+{
+  const char *d = g_getenv("COLLSIM_SRCDIR");
+  if (d && *d)
+    return d;
+#ifdef COLLSIM_SRCDIR
+  return COLLSIM_SRCDIR;
+#else
+  return ".";
+#endif
+}
+
+static cs_experiment *parse(const char *text, GError **err)
+{
+  return cs_experiment_parse(text, strlen(text), "t.yaml", err);
+}
+
+#define BASE "name: t\nalgorithms: [rank-hash]\nn: [64]\nf: [0.5]\nk: [3]\n"
+
+/* Parsing must fail with a message containing `want`. */
+static void expect_error(const char *text, const char *want)
+{
+  GError *err = NULL;
+  cs_experiment *e = parse(text, &err);
+  ck_assert_msg(e == NULL, "accepted:\n%s", text);
+  ck_assert_ptr_nonnull(err);
+  ck_assert_msg(strstr(err->message, want) != NULL, "message '%s' lacks '%s'", err->message, want);
+  g_error_free(err);
+}
+
+static char *tmpdir;
+
+static void setup_tmp(void)
+{
+  tmpdir = g_dir_make_tmp("check-sweep-XXXXXX", NULL);
+  ck_assert_ptr_nonnull(tmpdir);
+}
+
+static void rm_rf(const char *dir)
+{
+  GDir *d = g_dir_open(dir, 0, NULL);
+  if (!d)
+    return;
+  const char *name;
+  while ((name = g_dir_read_name(d))) {
+    char *p = g_build_filename(dir, name, NULL);
+    g_remove(p);
+    g_free(p);
+  }
+  g_dir_close(d);
+  g_rmdir(dir);
+}
+
+static void teardown_tmp(void)
+{
+  rm_rf(tmpdir);
+  g_free(tmpdir);
+  tmpdir = NULL;
+}
+
+static char *tmp_path(const char *name) { return g_build_filename(tmpdir, name, NULL); }
+
+static char *write_tmp(const char *name, const char *text)
+{
+  char *p = tmp_path(name);
+  ck_assert(g_file_set_contents(p, text, -1, NULL));
+  return p;
+}
+
+static char *slurp(const char *path)
+{
+  char *t = NULL;
+  if (!g_file_get_contents(path, &t, NULL, NULL))
+    return NULL;
+  return t;
+}
+
+static int count_lines(const char *text)
+{
+  int n = 0;
+  for (const char *s = text; s && *s; s++)
+    n += *s == '\n';
+  return n;
+}
+
+/* Run cs_sweep_main with these arguments (after "sweep"); stdout to a file
+ * whose content is returned in *out when out is not NULL. */
+static int run_sweep(char **out, ...)
+{
+  GPtrArray *a = g_ptr_array_new();
+  g_ptr_array_add(a, (gpointer) "sweep");
+  va_list ap;
+  va_start(ap, out);
+  const char *s;
+  while ((s = va_arg(ap, const char *)))
+    g_ptr_array_add(a, (gpointer)s);
+  va_end(ap);
+  g_ptr_array_add(a, NULL);
+  char *cap = tmp_path("stdout.txt");
+  fflush(stdout);
+  int saved = dup(1);
+  int fd = open(cap, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  dup2(fd, 1);
+  close(fd);
+  int rc = cs_sweep_main((int)a->len - 1, (char **)a->pdata);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  if (out)
+    *out = slurp(cap);
+  g_free(cap);
+  g_ptr_array_unref(a);
+  return rc;
+}
+
+/* ---------------------------------------------------- the fake `tree` ---- */
+
+static int fake_tree(int argc, char **argv)
+{
+  const char *algo = "?", *n = "0", *f = "0", *k = "0", *c = "1", *s = "1", *torus = "auto", *cores = "4",
+             *plat = NULL;
+  for (int i = 1; i + 1 < argc; i++) {
+    if (!strcmp(argv[i], "--algo"))
+      algo = argv[++i];
+    else if (!strcmp(argv[i], "-n"))
+      n = argv[++i];
+    else if (!strcmp(argv[i], "-f"))
+      f = argv[++i];
+    else if (!strcmp(argv[i], "-k"))
+      k = argv[++i];
+    else if (!strcmp(argv[i], "--colors"))
+      c = argv[++i];
+    else if (!strcmp(argv[i], "--seed"))
+      s = argv[++i];
+    else if (!strcmp(argv[i], "--torus"))
+      torus = argv[++i];
+    else if (!strcmp(argv[i], "--cores"))
+      cores = argv[++i];
+    else if (!strcmp(argv[i], "--platform"))
+      plat = argv[++i];
+  }
+  char id[128];
+  snprintf(id, sizeof id, "%s:%s", algo, n);
+  const char *e;
+  if ((e = getenv("FAKE_FAIL")) && !strcmp(e, id)) {
+    fprintf(stderr, "fake failure\n");
+    return 1;
+  }
+  if ((e = getenv("FAKE_BAD")) && !strcmp(e, id)) {
+    fprintf(stderr, "fake bad input\n");
+    return 2;
+  }
+  if ((e = getenv("FAKE_CRASH")) && !strcmp(e, id))
+    abort();
+  char platform[256];
+  if (plat)
+    snprintf(platform, sizeof platform, "%s", plat);
+  else
+    snprintf(platform, sizeof platform, "torus:%s/%s", strcmp(torus, "auto") ? torus : "4x4x4", cores);
+  /* f printed like collsim does (%g) */
+  printf("%s,%s,10,%g,%s,%s,%s,%s,LV08,0.001,0.0005,100,200,800,1600,8,12,3.5,4,4,yes,0.010\n", algo, n,
+         atof(f), k, c, s, platform);
+  return 0;
+}
+
+/* ------------------------------------------------------------- parser ---- */
+
+START_TEST(parse_minimal_defaults)
+{
+  GError *err = NULL;
+  cs_experiment *e = parse(BASE, &err);
+  ck_assert_msg(e != NULL, "%s", err ? err->message : "");
+  ck_assert_str_eq(e->name, "t");
+  ck_assert_str_eq(e->description, "");
+  ck_assert_str_eq(e->torus, "auto");
+  ck_assert_int_eq(e->cores, 0);
+  ck_assert_ptr_null(e->platform_file);
+  ck_assert_uint_eq(e->colors->len, 1);
+  ck_assert_int_eq(g_array_index(e->colors, int, 0), 1);
+  ck_assert_uint_eq(e->seeds->len, 1);
+  ck_assert_uint_eq(g_array_index(e->seeds, uint64_t, 0), 1);
+  ck_assert_uint_eq(cs_experiment_npoints(e), 1);
+  const cs_point *p = cs_experiment_point(e, 0);
+  ck_assert_str_eq(p->algo, "rank-hash");
+  ck_assert_int_eq(p->n, 64);
+  ck_assert_double_eq(p->f, 0.5);
+  ck_assert_int_eq(p->k, 3);
+  cs_experiment_free(e);
+}
+END_TEST
+
+START_TEST(parse_full_and_order)
+{
+  const char *text = "name: full\n"
+                     "description: >\n  two lines\n  of text\n"
+                     "platform:\n  torus: 8x8x16\n  cores: 2\n"
+                     "algorithms: [rank-hash-split, comm-split]\n"
+                     "n: [128, 64]\n"
+                     "f: [0.1, 1]\n"
+                     "k: [2, 4]\n"
+                     "colors: [1, 3]\n"
+                     "seeds: [7, 18446744073709551615]\n"
+                     "extra_args: [\"--cfg=network/crosstraffic:0\", -v]\n";
+  GError *err = NULL;
+  cs_experiment *e = parse(text, &err);
+  ck_assert_msg(e != NULL, "%s", err ? err->message : "");
+  ck_assert_str_eq(e->description, "two lines of text\n");
+  ck_assert_str_eq(e->torus, "8x8x16");
+  ck_assert_int_eq(e->cores, 2);
+  ck_assert_uint_eq(e->extra_args->len, 2);
+  ck_assert_uint_eq(cs_experiment_npoints(e), 2 * 2 * 2 * 2 * 2 * 2);
+  /* n outermost, algorithms innermost, in file order */
+  const cs_point *p0 = cs_experiment_point(e, 0), *p1 = cs_experiment_point(e, 1), *p2 = cs_experiment_point(e, 2);
+  ck_assert_str_eq(p0->algo, "rank-hash-split");
+  ck_assert_str_eq(p1->algo, "comm-split");
+  ck_assert_int_eq(p0->n, 128);
+  ck_assert_uint_eq(p0->seed, 7);
+  ck_assert_uint_eq(p2->seed, UINT64_MAX);
+  const cs_point *last = cs_experiment_point(e, cs_experiment_npoints(e) - 1);
+  ck_assert_int_eq(last->n, 64);
+  ck_assert_double_eq(last->f, 1.0);
+  ck_assert_int_eq(last->k, 4);
+  ck_assert_int_eq(last->colors, 3);
+  for (size_t i = 0; i < cs_experiment_npoints(e); i++)
+    ck_assert_uint_eq(cs_experiment_point(e, i)->index, i);
+  /* the second half is n = 64 */
+  ck_assert_int_eq(cs_experiment_point(e, 32)->n, 64);
+  ck_assert_int_eq(cs_experiment_point(e, 31)->n, 128);
+  cs_experiment_free(e);
+}
+END_TEST
+
+START_TEST(parse_exclude)
+{
+  const char *text = "name: x\nalgorithms: [centralized, rank-hash-split, comm-split]\n"
+                     "n: [64, 128, 256]\nf: [0.5]\nk: [3]\ncolors: [1, 2]\n"
+                     "exclude:\n"
+                     "  - {algorithms: [centralized], colors: [2]}\n"
+                     "  - {algorithms: [comm-split], n: [128, 256]}\n";
+  GError *err = NULL;
+  cs_experiment *e = parse(text, &err);
+  ck_assert_msg(e != NULL, "%s", err ? err->message : "");
+  /* 3 n x 2 colours x 3 algorithms = 18; minus centralized colour 2 (3) and
+   * comm-split at 128, 256 (2 x 2 colours = 4) */
+  ck_assert_uint_eq(cs_experiment_npoints(e), 18 - 3 - 4);
+  ck_assert_uint_eq(e->excluded, 7);
+  for (size_t i = 0; i < cs_experiment_npoints(e); i++) {
+    const cs_point *p = cs_experiment_point(e, i);
+    ck_assert(!(strcmp(p->algo, "centralized") == 0 && p->colors == 2));
+    ck_assert(!(strcmp(p->algo, "comm-split") == 0 && p->n > 64));
+    ck_assert_uint_eq(p->index, i);
+  }
+  cs_experiment_free(e);
+}
+END_TEST
+
+START_TEST(parse_errors)
+{
+  expect_error(BASE "colour: [1]\n", "t.yaml:6: key 'colour': unknown key");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: [64]\nf: [0.5]\nk: [1]\n", "t.yaml:5: key 'k'");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: [64]\nf: [0.5, 1.5]\nk: [3]\n",
+               "t.yaml:4: key 'f': 1.5 is outside [0, 1]");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: [64]\nf: [-0.1]\nk: [3]\n", "key 'f'");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: [64]\nf: [\"0.5\"]\nk: [3]\n", "quoted");
+  expect_error("name: t\nalgorithms: [rank-hsh]\nn: [64]\nf: [0.5]\nk: [3]\n",
+               "t.yaml:2: key 'algorithms': unknown algorithm 'rank-hsh'");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: []\nf: [0.5]\nk: [3]\n", "t.yaml:3: key 'n': the list is empty");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: 64\nf: [0.5]\nk: [3]\n", "key 'n': expected a list");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: [0]\nf: [0.5]\nk: [3]\n", "key 'n'");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: [6.5]\nf: [0.5]\nk: [3]\n", "not an integer");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: [99999999999]\nf: [0.5]\nk: [3]\n", "out of range");
+  expect_error(BASE "colors: [0]\n", "t.yaml:6: key 'colors'");
+  expect_error(BASE "seeds: [-1]\n", "key 'seeds'");
+  expect_error(BASE "seeds: []\n", "key 'seeds': the list is empty");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: [64, 32, 64]\nf: [0.5]\nk: [3]\n", "64 appears twice");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: [64]\nf: [0.1, 0.1000001]\nk: [3]\n", "appears twice");
+  expect_error(BASE "n: [3]\n", "t.yaml:6: key 'n': appears twice");
+  expect_error("name: t\nalgorithms: [rank-hash]\nn: [64]\nf: [0.5]\n", "key 'k': missing");
+  expect_error("algorithms: [rank-hash]\nn: [64]\nf: [0.5]\nk: [3]\n", "key 'name': missing");
+  expect_error("name:\nalgorithms: [rank-hash]\nn: [64]\nf: [0.5]\nk: [3]\n", "key 'name'");
+  expect_error("name: t\nalgorithms: [rank-hash, centralized]\nn: [64]\nf: [0.5]\nk: [3]\ncolors: [1, 2]\n",
+               "t.yaml:6: key 'colors': colors = 2 with algorithm 'rank-hash'");
+  expect_error(BASE "n: [64\n", "YAML syntax error");
+  expect_error(BASE "platform: {torus: 8x8}\n", "key 'platform.torus'");
+  expect_error(BASE "platform: {torus: 1x8x8}\n", "key 'platform.torus'");
+  expect_error(BASE "platform: {torus: auto, file: x.xml}\n", "not both");
+  expect_error(BASE "platform: {file: surely-not-here.xml}\n", "key 'platform.file': no such file");
+  expect_error(BASE "platform: {cores: 0}\n", "key 'platform.cores'");
+  expect_error(BASE "platform: {fabric: x}\n", "key 'fabric': unknown key in platform");
+  expect_error(BASE "platform: auto\n", "key 'platform': expected a mapping");
+  expect_error(BASE "exclude: [{algorithms: [rank-hash]}]\n", "t.yaml:6: key 'exclude': every point is excluded");
+  expect_error(BASE "exclude: [{}]\n", "empty rule");
+  expect_error(BASE "exclude: [{n: 64}]\n", "key 'exclude.n': expected a list");
+  expect_error(BASE "exclude: [{size: [64]}]\n", "unknown key in an exclude rule");
+  expect_error(BASE "extra_args: --x\n", "key 'extra_args': expected a list");
+  expect_error("- a\n- b\n", "t.yaml:1: expected a mapping");
+  expect_error("", "t.yaml:1: the file is empty");
+  expect_error(BASE "---\nname: u\n", "only one YAML document");
+}
+END_TEST
+
+START_TEST(parse_platform_file_relative)
+{
+  setup_tmp();
+  char *xml = write_tmp("plat.xml", "<?xml version='1.0'?><platform version=\"4.1\"/>\n");
+  char *yaml = write_tmp("e.yaml", BASE "platform: {file: plat.xml, cores: 2}\n");
+  GError *err = NULL;
+  cs_experiment *e = cs_experiment_load(yaml, &err);
+  ck_assert_msg(e != NULL, "%s", err ? err->message : "");
+  ck_assert_str_eq(e->platform_file, xml);
+  ck_assert_ptr_null(e->torus);
+  ck_assert_int_eq(e->cores, 2);
+  char **argv = cs_sweep_point_argv(e, cs_experiment_point(e, 0), "collsim");
+  char *line = cs_sweep_command_line(argv);
+  char *want = g_strdup_printf("--platform %s --cores 2 ", xml);
+  ck_assert_msg(strstr(line, want), "%s", line);
+  ck_assert_ptr_null(strstr(line, "--torus"));
+  /* rows name the file; matched by basename */
+  ck_assert(cs_sweep_platform_matches(e, "plat.xml"));
+  ck_assert(cs_sweep_platform_matches(e, xml));
+  ck_assert(!cs_sweep_platform_matches(e, "other.xml"));
+  ck_assert(!cs_sweep_platform_matches(e, "torus:4x4x4/4"));
+  g_free(want);
+  g_free(line);
+  g_strfreev(argv);
+  cs_experiment_free(e);
+  g_free(xml);
+  g_free(yaml);
+  teardown_tmp();
+}
+END_TEST
+
+START_TEST(parse_shipped_experiments)
+{
+  struct { const char *file; size_t points; } want[] = {
+      {"smoke.yaml", 28},          {"seed000-fig3.yaml", 72},   {"seed000-fig4.yaml", 33},
+      {"seed000-table1.yaml", 8},  {"seed000-table2.yaml", 22},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+    char *path = g_build_filename(srcdir(), "experiments", want[i].file, NULL);
+    GError *err = NULL;
+    cs_experiment *e = cs_experiment_load(path, &err);
+    ck_assert_msg(e != NULL, "%s: %s", path, err ? err->message : "");
+    ck_assert_msg(cs_experiment_npoints(e) == want[i].points, "%s: %zu points", path, cs_experiment_npoints(e));
+    cs_experiment_free(e);
+    g_free(path);
+  }
+}
+END_TEST
+
+START_TEST(numbers_format)
+{
+  char buf[32];
+  ck_assert_str_eq(cs_format_double(buf, sizeof buf, 0.1), "0.1");
+  ck_assert_str_eq(cs_format_double(buf, sizeof buf, 0.99), "0.99");
+  ck_assert_str_eq(cs_format_double(buf, sizeof buf, 1.0), "1");
+  ck_assert_str_eq(cs_format_double(buf, sizeof buf, 0.0), "0");
+  ck_assert_double_eq(strtod(cs_format_double(buf, sizeof buf, 1.0 / 3), NULL), 1.0 / 3);
+  ck_assert(cs_same_fraction(0.1, 0.1));
+  ck_assert(cs_same_fraction(0.123456789, 0.123457)); /* as %g prints it */
+  ck_assert(!cs_same_fraction(0.1, 0.11));
+  ck_assert(!cs_same_fraction(0.01, 0.0100001 + 0.0000001));
+  ck_assert(cs_same_fraction(0, 0));
+  ck_assert(!cs_same_fraction(0, 1e-9));
+}
+END_TEST
+
+/* ------------------------------------------------------------- resume ---- */
+
+START_TEST(csv_split_quotes)
+{
+  GPtrArray *f = cs_csv_split("a,\"b,c\",,\"d\"\"e\"");
+  ck_assert_uint_eq(f->len, 4);
+  ck_assert_str_eq(g_ptr_array_index(f, 0), "a");
+  ck_assert_str_eq(g_ptr_array_index(f, 1), "b,c");
+  ck_assert_str_eq(g_ptr_array_index(f, 2), "");
+  ck_assert_str_eq(g_ptr_array_index(f, 3), "d\"e");
+  g_ptr_array_unref(f);
+  f = cs_csv_split("");
+  ck_assert_uint_eq(f->len, 1);
+  g_ptr_array_unref(f);
+}
+END_TEST
+
+static char *row(const char *algo, int n, const char *f, int k, int colors, int seed, const char *platform)
+{
+  return g_strdup_printf("%s,%d,10,%s,%d,%d,%d,%s,LV08,0.001,0.0005,100,200,800,1600,8,12,3.5,4,4,yes,0.01", algo,
+                         n, f, k, colors, seed, platform);
+}
+
+START_TEST(rows_resume_keys)
+{
+  GError *err = NULL;
+  cs_experiment *e = parse("name: t\nalgorithms: [rank-hash, centralized]\nn: [64, 128]\nf: [0.1, 0.6]\nk: [3]\n"
+                           "platform: {torus: auto, cores: 4}\n",
+                           &err);
+  ck_assert_msg(e != NULL, "%s", err ? err->message : "");
+  char *r1 = row("rank-hash", 64, "0.10", 3, 1, 1, "torus:2x2x4/4"); /* f as text differs */
+  char *r2 = row("centralized", 128, "0.6", 3, 1, 1, "torus:2x4x4/2"); /* other cores */
+  char *r3 = row("centralized", 64, "0.6", 3, 1, 2, "torus:2x2x4/4");  /* other seed */
+  char *r4 = row("rank-hash", 128, "0.6", 3, 1, 1, "torus:4x4x4/4");
+  char *text = g_strdup_printf("%s\n%s\n%s\n%s\r\n\nbroken,row\n%s\n%s", CS_TREE_CSV_HEADER, r1, r2, r3, r4,
+                               "rank-hash,64,10,0.6,3,1,1,torus:2x2"); /* cut last line */
+  size_t complete = 0;
+  cs_sweep_rows *rows = cs_sweep_rows_parse(text, strlen(text), "r.csv", &complete, &err);
+  ck_assert_msg(rows != NULL, "%s", err ? err->message : "");
+  ck_assert_uint_eq(cs_sweep_rows_count(rows), 4);
+  ck_assert_uint_eq(cs_sweep_rows_bad(rows), 1);
+  ck_assert_uint_eq(complete, strlen(text) - strlen("rank-hash,64,10,0.6,3,1,1,torus:2x2"));
+  size_t present = 0;
+  for (size_t i = 0; i < cs_experiment_npoints(e); i++) {
+    const cs_point *p = cs_experiment_point(e, i);
+    gboolean has = cs_sweep_rows_has(rows, e, p);
+    gboolean want = (strcmp(p->algo, "rank-hash") == 0 && p->n == 64 && p->f == 0.1) ||
+                    (strcmp(p->algo, "rank-hash") == 0 && p->n == 128 && p->f == 0.6);
+    ck_assert_msg(has == want, "point %zu (%s n=%d f=%g)", i, p->algo, p->n, p->f);
+    present += has;
+  }
+  ck_assert_uint_eq(present, 2);
+  cs_sweep_rows_free(rows);
+  g_free(text);
+  g_free(r1), g_free(r2), g_free(r3), g_free(r4);
+  cs_experiment_free(e);
+}
+END_TEST
+
+START_TEST(rows_header)
+{
+  GError *err = NULL;
+  size_t complete = 99;
+  cs_sweep_rows *rows = cs_sweep_rows_parse("", 0, "r.csv", &complete, &err);
+  ck_assert_ptr_nonnull(rows);
+  ck_assert_uint_eq(complete, 0);
+  ck_assert_uint_eq(cs_sweep_rows_count(rows), 0);
+  cs_sweep_rows_free(rows);
+  /* a cut header counts as nothing */
+  rows = cs_sweep_rows_parse("algo,n,m", 8, "r.csv", &complete, &err);
+  ck_assert_ptr_nonnull(rows);
+  ck_assert_uint_eq(complete, 0);
+  cs_sweep_rows_free(rows);
+  const char *other = "algo,n,f\nx,1,0.5\n";
+  rows = cs_sweep_rows_parse(other, strlen(other), "r.csv", &complete, &err);
+  ck_assert_ptr_null(rows);
+  ck_assert_ptr_nonnull(err);
+  ck_assert(strstr(err->message, "r.csv: its header is not this collsim's"));
+  g_error_free(err);
+}
+END_TEST
+
+START_TEST(platform_matching)
+{
+  GError *err = NULL;
+  cs_experiment *a = parse(BASE "platform: {torus: auto, cores: 4}\n", &err);
+  cs_experiment *b = parse(BASE "platform: {torus: 8x8x16}\n", &err);
+  cs_experiment *c = parse(BASE "platform: {torus: 8x8x16, cores: 2}\n", &err);
+  cs_experiment *d = parse(BASE, &err);
+  ck_assert(a && b && c && d);
+  ck_assert(cs_sweep_platform_matches(a, "torus:2x2x4/4"));
+  ck_assert(!cs_sweep_platform_matches(a, "torus:2x2x4/2"));
+  ck_assert(!cs_sweep_platform_matches(a, "torus:2x2x4/44"));
+  ck_assert(!cs_sweep_platform_matches(a, "bgp.xml"));
+  ck_assert(cs_sweep_platform_matches(b, "torus:8x8x16/4"));
+  ck_assert(cs_sweep_platform_matches(b, "torus:8x8x16/1"));
+  ck_assert(!cs_sweep_platform_matches(b, "torus:8x8x1/4"));
+  ck_assert(!cs_sweep_platform_matches(b, "torus:8x8x160/4"));
+  ck_assert(cs_sweep_platform_matches(c, "torus:8x8x16/2"));
+  ck_assert(!cs_sweep_platform_matches(c, "torus:8x8x16/4"));
+  ck_assert(cs_sweep_platform_matches(d, "torus:4x4x4/1"));
+  cs_experiment_free(a), cs_experiment_free(b), cs_experiment_free(c), cs_experiment_free(d);
+}
+END_TEST
+
+START_TEST(child_row_check)
+{
+  GError *err = NULL;
+  cs_experiment *e = parse(BASE "platform: {torus: auto, cores: 4}\n", &err);
+  ck_assert_ptr_nonnull(e);
+  const cs_point *p = cs_experiment_point(e, 0);
+  gboolean plat_only;
+  char *why = NULL;
+  char *good = row("rank-hash", 64, "0.5", 3, 1, 1, "torus:2x2x4/4");
+  ck_assert(cs_sweep_check_row(good, e, p, &plat_only, &why));
+  ck_assert_ptr_null(why);
+  char *other = row("rank-hash", 128, "0.5", 3, 1, 1, "torus:2x2x4/4");
+  ck_assert(!cs_sweep_check_row(other, e, p, &plat_only, &why));
+  ck_assert(!plat_only);
+  ck_assert(strstr(why, "another point"));
+  g_free(why);
+  char *plat = row("rank-hash", 64, "0.5", 3, 1, 1, "mesh:2x2/4");
+  ck_assert(!cs_sweep_check_row(plat, e, p, &plat_only, &why));
+  ck_assert(plat_only);
+  g_free(why);
+  ck_assert(!cs_sweep_check_row("a,b,c", e, p, &plat_only, &why));
+  ck_assert(strstr(why, "fields"));
+  g_free(why);
+  ck_assert(!cs_sweep_check_row("", e, p, &plat_only, &why));
+  g_free(why);
+  char *two = g_strdup_printf("%s\n%s", good, good);
+  ck_assert(!cs_sweep_check_row(two, e, p, &plat_only, &why));
+  g_free(why);
+  g_free(two), g_free(good), g_free(other), g_free(plat);
+  cs_experiment_free(e);
+}
+END_TEST
+
+START_TEST(shard_and_argv)
+{
+  int i, n;
+  ck_assert(cs_sweep_parse_shard("0/1", &i, &n) && i == 0 && n == 1);
+  ck_assert(cs_sweep_parse_shard("3/16", &i, &n) && i == 3 && n == 16);
+  ck_assert(!cs_sweep_parse_shard("16/16", &i, &n));
+  ck_assert(!cs_sweep_parse_shard("-1/4", &i, &n));
+  ck_assert(!cs_sweep_parse_shard("1/0", &i, &n));
+  ck_assert(!cs_sweep_parse_shard("1", &i, &n));
+  ck_assert(!cs_sweep_parse_shard("1/4x", &i, &n));
+  ck_assert(!cs_sweep_parse_shard("/4", &i, &n));
+  GError *err = NULL;
+  cs_experiment *e = parse("name: t\nalgorithms: [comm-split]\nn: [64]\nf: [0.1]\nk: [3]\nseeds: [5]\n"
+                           "platform: {torus: auto, cores: 4}\nextra_args: [\"--cfg=a:b c\"]\n",
+                           &err);
+  ck_assert_ptr_nonnull(e);
+  char **argv = cs_sweep_point_argv(e, cs_experiment_point(e, 0), "/x/collsim");
+  char *line = cs_sweep_command_line(argv);
+  ck_assert_str_eq(line, "/x/collsim tree --algo comm-split -n 64 -f 0.1 -k 3 --colors 1 --seed 5 --torus auto "
+                         "--cores 4 --format csv --no-header --quiet '--cfg=a:b c'");
+  g_free(line);
+  g_strfreev(argv);
+  cs_experiment_free(e);
+}
+END_TEST
+
+/* ----------------------------------------------------------- progress ---- */
+
+START_TEST(progress_text)
+{
+  char buf[32];
+  cs_progress_duration(buf, sizeof buf, 0);
+  ck_assert_str_eq(buf, "0s");
+  cs_progress_duration(buf, sizeof buf, 65);
+  ck_assert_str_eq(buf, "1m05s");
+  cs_progress_duration(buf, sizeof buf, 2 * 3600 + 3 * 60 + 9);
+  ck_assert_str_eq(buf, "2h03m");
+  cs_progress_duration(buf, sizeof buf, 3 * 86400 + 4 * 3600);
+  ck_assert_str_eq(buf, "3d04h");
+  cs_progress_duration(buf, sizeof buf, -1);
+  ck_assert_str_eq(buf, "?");
+  char *s = cs_progress_format("fig3", 12, 40, 1, 2, 65, 190);
+  ck_assert_str_eq(s, "fig3: 12/40 done, 1 failed, 2 running, elapsed 1m05s, ETA 3m10s");
+  g_free(s);
+  s = cs_progress_format("", 40, 40, 0, 0, 3, 0);
+  ck_assert_str_eq(s, "40/40 done, elapsed 3s");
+  g_free(s);
+}
+END_TEST
+
+START_TEST(progress_streams)
+{
+  setup_tmp();
+  char *path = tmp_path("progress.txt");
+  FILE *f = fopen(path, "w");
+  /* log mode: first completion and the last one */
+  cs_progress *p = cs_progress_new(f, "x", 3, 3, FALSE);
+  cs_progress_set_tty(p, FALSE);
+  cs_progress_done(p, 1, FALSE);
+  cs_progress_done(p, 1, TRUE);
+  cs_progress_tick(p);
+  cs_progress_message(p, "hello %d", 7);
+  cs_progress_done(p, 1, FALSE);
+  cs_progress_finish(p);
+  /* quiet: only messages */
+  p = cs_progress_new(f, "q", 2, 2, TRUE);
+  cs_progress_done(p, 1, FALSE);
+  cs_progress_message(p, "shown");
+  cs_progress_finish(p);
+  /* tty: \r redraws */
+  p = cs_progress_new(f, "t", 1, 1, FALSE);
+  cs_progress_set_tty(p, TRUE);
+  cs_progress_done(p, 1, FALSE);
+  cs_progress_finish(p);
+  fclose(f);
+  char *text = slurp(path);
+  ck_assert_msg(g_str_has_prefix(text, "x: 1/3 done, elapsed 0s, ETA 0s\nhello 7\nx: 3/3 done, 1 failed, elapsed 0s\n"
+                                       "shown\n\rt: 1/1 done, elapsed 0s"),
+                "%s", text);
+  ck_assert(g_str_has_suffix(text, "\n"));
+  g_free(text);
+  g_free(path);
+  teardown_tmp();
+}
+END_TEST
+
+/* ---------------------------------------------------- end to end (fake) ---- */
+
+static const char *SMALL = "name: small\n"
+                           "platform: {torus: auto, cores: 4}\n"
+                           "algorithms: [centralized, rank-hash, comm-split]\n"
+                           "n: [16, 32]\nf: [0.5, 1]\nk: [3]\n";
+
+START_TEST(sweep_run_and_resume)
+{
+  setup_tmp();
+  char *yaml = write_tmp("small.yaml", SMALL);
+  char *out = tmp_path("out.csv");
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
+  char *text = slurp(out);
+  ck_assert_int_eq(count_lines(text), 1 + 12);
+  ck_assert(g_str_has_prefix(text, CS_TREE_CSV_HEADER));
+  g_free(text);
+  /* again: nothing to do, file unchanged */
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
+  text = slurp(out);
+  ck_assert_int_eq(count_lines(text), 13);
+  /* lose two rows and cut the last line: resume runs exactly those */
+  char **lines = g_strsplit(text, "\n", -1);
+  g_free(text);
+  GString *cut = g_string_new(NULL);
+  for (int i = 0; i < 11; i++)
+    g_string_append_printf(cut, "%s\n", lines[i]);
+  g_string_append(cut, "comm-split,32,10,1,3");
+  g_file_set_contents(out, cut->str, -1, NULL);
+  g_string_free(cut, TRUE);
+  g_strfreev(lines);
+  char *pending = NULL;
+  ck_assert_int_eq(run_sweep(&pending, yaml, "--out", out, "--dry-run", NULL), 0);
+  ck_assert_int_eq(count_lines(pending), 2);
+  ck_assert(strstr(pending, " tree --algo "));
+  g_free(pending);
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", "--jobs", "2", NULL), 0);
+  text = slurp(out);
+  ck_assert_int_eq(count_lines(text), 13);
+  ck_assert(g_str_has_suffix(text, "\n"));
+  g_free(text);
+  g_free(yaml);
+  g_free(out);
+  teardown_tmp();
+}
+END_TEST
+
+START_TEST(sweep_failures)
+{
+  setup_tmp();
+  char *yaml = write_tmp("small.yaml", SMALL);
+  char *out = tmp_path("out.csv");
+  /* a failing point and a crashing one: the others run, status 1 */
+  g_setenv("FAKE_FAIL", "rank-hash:32", TRUE);
+  g_setenv("FAKE_CRASH", "comm-split:16", TRUE);
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 1);
+  char *text = slurp(out);
+  ck_assert_int_eq(count_lines(text), 1 + 12 - 4);
+  g_free(text);
+  g_unsetenv("FAKE_FAIL");
+  g_unsetenv("FAKE_CRASH");
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
+  text = slurp(out);
+  ck_assert_int_eq(count_lines(text), 13);
+  g_free(text);
+  /* bad input from a child stops the sweep with 2 */
+  char *out2 = tmp_path("out2.csv");
+  g_setenv("FAKE_BAD", "rank-hash:16", TRUE);
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out2, "--quiet", NULL), 2);
+  g_unsetenv("FAKE_BAD");
+  text = slurp(out2);
+  ck_assert_int_eq(count_lines(text), 1 + 1); /* header + the point before it */
+  g_free(text);
+  g_free(out2);
+  g_free(yaml);
+  g_free(out);
+  teardown_tmp();
+}
+END_TEST
+
+START_TEST(sweep_refusals)
+{
+  setup_tmp();
+  char *yaml = write_tmp("small.yaml", SMALL);
+  char *bad = write_tmp("bad.yaml", "name: b\nalgorithms: [rank-hash]\nn: [16]\nf: [2]\nk: [3]\n");
+  char *out = tmp_path("out.csv");
+  /* bad experiment: exit 2, no output file */
+  ck_assert_int_eq(run_sweep(NULL, bad, "--out", out, "--quiet", NULL), 2);
+  ck_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
+  /* a foreign header: exit 2, file untouched */
+  g_file_set_contents(out, "a,b,c\n1,2,3\n", -1, NULL);
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 2);
+  char *text = slurp(out);
+  ck_assert_str_eq(text, "a,b,c\n1,2,3\n");
+  g_free(text);
+  /* usage errors */
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--quiet", NULL), 2);                       /* no --out */
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--shard", "2/2", NULL), 2);  /* bad shard */
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--jobs", "0", NULL), 2);
+  ck_assert_int_eq(run_sweep(NULL, yaml, yaml, "--out", out, NULL), 2);
+  ck_assert_int_eq(run_sweep(NULL, "--out", out, NULL), 2);
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--frobnicate", NULL), 2);
+  g_free(yaml);
+  g_free(bad);
+  g_free(out);
+  teardown_tmp();
+}
+END_TEST
+
+START_TEST(sweep_shards_cover_all)
+{
+  setup_tmp();
+  char *yaml = write_tmp("small.yaml", SMALL);
+  char *all = NULL;
+  ck_assert_int_eq(run_sweep(&all, yaml, "--dry-run", NULL), 0);
+  ck_assert_int_eq(count_lines(all), 12);
+  GString *joined = g_string_new(NULL);
+  for (int s = 0; s < 5; s++) {
+    char shard[16];
+    snprintf(shard, sizeof shard, "%d/5", s);
+    char *part = NULL;
+    ck_assert_int_eq(run_sweep(&part, yaml, "--dry-run", "--shard", shard, NULL), 0);
+    ck_assert_int_eq(count_lines(part), s < 2 ? 3 : 2);
+    g_string_append(joined, part);
+    g_free(part);
+  }
+  /* every line of `all` is in exactly one shard */
+  char **lines = g_strsplit(all, "\n", -1);
+  for (int i = 0; lines[i] && *lines[i]; i++) {
+    char *needle = g_strdup_printf("%s\n", lines[i]);
+    char *hit = strstr(joined->str, needle);
+    ck_assert_ptr_nonnull(hit);
+    ck_assert_ptr_null(strstr(hit + 1, needle));
+    g_free(needle);
+  }
+  g_strfreev(lines);
+  /* sharded outputs merge into the whole */
+  for (int s = 0; s < 2; s++) {
+    char shard[16], name[32];
+    snprintf(shard, sizeof shard, "%d/2", s);
+    snprintf(name, sizeof name, "out.%d.csv", s);
+    char *out = tmp_path(name);
+    ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--shard", shard, "--quiet", NULL), 0);
+    char *text = slurp(out);
+    ck_assert_int_eq(count_lines(text), 1 + 6);
+    g_free(text);
+    g_free(out);
+  }
+  g_string_free(joined, TRUE);
+  g_free(all);
+  g_free(yaml);
+  teardown_tmp();
+}
+END_TEST
+
+/* ------------------------------------------------ the real collsim ---- */
+
+START_TEST(real_smoke)
+{
+  const char *collsim = g_getenv("COLLSIM");
+  if (!collsim || !g_file_test(collsim, G_FILE_TEST_IS_EXECUTABLE)) {
+    fprintf(stderr, "check_sweep: COLLSIM unset, real_smoke skipped\n");
+    return;
+  }
+  setup_tmp();
+  char *yaml = g_build_filename(srcdir(), "experiments", "smoke.yaml", NULL);
+  char *out = tmp_path("smoke.csv");
+  char *cmd = g_strdup_printf("%s sweep %s --out %s --quiet", collsim, yaml, out);
+  int status = system(cmd);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d", cmd, status);
+  char *text = slurp(out);
+  ck_assert_int_eq(count_lines(text), 1 + 28);
+  g_free(text);
+  /* resume: nothing left to run */
+  char *dry = g_strdup_printf("%s sweep %s --out %s --dry-run", collsim, yaml, out);
+  char *stdout_text = NULL;
+  int wait_status = 0;
+  ck_assert(g_spawn_command_line_sync(dry, &stdout_text, NULL, &wait_status, NULL));
+  ck_assert_int_eq(wait_status, 0);
+  ck_assert_str_eq(stdout_text, "");
+  g_free(stdout_text);
+  g_free(dry);
+  g_free(cmd);
+  g_free(out);
+  g_free(yaml);
+  teardown_tmp();
+}
+END_TEST
+
+static Suite *sweep_suite(void)
+{
+  Suite *s = suite_create("sweep");
+  TCase *tc = tcase_create("parser");
+  tcase_add_test(tc, parse_minimal_defaults);
+  tcase_add_test(tc, parse_full_and_order);
+  tcase_add_test(tc, parse_exclude);
+  tcase_add_test(tc, parse_errors);
+  tcase_add_test(tc, parse_platform_file_relative);
+  tcase_add_test(tc, parse_shipped_experiments);
+  tcase_add_test(tc, numbers_format);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("resume");
+  tcase_add_test(tc, csv_split_quotes);
+  tcase_add_test(tc, rows_resume_keys);
+  tcase_add_test(tc, rows_header);
+  tcase_add_test(tc, platform_matching);
+  tcase_add_test(tc, child_row_check);
+  tcase_add_test(tc, shard_and_argv);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("progress");
+  tcase_add_test(tc, progress_text);
+  tcase_add_test(tc, progress_streams);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("runner");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, sweep_run_and_resume);
+  tcase_add_test(tc, sweep_failures);
+  tcase_add_test(tc, sweep_refusals);
+  tcase_add_test(tc, sweep_shards_cover_all);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("real");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, real_smoke);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(int argc, char **argv)
+{
+  /* the sweep re-executes this program as its `collsim tree` */
+  if (argc > 1 && strcmp(argv[1], "tree") == 0)
+    return fake_tree(argc - 1, argv + 1);
+  SRunner *sr = srunner_create(sweep_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
