@@ -222,6 +222,7 @@ static int run_tree(tree_opts *o, const cs_tree_algo *algo)
   if (o->model)
     prm.engine.model = o->model;
   prm.engine.factory = o->factory;
+  prm.engine.quiet = o->quiet;
   GPtrArray *extra = g_ptr_array_new_with_free_func(g_free);
   for (char **c = o->cfg; c && *c; c++)
     g_ptr_array_add(extra, g_strdup_printf("--cfg=%s", *c));
@@ -292,9 +293,10 @@ int cs_tree_main(int argc, char **argv)
 int cs_platform_main(int argc, char **argv)
 {
   char *torus = NULL, *out = NULL;
-  int cores = 4;
+  int cores = 4, n = 0;
   GOptionEntry entries[] = {
-    {"torus", 0, 0, G_OPTION_ARG_STRING, &torus, "torus shape XxYxZ (required)", "SHAPE"},
+    {"torus", 0, 0, G_OPTION_ARG_STRING, &torus, "torus shape XxYxZ, or auto with -n (required)", "SHAPE"},
+    {"n", 'n', 0, G_OPTION_ARG_INT, &n, "with --torus auto: ranks the partition must hold", "N"},
     {"cores", 0, 0, G_OPTION_ARG_INT, &cores, "cores per node (default 4)", "C"},
     {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "output file (default stdout)", "FILE"},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -307,11 +309,15 @@ int cs_platform_main(int argc, char **argv)
   if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
     rc = cs_usage_error("platform", "%s", e->message);
     g_error_free(e);
-  } else if (!torus || cs_bgp_parse_shape(torus, &bp.x, &bp.y, &bp.z)) {
-    rc = cs_usage_error("platform", "--torus XxYxZ is required, every dimension >= 2 (e.g. 8x8x16)");
   } else if (cores < 1) {
     rc = cs_usage_error("platform", "--cores must be at least 1");
+  } else if (torus && strcmp(torus, "auto") == 0 && n < 1) {
+    rc = cs_usage_error("platform", "--torus auto needs -n N >= 1");
+  } else if (!torus || (strcmp(torus, "auto") != 0 && cs_bgp_parse_shape(torus, &bp.x, &bp.y, &bp.z))) {
+    rc = cs_usage_error("platform", "--torus XxYxZ is required, every dimension >= 2 (e.g. 8x8x16), or auto -n N");
   } else {
+    if (strcmp(torus, "auto") == 0)
+      cs_bgp_auto_shape(((int64_t)n + cores - 1) / cores, &bp.x, &bp.y, &bp.z);
     bp.cores = cores;
     char *buf = NULL;
     size_t len = 0;

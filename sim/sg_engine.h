@@ -27,6 +27,12 @@ typedef struct cs_engine_config {
   /* Called on every send (e.g. to record the message stream), or NULL. */
   void (*observer)(int src, int dst, size_t bytes, cs_phase phase, void *user);
   void *observer_user;
+  /* Progress on stderr for runs longer than 2 s: processes whose own part is
+   * over (finished(finished_user)) out of n, with an ETA.  Off when quiet or
+   * when finished is NULL. */
+  int quiet;
+  int (*finished)(void *user);
+  void *finished_user;
 } cs_engine_config;
 
 void cs_engine_config_defaults(cs_engine_config *c);

@@ -108,6 +108,8 @@ static void tree_proc_main(cs_proc *p, void *user)
   cs_serve(p);
 }
 
+static int count_finished(void *user) { return ((run_state *)user)->finished; }
+
 static void trace_send(int src, int dst, size_t bytes, cs_phase phase, void *user)
 {
   fprintf((FILE *)user, "%d,%d,%zu,%s\n", src, dst, bytes, phase == CS_PHASE_ALGO ? "algo" : "bracket");
@@ -223,6 +225,8 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   }
   cs_engine_config ec = prm->engine;
   ec.n = n;
+  ec.finished = count_finished;
+  ec.finished_user = &st;
   if (st.trace) {
     ec.observer = trace_send;
     ec.observer_user = st.trace;
