@@ -11,6 +11,7 @@
  */
 #include "bgp_torus.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,8 @@ cs_bgp_params cs_bgp_defaults(void)
 static int parse_dim(const char **s, int *out)
 {
   char *end;
+  if (!isdigit((unsigned char)**s))
+    return -1;
   long v = strtol(*s, &end, 10);
   if (end == *s || v < 2 || v > 4096)
     return -1;

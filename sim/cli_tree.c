@@ -130,6 +130,9 @@ static int validate(const tree_opts *o, const cs_tree_algo **algo)
     return cs_usage_error("tree", "--stack-kib must be at least 8");
   if (o->o_send_us < 0 || o->o_recv_us < 0 || o->link_bw_mbs <= 0 || o->link_lat_ns < 0)
     return cs_usage_error("tree", "overheads and latency must be >= 0, bandwidth > 0");
+  if (o->model && strcmp(o->model, "LV08") && strcmp(o->model, "CM02") && strcmp(o->model, "SMPI") &&
+      strcmp(o->model, "IB"))
+    return cs_usage_error("tree", "unknown --model '%s' (LV08, CM02, SMPI or IB)", o->model);
   if (o->platform && o->torus)
     return cs_usage_error("tree", "give either --platform or --torus, not both");
   return 0;
@@ -214,6 +217,7 @@ static int run_tree(tree_opts *o, const cs_tree_algo *algo)
   };
   cs_engine_config_defaults(&prm.engine);
   prm.engine.platform_file = o->platform ? o->platform : platform_path;
+  prm.engine.validate_platform = o->platform != NULL;
   prm.engine.cores = o->cores;
   prm.engine.o_send = o->o_send_us * 1e-6;
   prm.engine.o_recv = o->o_recv_us * 1e-6;

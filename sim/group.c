@@ -71,7 +71,7 @@ cs_group *cs_group_from_file(const char *path, int n, int colors, cs_color_rule 
       char *end;
       errno = 0;
       long v = strtol(s, &end, 10);
-      if (end == s || errno || v < 0 || v >= n || (*end && !g_ascii_isspace(*end) && *end != ',' && *end != '#')) {
+      if (!g_ascii_isdigit(*s) || end == s || errno || v < 0 || v >= n || (*end && !g_ascii_isspace(*end) && *end != ',' && *end != '#')) {
         g_set_error(err, CS_INPUT_ERROR, 1, "members file %s, line %d: '%.*s' is not a rank in [0, %d)",
                     path, line, (int)strcspn(s, " \t\r\n,#"), s, n);
         goto fail;

@@ -127,17 +127,22 @@ void cs_set_handler(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, void *
   p->handler_phase = p->phase;
   if (fn == NULL)
     return;
-  /* Messages for the new handler that arrived before it was installed. */
+  /* Messages for the new handler that arrived before it was installed: taken
+   * out of the queue first, so a handler may itself receive. */
+  GQueue early = G_QUEUE_INIT;
   GList *l = p->pending.head;
   while (l != NULL) {
     GList *next = l->next;
-    cs_msg *m = l->data;
-    if (is_handled(p, m)) {
+    if (is_handled(p, l->data)) {
+      g_queue_push_tail(&early, l->data);
       g_queue_delete_link(&p->pending, l);
-      p->mem_words -= words_of(m->bytes);
-      dispatch(p, m);
     }
     l = next;
+  }
+  cs_msg *m;
+  while ((m = g_queue_pop_head(&early)) != NULL) {
+    p->mem_words -= words_of(m->bytes);
+    dispatch(p, m);
   }
 }
 

@@ -3,20 +3,55 @@
 #include "result.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 const char *const CS_TREE_CSV_HEADER =
     "algo,n,m,f,k,colors,seed,platform,model,sim_time_s,sim_time_alg_s,messages,messages_bracketed,"
     "bytes,bytes_bracketed,max_message_bytes,peak_mem_words_max,peak_mem_words_mean,height,min_height,"
     "verified,wall_s";
 
+/* The platform is the only free-form text (a file name): quoted for CSV when
+ * it holds a comma, a quote or a line break, escaped for JSON. */
+static void put_csv_text(FILE *out, const char *s)
+{
+  if (strpbrk(s, ",\"\r\n") == NULL) {
+    fputs(s, out);
+    return;
+  }
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', out);
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+static void put_json_text(FILE *out, const char *s)
+{
+  fputc('"', out);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(out, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(out, "\\u%04x", c);
+    else
+      fputc(c, out);
+  }
+  fputc('"', out);
+}
+
 static const char *verified_word(int v) { return v > 0 ? "yes" : v == 0 ? "no" : "unchecked"; }
 
 void cs_result_write_csv(FILE *out, const cs_tree_result *r)
 {
+  fprintf(out, "%s,%d,%" PRId64 ",%g,%d,%d,%" PRIu64 ",", r->algo, r->n, r->m, r->f, r->k, r->colors, r->seed);
+  put_csv_text(out, r->platform);
   fprintf(out,
-          "%s,%d,%" PRId64 ",%g,%d,%d,%" PRIu64 ",%s,%s,%.9g,%.9g,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+          ",%s,%.9g,%.9g,%" PRIu64 ",%" PRIu64 ",%" PRIu64
           ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%.6f,%d,%d,%s,%.3f\n",
-          r->algo, r->n, r->m, r->f, r->k, r->colors, r->seed, r->platform, r->model, r->sim_time_s,
+          r->model, r->sim_time_s,
           r->sim_time_alg_s, r->messages, r->messages_bracketed, r->bytes, r->bytes_bracketed,
           r->max_message_bytes, r->peak_mem_words_max, r->peak_mem_words_mean, r->height, r->min_height,
           verified_word(r->verified), r->wall_s);
@@ -26,12 +61,16 @@ void cs_result_write_json(FILE *out, const cs_tree_result *r)
 {
   fprintf(out,
           "{\"algo\": \"%s\", \"n\": %d, \"m\": %" PRId64 ", \"f\": %g, \"k\": %d, \"colors\": %d, "
-          "\"seed\": %" PRIu64 ", \"platform\": \"%s\", \"model\": \"%s\", \"sim_time_s\": %.9g, "
+          "\"seed\": %" PRIu64 ", \"platform\": ",
+          r->algo, r->n, r->m, r->f, r->k, r->colors, r->seed);
+  put_json_text(out, r->platform);
+  fprintf(out,
+          ", \"model\": \"%s\", \"sim_time_s\": %.9g, "
           "\"sim_time_alg_s\": %.9g, \"messages\": %" PRIu64 ", \"messages_bracketed\": %" PRIu64
           ", \"bytes\": %" PRIu64 ", \"bytes_bracketed\": %" PRIu64 ", \"max_message_bytes\": %" PRIu64
           ", \"peak_mem_words_max\": %" PRId64 ", \"peak_mem_words_mean\": %.6f, \"height\": %d, "
           "\"min_height\": %d, \"verified\": %s, \"wall_s\": %.3f}\n",
-          r->algo, r->n, r->m, r->f, r->k, r->colors, r->seed, r->platform, r->model, r->sim_time_s,
+          r->model, r->sim_time_s,
           r->sim_time_alg_s, r->messages, r->messages_bracketed, r->bytes, r->bytes_bracketed,
           r->max_message_bytes, r->peak_mem_words_max, r->peak_mem_words_mean, r->height, r->min_height,
           r->verified > 0 ? "true" : "false", r->wall_s);

@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 G_DEFINE_QUARK(collsim-input-error, cs_input_error)
 G_DEFINE_QUARK(collsim-internal-error, cs_internal_error)
@@ -185,6 +187,48 @@ gboolean cs_platform_precheck(const char *path, GError **err)
   return ok;
 }
 
+/* SimGrid aborts the process on a platform it rejects (unknown element, bad
+ * attribute value, no host), so a user's file is first loaded in a child
+ * process; its last complaint becomes our error message. */
+static gboolean simgrid_accepts(const char *path, GError **err)
+{
+  int pipefd[2];
+  if (pipe(pipefd) != 0)
+    return TRUE; /* cannot check: let the real load report */
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(pipefd[0]);
+    dup2(pipefd[1], STDERR_FILENO);
+    int argc = 2;
+    char *argv[] = {"collsim", "--log=root.fmt:%m%n", NULL};
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(path);
+    _exit(sg_host_count() > 0 ? 0 : 3);
+  }
+  close(pipefd[1]);
+  GString *text = g_string_new(NULL);
+  char buf[4096];
+  ssize_t got;
+  while ((got = read(pipefd[0], buf, sizeof buf)) > 0)
+    g_string_append_len(text, buf, got);
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  gboolean ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!ok) {
+    char **lines = g_strsplit(text->str, "\n", -1);
+    const char *why = WIFEXITED(status) && WEXITSTATUS(status) == 3 ? "it declares no host" : NULL;
+    for (char **l = lines; !why && *l; l++)
+      if (**l && !g_str_has_prefix(*l, "Backtrace") && !g_str_has_prefix(g_strchug(*l), "->"))
+        why = *l;
+    g_set_error(err, CS_INPUT_ERROR, 1, "SimGrid rejects platform file %s: %s", path, why ? why : "no reason given");
+    g_strfreev(lines);
+  }
+  g_string_free(text, TRUE);
+  return ok;
+}
+
 static int natural_name_cmp(const void *a, const void *b)
 {
   const char *x = sg_host_get_name(*(const sg_host_t *)a);
@@ -284,6 +328,8 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
                        GError **err)
 {
   if (!cs_platform_precheck(c->platform_file, err))
+    return FALSE;
+  if (c->validate_platform && !simgrid_accepts(c->platform_file, err))
     return FALSE;
   init_simgrid(c);
   simgrid_load_platform(c->platform_file);

@@ -23,6 +23,7 @@ typedef struct cs_engine_config {
   const char *factory;        /* contexts/factory, NULL = SimGrid's default */
   const char *model;          /* network/model */
   int crosstraffic;           /* network/crosstraffic */
+  int validate_platform;      /* load a user's file in a child first (SimGrid aborts on a bad one) */
   GPtrArray *extra_cfg;       /* further "--cfg=name:value" / "--log=..." strings */
   /* Called on every send (e.g. to record the message stream), or NULL. */
   void (*observer)(int src, int dst, size_t bytes, cs_phase phase, void *user);

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { TAG_BRACKET_BCAST = 1, TAG_BRACKET_REDUCE = 2 };
 
@@ -33,6 +34,7 @@ typedef struct run_state {
   double t_done;        /* last reduction end */
   int finished;         /* processes that reached their serving loop */
   FILE *trace;
+  char *trace_tmp;      /* the trace is renamed into place only on success */
 } run_state;
 
 static int group_color_of(const cs_tree_ctx *ctx, int rank)
@@ -215,7 +217,8 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
 
   int rc = 0;
   if (prm->trace_file) {
-    st.trace = fopen(prm->trace_file, "w");
+    st.trace_tmp = g_strdup_printf("%s.tmp", prm->trace_file);
+    st.trace = fopen(st.trace_tmp, "w");
     if (!st.trace) {
       g_set_error(err, CS_INPUT_ERROR, 1, "cannot write trace file %s: %s", prm->trace_file, g_strerror(errno));
       rc = 2;
@@ -233,7 +236,7 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   }
   gint64 t0 = g_get_monotonic_time();
   if (!cs_engine_run(&ec, st.procs, tree_proc_main, &st, err)) {
-    rc = 2;
+    rc = err && *err && (*err)->domain == CS_INPUT_ERROR ? 2 : 1;
     goto out;
   }
   res->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
@@ -249,6 +252,14 @@ out:
   if (st.trace && fclose(st.trace) != 0 && rc == 0) {
     g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot write trace file %s", prm->trace_file);
     rc = 1;
+  }
+  if (st.trace_tmp) {
+    if (rc == 0 && rename(st.trace_tmp, prm->trace_file) != 0) {
+      g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot write trace file %s: %s", prm->trace_file, g_strerror(errno));
+      rc = 1;
+    }
+    unlink(st.trace_tmp);
+    g_free(st.trace_tmp);
   }
   state_free(&st);
   cs_group_free(group);

@@ -1,0 +1,55 @@
+/* Helpers shared by the tests that drive the collsim binary: run it with an
+ * argument vector and capture what it did, read a value out of its one-line
+ * JSON result, and manage a temporary directory.
+ *
+ * The binary is $COLLSIM (set by `make check`), else ../collsim next to the
+ * test program's directory, else ./collsim. */
+#ifndef COLLSIM_TESTS_HARNESS_H
+#define COLLSIM_TESTS_HARNESS_H
+
+#include <glib.h>
+
+typedef struct harness_result {
+  int exit_status;  /* exit code, or -1 when the process was killed */
+  int term_signal;  /* the signal that killed it, or 0 */
+  char *out;        /* everything written on stdout (never NULL) */
+  char *err;        /* everything written on stderr (never NULL) */
+} harness_result;
+
+/* Path of the collsim binary under test (static storage). */
+const char *harness_collsim(void);
+
+/* Run collsim with args (NULL-terminated, without the program name) in the
+ * current directory.  Fails the current Check test when it cannot start. */
+void harness_run(harness_result *r, const char *const *args);
+/* Same, arguments given as a NULL-terminated list. */
+void harness_runl(harness_result *r, const char *first, ...) G_GNUC_NULL_TERMINATED;
+void harness_result_clear(harness_result *r);
+
+/* Number of '\n' in text. */
+int harness_count_lines(const char *text);
+
+/* Value of "key" in a flat one-line JSON object such as collsim's result.
+ * Each returns FALSE when the key is absent or its value has another type. */
+gboolean harness_json_int(const char *json, const char *key, gint64 *value);
+gboolean harness_json_double(const char *json, const char *key, double *value);
+gboolean harness_json_bool(const char *json, const char *key, gboolean *value);
+/* TRUE when the key is present, whatever its value. */
+gboolean harness_json_has(const char *json, const char *key);
+
+/* A fresh temporary directory (free with harness_tmpdir_remove, which also
+ * deletes its content, recursively). */
+char *harness_tmpdir_new(void);
+/* A fresh directory inside parent (e.g. one per test inside one per test
+ * case: Check skips a checked teardown after a failure, an unchecked teardown
+ * of the parent still cleans up). */
+char *harness_tmpdir_new_in(const char *parent);
+void harness_tmpdir_remove(char *dir);
+/* dir/name, newly allocated. */
+char *harness_path(const char *dir, const char *name);
+/* Write text to dir/name; returns the path (newly allocated). */
+char *harness_write_file(const char *dir, const char *name, const char *text);
+/* Content of a file, or NULL when it cannot be read. */
+char *harness_read_file(const char *path);
+
+#endif
