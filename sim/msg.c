@@ -80,6 +80,7 @@ static int matches(const cs_msg *m, int src, int tag)
 
 static void dispatch(cs_proc *p, cs_msg *m)
 {
+  p->received++;
   mem_add(p, words_of(m->bytes));
   cs_phase current = p->phase;
   p->phase = p->handler_phase;
@@ -93,6 +94,7 @@ cs_msg *cs_recv(cs_proc *p, int src, int tag)
     cs_msg *m = l->data;
     if (matches(m, src, tag)) {
       g_queue_delete_link(&p->pending, l);
+      p->received++;
       return m; /* already counted as held while queued */
     }
   }
@@ -103,8 +105,10 @@ cs_msg *cs_recv(cs_proc *p, int src, int tag)
       continue;
     }
     mem_add(p, words_of(m->bytes));
-    if (matches(m, src, tag))
+    if (matches(m, src, tag)) {
+      p->received++;
       return m;
+    }
     g_queue_push_tail(&p->pending, m);
   }
 }
@@ -201,6 +205,8 @@ void cs_mem_hold(cs_proc *p, int64_t words)
   else
     p->mem_words += words;
 }
+
+uint64_t cs_proc_received(const cs_proc *p) { return p->received; }
 
 const cs_counters *cs_proc_counters(const cs_proc *p, cs_phase phase) { return &p->counters[phase]; }
 int64_t cs_proc_mem_peak_words(const cs_proc *p) { return p->mem_peak; }

@@ -88,5 +88,7 @@ void cs_set_phase(cs_proc *p, cs_phase phase);
 const cs_counters *cs_proc_counters(const cs_proc *p, cs_phase phase);
 int64_t cs_proc_mem_peak_words(const cs_proc *p);
 int64_t cs_proc_mem_words(const cs_proc *p);
+/* Messages this process took (cs_recv or its handler). */
+uint64_t cs_proc_received(const cs_proc *p);
 
 #endif

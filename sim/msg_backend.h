@@ -30,6 +30,7 @@ struct cs_proc {
   int64_t mem_peak;
   cs_phase phase;
   cs_counters counters[CS_NPHASES];
+  uint64_t received;              /* messages taken by cs_recv or a handler */
   int handler_lo, handler_hi;
   cs_handler_fn handler;
   cs_phase handler_phase;         /* sends of the handler count in this phase */

@@ -169,6 +169,23 @@ static int verify_run(run_state *st, cs_tree_result *res, GError **err)
   return prm->verify && !ok ? 1 : 0;
 }
 
+/* Every message sent must have been taken by someone: a message left in a
+ * mailbox or a queue is a protocol error, even when the tree verifies. */
+static int check_all_received(const run_state *st, GError **err)
+{
+  uint64_t sent = 0, received = 0;
+  for (int r = 0; r < st->prm->n; r++) {
+    for (int ph = 0; ph < CS_NPHASES; ph++)
+      sent += cs_proc_counters(&st->procs[r], ph)->messages;
+    received += cs_proc_received(&st->procs[r]);
+  }
+  if (sent == received)
+    return 0;
+  g_set_error(err, CS_INTERNAL_ERROR, 1, "%s: %llu messages sent but %llu received", st->prm->algo->name,
+              (unsigned long long)sent, (unsigned long long)received);
+  return 1;
+}
+
 static void state_free(run_state *st)
 {
   for (int r = 0; r < st->prm->n; r++) {
@@ -248,6 +265,8 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   }
   summarise(&st, res);
   rc = verify_run(&st, res, err);
+  if (rc == 0)
+    rc = check_all_received(&st, err);
 out:
   if (st.trace && fclose(st.trace) != 0 && rc == 0) {
     g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot write trace file %s", prm->trace_file);
