@@ -1,0 +1,3 @@
+# The command that made table1.csv, run from the source folder (--jobs and
+# --quiet do not change the rows; wall_s is the only column that varies):
+collsim sweep experiments/seed000-table1.yaml --out results/seed000/table1.csv
