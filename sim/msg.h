@@ -66,8 +66,9 @@ void cs_msg_free(cs_proc *p, cs_msg *m);
 /* Handler for tags in [tag_lo, tag_hi]; pass fn = NULL to remove it. */
 void cs_set_handler(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, void *user);
 /* Serve handler messages until the simulation ends (the process has finished
- * its own part but may still be asked to act for others).  Never returns in
- * the timed backend. */
+ * its own part but may still be asked to act for others).  The timed backend
+ * ends the run at quiescence: every process serving and no message in
+ * flight.  Never returns in the timed backend. */
 void cs_serve(cs_proc *p);
 
 /* Memory the algorithm holds, counted in 8-byte words (rounded up). */

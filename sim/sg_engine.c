@@ -39,6 +39,8 @@ static struct {
   sg_mailbox_t *mailboxes;
   cs_proc_main_fn fn;
   void *user;
+  int64_t in_flight;   /* messages sent and not yet in their receiver's hands */
+  int retired;         /* processes whose own part is over (in cs_serve) */
 } eng;
 
 void cs_engine_config_defaults(cs_engine_config *c)
@@ -81,13 +83,6 @@ static void outbox_push(outbox *o, sg_comm_t c)
   o->comm[o->count++] = c;
 }
 
-static void outbox_drain(outbox *o)
-{
-  if (o->count > 0)
-    sg_comm_wait_all(o->comm, (size_t)o->count);
-  o->count = 0;
-}
-
 static outbox *outbox_of(cs_proc *p)
 {
   if (p->backend == NULL)
@@ -95,10 +90,24 @@ static outbox *outbox_of(cs_proc *p)
   return p->backend;
 }
 
+/* Termination by quiescence, as a message-driven runtime detects it: the run
+ * is over when every process has finished its own part and no message is in
+ * flight.  Until then finished processes keep serving (e.g. as hash
+ * intermediaries), so every message sent is delivered and handled.  The
+ * process that observes quiescence ends the others and itself. */
+static void end_if_quiescent(void)
+{
+  if (eng.retired == eng.cfg->n && eng.in_flight == 0) {
+    sg_actor_kill_all();
+    sg_actor_exit();
+  }
+}
+
 static void sg_send(cs_proc *p, int dst, cs_msg *m)
 {
   if (eng.cfg->o_send > 0)
     sg_actor_sleep_for(eng.cfg->o_send);
+  eng.in_flight++;
   outbox *o = outbox_of(p);
   outbox_reap(o);
   outbox_push(o, sg_mailbox_put_async(eng.mailboxes[dst], m, (long)m->bytes));
@@ -106,11 +115,13 @@ static void sg_send(cs_proc *p, int dst, cs_msg *m)
 
 static cs_msg *sg_next(cs_proc *p)
 {
+  end_if_quiescent();
   cs_msg *m = sg_mailbox_get(eng.mailboxes[p->rank]);
   if (p->backend)
     outbox_reap(p->backend);
   if (eng.cfg->o_recv > 0)
     sg_actor_sleep_for(eng.cfg->o_recv);
+  eng.in_flight--; /* only now is the message in the process's hands */
   return m;
 }
 
@@ -128,9 +139,8 @@ static double sg_now(const cs_proc *p)
 
 static void sg_retire(cs_proc *p)
 {
-  if (p->backend)
-    outbox_drain(p->backend);
-  sg_actor_daemonize(sg_actor_self());
+  (void)p;
+  eng.retired++;
 }
 
 static const cs_transport sg_transport = {sg_send, sg_next, sg_compute, sg_now, sg_retire};
@@ -348,6 +358,8 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.procs = procs;
   eng.fn = fn;
   eng.user = user;
+  eng.in_flight = 0;
+  eng.retired = 0;
   eng.mailboxes = g_new(sg_mailbox_t, c->n);
   char name[24];
   for (int r = 0; r < c->n; r++) {
@@ -366,6 +378,8 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   for (int r = 0; r < c->n; r++) {
     outbox *o = procs[r].backend;
     if (o) {
+      for (int i = 0; i < o->count; i++)
+        sg_comm_unref(o->comm[i]); /* finished: quiescence means all were received */
       g_free(o->comm);
       g_free(o);
       procs[r].backend = NULL;
