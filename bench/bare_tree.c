@@ -2,7 +2,10 @@
  * layer, that runs ROUNDS rounds of (reduce + broadcast) of 8-byte messages
  * over the k-ary heap of N actors, with collsim's SimGrid settings, on the same
  * platform and mapping (rank r on host r / cores, hosts in natural name order).
- *   bare_tree PLATFORM.xml N K CORES ROUNDS
+ *   bare_tree PLATFORM.xml N K CORES ROUNDS [OVERHEAD_US]
+ * With OVERHEAD_US, the sender sleeps that long before each send and the
+ * receiver after each receive, as collsim models software overhead (--o-send,
+ * --o-recv): the same model, without collsim's layer.
  * Prints: messages=M sim_time=T */
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
@@ -18,6 +21,22 @@ static int N, K, ROUNDS;
 static sg_mailbox_t *boxes;
 static long long sent;
 static long long payload = 1;
+static double overhead_s;
+
+static void receive(int r)
+{
+  sg_mailbox_get(boxes[r]);
+  if (overhead_s > 0)
+    sg_actor_sleep_for(overhead_s);
+}
+
+static sg_comm_t send_async(int to)
+{
+  if (overhead_s > 0)
+    sg_actor_sleep_for(overhead_s);
+  sent++;
+  return sg_mailbox_put_async(boxes[to], &payload, 8);
+}
 
 static void reduce_and_broadcast(int r)
 {
@@ -26,17 +45,14 @@ static void reduce_and_broadcast(int r)
   for (long long c = first; c < first + K && c < N; c++)
     nchildren++;
   for (int i = 0; i < nchildren; i++)
-    sg_mailbox_get(boxes[r]);
+    receive(r);
   if (r > 0) {
-    sg_mailbox_put(boxes[(r - 1) / K], &payload, 8);
-    sent++;
-    sg_mailbox_get(boxes[r]);
+    sg_comm_wait(send_async((r - 1) / K));
+    receive(r);
   }
   sg_comm_t comms[64];
-  for (int i = 0; i < nchildren; i++) {
-    comms[i] = sg_mailbox_put_async(boxes[first + i], &payload, 8);
-    sent++;
-  }
+  for (int i = 0; i < nchildren; i++)
+    comms[i] = send_async((int)(first + i));
   if (nchildren)
     sg_comm_wait_all(comms, (size_t)nchildren);
 }
@@ -61,8 +77,8 @@ static int by_name(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-  if (argc != 6) {
-    fprintf(stderr, "usage: bare_tree PLATFORM.xml N K CORES ROUNDS\n");
+  if (argc != 6 && argc != 7) {
+    fprintf(stderr, "usage: bare_tree PLATFORM.xml N K CORES ROUNDS [OVERHEAD_US]\n");
     return 2;
   }
   char *sg_argv[] = {argv[0], "--log=xbt_cfg.thres:warning", "--cfg=network/model:LV08",
@@ -75,6 +91,7 @@ int main(int argc, char **argv)
   K = atoi(argv[3]);
   int cores = atoi(argv[4]);
   ROUNDS = atoi(argv[5]);
+  overhead_s = argc == 7 ? atof(argv[6]) * 1e-6 : 0;
   sg_host_t *hosts = sg_host_list();
   qsort(hosts, sg_host_count(), sizeof *hosts, by_name);
   boxes = malloc(sizeof *boxes * (size_t)N);
