@@ -89,13 +89,10 @@ static void expect_bad_input(gboolean one_line, const char *word, const char *co
 static void expect_usage_error(const char *word, const char *first, ...) G_GNUC_NULL_TERMINATED;
 static void expect_usage_error(const char *word, const char *first, ...)
 {
-  GPtrArray *args = g_ptr_array_new();
   va_list ap;
   va_start(ap, first);
-  for (const char *s = first; s; s = va_arg(ap, const char *))
-    g_ptr_array_add(args, (gpointer)s);
+  GPtrArray *args = harness_args_va(first, ap);
   va_end(ap);
-  g_ptr_array_add(args, NULL);
   expect_bad_input(TRUE, word, (const char *const *)args->pdata);
   g_ptr_array_free(args, TRUE);
 }

@@ -77,15 +77,21 @@ void harness_run(harness_result *r, const char *const *args)
   }
 }
 
-void harness_runl(harness_result *r, const char *first, ...)
+GPtrArray *harness_args_va(const char *first, va_list ap)
 {
   GPtrArray *args = g_ptr_array_new();
-  va_list ap;
-  va_start(ap, first);
   for (const char *s = first; s; s = va_arg(ap, const char *))
     g_ptr_array_add(args, (gpointer)s);
-  va_end(ap);
   g_ptr_array_add(args, NULL);
+  return args;
+}
+
+void harness_runl(harness_result *r, const char *first, ...)
+{
+  va_list ap;
+  va_start(ap, first);
+  GPtrArray *args = harness_args_va(first, ap);
+  va_end(ap);
   harness_run(r, (const char *const *)args->pdata);
   g_ptr_array_free(args, TRUE);
 }

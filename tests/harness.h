@@ -8,6 +8,7 @@
 #define COLLSIM_TESTS_HARNESS_H
 
 #include <glib.h>
+#include <stdarg.h>
 
 typedef struct harness_result {
   int exit_status;  /* exit code, or -1 when the process was killed */
@@ -23,6 +24,9 @@ const char *harness_collsim(void);
  * current directory.  Fails the current Check test when it cannot start. */
 void harness_run(harness_result *r, const char *const *args);
 /* Same, arguments given as a NULL-terminated list. */
+/* The NULL-terminated string arguments from `first` on, as a NULL-terminated
+ * array (free with g_ptr_array_free(args, TRUE); the strings are not copied). */
+GPtrArray *harness_args_va(const char *first, va_list ap);
 void harness_runl(harness_result *r, const char *first, ...) G_GNUC_NULL_TERMINATED;
 void harness_result_clear(harness_result *r);
 
