@@ -270,7 +270,7 @@ static int natural_name_cmp(const void *a, const void *b)
  * the rest runs in one go. */
 static void run_with_progress(const cs_engine_config *c)
 {
-  if (c->quiet || c->finished == NULL) {
+  if (c->quiet) {
     simgrid_run();
     return;
   }
@@ -280,12 +280,12 @@ static void run_with_progress(const cs_engine_config *c)
   int reported = 0;
   for (;;) {
     double before = simgrid_get_clock();
-    int done_before = c->finished(c->finished_user);
+    int done_before = eng.retired;
     gint64 w0 = g_get_monotonic_time();
     simgrid_run_until(before + slice);
     double wall = (double)(g_get_monotonic_time() - w0) / 1e6;
     slice = wall < 0.1 ? slice * 2 : wall > 0.4 ? slice / 2 : slice;
-    int done = c->finished(c->finished_user);
+    int done = eng.retired;
     if (done >= c->n || (simgrid_get_clock() == before && done == done_before))
       break;
     if (!progress && g_get_monotonic_time() - start > 2000000)
@@ -295,7 +295,7 @@ static void run_with_progress(const cs_engine_config *c)
   }
   simgrid_run();
   if (progress) {
-    for (int done = c->finished(c->finished_user); reported < done; reported++)
+    for (; reported < eng.retired; reported++)
       cs_progress_done(progress, 1, FALSE);
     cs_progress_finish(progress);
   }
@@ -389,5 +389,7 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.mailboxes = NULL;
   return TRUE;
 }
+
+int cs_engine_retired(void) { return eng.retired; }
 
 double cs_engine_clock(void) { return simgrid_get_clock(); }

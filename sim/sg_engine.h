@@ -29,11 +29,8 @@ typedef struct cs_engine_config {
   void (*observer)(int src, int dst, size_t bytes, cs_phase phase, void *user);
   void *observer_user;
   /* Progress on stderr for runs longer than 2 s: processes whose own part is
-   * over (finished(finished_user)) out of n, with an ETA.  Off when quiet or
-   * when finished is NULL. */
+   * over (they called cs_serve) out of n, with an ETA.  Off when quiet. */
   int quiet;
-  int (*finished)(void *user);
-  void *finished_user;
 } cs_engine_config;
 
 void cs_engine_config_defaults(cs_engine_config *c);
@@ -50,6 +47,10 @@ gboolean cs_platform_precheck(const char *path, GError **err);
  * domain CS_INPUT_ERROR) or internal failure. */
 gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_fn fn, void *user,
                        GError **err);
+
+/* Processes of the last run that finished their own part (called cs_serve):
+ * fewer than n means the run deadlocked. */
+int cs_engine_retired(void);
 
 /* Simulated time at the end of the run. */
 double cs_engine_clock(void);

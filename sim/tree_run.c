@@ -32,7 +32,6 @@ typedef struct run_state {
   int32_t **children;
   double *t_start, *t_end;
   double t_done;        /* last reduction end */
-  int finished;         /* processes that reached their serving loop */
   FILE *trace;
   char *trace_tmp;      /* the trace is renamed into place only on success */
 } run_state;
@@ -105,12 +104,9 @@ static void tree_proc_main(cs_proc *p, void *user)
     bracket_reduce(p, &node, st);
   }
   cs_free(p, node.children);
-  st->finished++;
   cs_set_phase(p, CS_PHASE_ALGO);
   cs_serve(p);
 }
-
-static int count_finished(void *user) { return ((run_state *)user)->finished; }
 
 static void trace_send(int src, int dst, size_t bytes, cs_phase phase, void *user)
 {
@@ -245,8 +241,6 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   }
   cs_engine_config ec = prm->engine;
   ec.n = n;
-  ec.finished = count_finished;
-  ec.finished_user = &st;
   if (st.trace) {
     ec.observer = trace_send;
     ec.observer_user = st.trace;
@@ -257,9 +251,9 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
     goto out;
   }
   res->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
-  if (st.finished != n) {
+  if (cs_engine_retired() != n) {
     g_set_error(err, CS_INTERNAL_ERROR, 1, "%s deadlocked: %d of %d processes finished", prm->algo->name,
-                st.finished, n);
+                cs_engine_retired(), n);
     rc = 1;
     goto out;
   }
