@@ -1,0 +1,32 @@
+/* Binomial-tree gather (seed 001, Section 4, Table 1: "Gather, Binomial
+ * Tree", cost (p-1)/p n beta), as MPICH's MPIR_Gather_intra_binomial: the
+ * mirror image of the binomial scatter.
+ *
+ * Convention: ranks relative to the root (rank 0).  For mask = 1, 2, 4, ...
+ * a rank whose bit `mask` is clear receives from r + mask (if < p) the blocks
+ * of that rank's subtree [r + mask, min(r + 2*mask, p)); at its lowest set
+ * bit it sends everything it holds, the blocks [r, min(r + lowbit(r), p)),
+ * to r - lowbit(r) and is done.  So children are received nearest (smallest
+ * subtree) first.  Works for any p >= 1.
+ *
+ * MPICH differences that do not change the messages: for very small blocks
+ * MPICH packs into a temporary buffer, and for a root other than 0 it
+ * receives into a derived datatype; data movement between ranks is the same.
+ *
+ * Units: one unit per rank (nunits = p).  Tags: tree level, log2(mask). */
+#include "oblivious.h"
+
+static bool plan(cs_sched_params *prm, GError **err)
+{
+  (void)err;
+  prm->nunits = prm->p;
+  return true;
+}
+
+static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
+{
+  cs_obl_binomial_gather(prm, rank, 0, out);
+}
+
+const cs_coll_algo cs_algo_binomial_gather = {
+  "binomial", CS_COLL_GATHER, "binomial tree to rank 0, nearest subtree first (MPICH)", plan, ops};

@@ -1,0 +1,29 @@
+/* Binomial-tree scatter (seed 001, Section 4, Table 1: "Scatter, Binomial
+ * Tree", cost (p-1)/p n beta), as MPICH's MPIR_Scatter_intra_binomial.
+ *
+ * Convention: ranks relative to the root (rank 0); relative rank r > 0 has
+ * parent r - lowbit(r) and subtree [r, min(r + lowbit(r), p)).  A rank first
+ * receives its whole subtree's blocks from its parent, then sends to its
+ * children r + mask for mask = lowbit(r)/2, ..., 2, 1 (the root: from the
+ * largest power of two < p down to 1), i.e. farthest child (largest
+ * subtree) first, each child getting exactly the blocks of its subtree.
+ * Works for any p >= 1 (incomplete subtrees are cut at p, as in MPICH).
+ *
+ * Units: one unit per rank (nunits = p); rank r's block is unit r.
+ * Tags: tree level, log2(mask).  Each (parent, child) pair meets once. */
+#include "oblivious.h"
+
+static bool plan(cs_sched_params *prm, GError **err)
+{
+  (void)err;
+  prm->nunits = prm->p;
+  return true;
+}
+
+static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
+{
+  cs_obl_binomial_scatter(prm, rank, 0, out);
+}
+
+const cs_coll_algo cs_algo_binomial_scatter = {
+  "binomial", CS_COLL_SCATTER, "binomial tree from rank 0, farthest subtree first (MPICH)", plan, ops};

@@ -1,0 +1,42 @@
+/* Pairwise-exchange reduce-scatter (seed 001, Section 4, Table 1:
+ * "Reduce-Scatter, PairWise Exchange", cost (p-1)/p (n beta + n gamma);
+ * Section 6.4, Table 5), as MPICH's MPIR_Reduce_scatter_intra_pairwise
+ * (commutative operation).
+ *
+ * Convention: p-1 steps; in step i (i = 1 .. p-1) rank r sends its own
+ * contribution to block (r + i) mod p to rank r + i, and receives from rank
+ * r - i that rank's contribution to block r, adding it into its partial sum
+ * (MPIC_Sendrecv then MPIR_Reduce_local: the send is listed before the
+ * receive).  Every rank thus sends only its original contributions, and each
+ * block collects its p-1 remote contributions directly at its owner.
+ * Works for any p >= 1 (p = 1: no messages).
+ *
+ * Representation: one CS_OP_LOOP of p-1 iterations over a send (peer_step
+ * +1, unit_step +1 block) and a RECV_REDUCE (peer_step -1, units fixed), so
+ * a rank's list is 3 ops long whatever p.  Units: one unit per rank
+ * (nunits = p).  Tags: step i has tag i - 1. */
+#include "oblivious.h"
+
+static bool plan(cs_sched_params *prm, GError **err)
+{
+  (void)err;
+  prm->nunits = prm->p;
+  return true;
+}
+
+static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
+{
+  int64_t p = prm->p, m = prm->nunits / p;
+  if (p == 1)
+    return;
+  int64_t first_dst = (rank + 1) % p, first_src = (rank - 1 + p) % p;
+  cs_ops_loop(out, p - 1, 2);
+  cs_ops_send(out, first_dst, 0, cs_units_block(prm, first_dst));
+  cs_ops_step(out, 1, m);
+  cs_ops_recv_reduce(out, first_src, 0, cs_units_block(prm, rank));
+  cs_ops_step(out, -1, 0);
+}
+
+const cs_coll_algo cs_algo_pairwise_reduce_scatter = {
+  "pairwise", CS_COLL_REDUCE_SCATTER, "p-1 pairwise exchanges, step i: send to rank+i, reduce from rank-i (MPICH)",
+  plan, ops};

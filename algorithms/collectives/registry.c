@@ -1,0 +1,59 @@
+/* The collective-schedule family: one line per algorithm (Seed 001).  The
+ * CLI lists and selects algorithms from this table (collsim collective --list):
+ * a (collective, name) pair selects one entry.  Each entry is defined in the
+ * file named after it. */
+#include "schedule.h"
+
+#include <string.h>
+
+extern const cs_coll_algo cs_algo_binomial_scatter;
+extern const cs_coll_algo cs_algo_binomial_gather;
+extern const cs_coll_algo cs_algo_vandegeijn_bcast;
+extern const cs_coll_algo cs_algo_ring_allgather;
+extern const cs_coll_algo cs_algo_recursive_doubling_allgather;
+extern const cs_coll_algo cs_algo_pairwise_reduce_scatter;
+extern const cs_coll_algo cs_algo_rabenseifner_reduce;
+extern const cs_coll_algo cs_algo_twotier_scatter;
+extern const cs_coll_algo cs_algo_twotier_gather;
+extern const cs_coll_algo cs_algo_twotier_bcast;
+extern const cs_coll_algo cs_algo_twotier_bcast_base;
+extern const cs_coll_algo cs_algo_twotier_allgather;
+extern const cs_coll_algo cs_algo_twotier_reduce_scatter;
+extern const cs_coll_algo cs_algo_twotier_reduce;
+extern const cs_coll_algo cs_algo_twotier_scatter_direct;
+extern const cs_coll_algo cs_algo_twotier_gather_direct;
+extern const cs_coll_algo cs_algo_twotier_bcast_every;
+extern const cs_coll_algo cs_algo_twotier_bcast_missing;
+
+static const cs_coll_algo *const algos[] = {
+  &cs_algo_binomial_scatter,
+  &cs_algo_binomial_gather,
+  &cs_algo_vandegeijn_bcast,
+  &cs_algo_ring_allgather,
+  &cs_algo_recursive_doubling_allgather,
+  &cs_algo_pairwise_reduce_scatter,
+  &cs_algo_rabenseifner_reduce,
+  &cs_algo_twotier_scatter,
+  &cs_algo_twotier_scatter_direct,
+  &cs_algo_twotier_gather,
+  &cs_algo_twotier_gather_direct,
+  &cs_algo_twotier_bcast,
+  &cs_algo_twotier_bcast_base,
+  &cs_algo_twotier_bcast_every,
+  &cs_algo_twotier_bcast_missing,
+  &cs_algo_twotier_allgather,
+  &cs_algo_twotier_reduce_scatter,
+  &cs_algo_twotier_reduce,
+};
+
+size_t cs_coll_algo_count(void) { return sizeof algos / sizeof algos[0]; }
+
+const cs_coll_algo *cs_coll_algo_at(size_t i) { return i < cs_coll_algo_count() ? algos[i] : NULL; }
+
+const cs_coll_algo *cs_coll_algo_find(cs_coll c, const char *name)
+{
+  for (size_t i = 0; i < cs_coll_algo_count(); i++)
+    if (algos[i]->coll == c && strcmp(algos[i]->name, name) == 0)
+      return algos[i];
+  return NULL;
+}

@@ -1,0 +1,363 @@
+/* Shared helpers of the two-tier SDTA algorithms (see twotier.h). */
+#include "twotier.h"
+
+#include <string.h>
+
+static int64_t mod(int64_t a, int64_t m)
+{
+  int64_t r = a % m;
+  return r < 0 ? r + m : r;
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* ---- shape ---- */
+
+tt_where tt_locate(const cs_sched_params *prm, int64_t rank)
+{
+  const cs_net *net = prm->net;
+  int64_t g = rank / net->cpn;
+  return (tt_where){.sn = g / net->nps, .node = g % net->nps, .core = rank % net->cpn, .leader = g * net->cpn};
+}
+
+int64_t tt_leader(const cs_sched_params *prm, int64_t s, int64_t n)
+{
+  return (s * prm->net->nps + n) * prm->net->cpn;
+}
+
+int64_t tt_gateway(const cs_sched_params *prm, int64_t from, int64_t to)
+{
+  int64_t n = cs_net_gateway(prm->net, from, to);
+  g_assert(n >= 0 && n < prm->net->nps);
+  return n;
+}
+
+int64_t tt_landing(const cs_sched_params *prm, int64_t from, int64_t to)
+{
+  int64_t n = cs_net_landing(prm->net, from, to);
+  g_assert(n >= 0 && n < prm->net->nps);
+  return n;
+}
+
+int64_t tt_ranks_per_supernode(const cs_sched_params *prm) { return prm->net->nps * prm->net->cpn; }
+
+int64_t tt_units_per_rank(const cs_sched_params *prm) { return prm->nunits / prm->p; }
+
+/* ---- tags ---- */
+
+static int64_t tag_pair_span(const cs_sched_params *prm) { return 2 * max64(prm->net->nps, prm->net->cpn); }
+
+static int64_t tag_seg_span(const cs_sched_params *prm) { return max64(prm->net->sn, prm->net->nps) + 1; }
+
+int32_t tt_tag(const cs_sched_params *prm, int step, int64_t seg, int64_t pair)
+{
+  int64_t pairs = tag_pair_span(prm), segs = tag_seg_span(prm);
+  g_assert(step >= 0 && step < TT_STEPS && seg >= 0 && seg < segs && pair >= 0 && pair < pairs);
+  return (int32_t)(((int64_t)step * segs + seg) * pairs + pair);
+}
+
+bool tt_check_tags(const cs_sched_params *prm, const char *algo, GError **err)
+{
+  if ((double)TT_STEPS * (double)tag_seg_span(prm) * (double)tag_pair_span(prm) <= (double)INT32_MAX)
+    return true;
+  g_set_error(err, CS_SCHED_ERROR, 1, "%s: shape too large for 32-bit tags (sn %lld, nps %lld, cpn %lld)", algo,
+              (long long)prm->net->sn, (long long)prm->net->nps, (long long)prm->net->cpn);
+  return false;
+}
+
+/* ---- units ---- */
+
+cs_units tt_supernode_units(const cs_sched_params *prm, int64_t s)
+{
+  int64_t per = tt_ranks_per_supernode(prm) * tt_units_per_rank(prm);
+  return cs_units_range(s * per, per);
+}
+
+cs_units tt_node_units(const cs_sched_params *prm, int64_t s, int64_t n)
+{
+  int64_t per = prm->net->cpn * tt_units_per_rank(prm);
+  return cs_units_range((s * prm->net->nps + n) * per, per);
+}
+
+/* ---- arithmetic progressions ---- */
+
+size_t tt_progressions(const int64_t *x, size_t n, tt_prog *out)
+{
+  size_t count = 0;
+  for (size_t i = 0; i < n;) {
+    tt_prog g = {x[i], 0, 1};
+    if (i + 1 < n) {
+      g.step = x[i + 1] - x[i];
+      while (i + g.count < n && x[i + g.count] - x[i + g.count - 1] == g.step)
+        g.count++;
+    }
+    out[count++] = g;
+    i += (size_t)g.count;
+  }
+  return count;
+}
+
+cs_units tt_prog_units(tt_prog g, int64_t scale)
+{
+  if (g.count == 1)
+    return cs_units_range(g.first * scale, scale);
+  return cs_units_strided(g.first * scale, scale, g.step * scale, g.count);
+}
+
+/* ---- buckets ---- */
+
+void tt_buckets_build(tt_buckets *b, int64_t nb, size_t n, const int64_t *key, const int64_t *item)
+{
+  b->nb = nb;
+  b->start = g_new0(int64_t, nb + 1);
+  b->item = g_new(int64_t, n > 0 ? n : 1);
+  for (size_t i = 0; i < n; i++)
+    b->start[key[i] + 1]++;
+  for (int64_t k = 0; k < nb; k++)
+    b->start[k + 1] += b->start[k];
+  int64_t *fill = g_memdup2(b->start, sizeof(int64_t) * (size_t)nb);
+  for (size_t i = 0; i < n; i++)
+    b->item[fill[key[i]]++] = item[i];
+  g_free(fill);
+}
+
+void tt_buckets_free(tt_buckets *b)
+{
+  g_free(b->start);
+  g_free(b->item);
+  memset(b, 0, sizeof *b);
+}
+
+int64_t tt_bucket_size(const tt_buckets *b, int64_t k) { return b->start[k + 1] - b->start[k]; }
+
+const int64_t *tt_bucket(const tt_buckets *b, int64_t k) { return b->item + b->start[k]; }
+
+/* Supernodes u != s in ascending order, keyed by node(s, u) or node(u, s). */
+static void by_link_end(const cs_sched_params *prm, int64_t s, bool gateway_side, tt_buckets *b)
+{
+  int64_t sn = prm->net->sn;
+  size_t n = 0;
+  int64_t *key = g_new(int64_t, sn), *item = g_new(int64_t, sn);
+  for (int64_t u = 0; u < sn; u++) {
+    if (u == s)
+      continue;
+    key[n] = gateway_side ? tt_gateway(prm, s, u) : tt_landing(prm, u, s);
+    item[n++] = u;
+  }
+  tt_buckets_build(b, prm->net->nps, n, key, item);
+  g_free(key);
+  g_free(item);
+}
+
+void tt_by_gateway(const cs_sched_params *prm, int64_t s, tt_buckets *b) { by_link_end(prm, s, true, b); }
+
+void tt_by_landing(const cs_sched_params *prm, int64_t u, tt_buckets *b) { by_link_end(prm, u, false, b); }
+
+void tt_ops_one(cs_oplist *out, cs_op_kind kind, int64_t peer, int32_t tag, cs_units u)
+{
+  switch (kind) {
+  case CS_OP_SEND:
+    cs_ops_send(out, peer, tag, u);
+    break;
+  case CS_OP_RECV:
+    cs_ops_recv(out, peer, tag, u);
+    break;
+  case CS_OP_RECV_REDUCE:
+    cs_ops_recv_reduce(out, peer, tag, u);
+    break;
+  default:
+    g_assert_not_reached();
+  }
+}
+
+void tt_ops_bucket(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, int64_t peer, const tt_buckets *b,
+                   int64_t k, int64_t scale, int step, int64_t pair)
+{
+  size_t n = (size_t)tt_bucket_size(b, k);
+  tt_prog *g = g_new(tt_prog, n > 0 ? n : 1);
+  size_t ng = tt_progressions(tt_bucket(b, k), n, g);
+  for (size_t i = 0; i < ng; i++)
+    tt_ops_one(out, kind, peer, tt_tag(prm, step, (int64_t)i, pair), tt_prog_units(g[i], scale));
+  g_free(g);
+}
+
+/* ---- loops over the members of a group ---- */
+
+void tt_ops_range(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, int64_t rank0, int64_t rank_step,
+                  int64_t lo, int64_t hi, int32_t tag0, cs_units u0, int64_t unit_step)
+{
+  if (hi <= lo)
+    return;
+  cs_units u = u0;
+  u.first = mod(u0.first + lo * unit_step, prm->nunits);
+  cs_ops_loop(out, hi - lo, 1);
+  tt_ops_one(out, kind, rank0 + lo * rank_step, (int32_t)(tag0 + lo), u);
+  cs_ops_step(out, rank_step, unit_step);
+}
+
+void tt_ops_others(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, int64_t rank0, int64_t rank_step,
+                   int64_t count, int64_t self, int32_t tag0, cs_units u0, int64_t unit_step)
+{
+  tt_ops_range(out, prm, kind, rank0, rank_step, self + 1, count, tag0, u0, unit_step);
+  tt_ops_range(out, prm, kind, rank0, rank_step, 0, self, tag0, u0, unit_step);
+}
+
+void tt_ops_other_nodes(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, int64_t s, int64_t self,
+                        int32_t tag0, cs_units u0, int64_t unit_step)
+{
+  tt_ops_others(out, prm, kind, tt_leader(prm, s, 0), prm->net->cpn, prm->net->nps, self, tag0, u0, unit_step);
+}
+
+/* ---- inside a node ---- */
+
+/* Core 0 sends each other core the units u0 shifted by core*unit_step (and
+ * each other core receives its share). */
+static void node_spread(cs_oplist *out, const cs_sched_params *prm, int64_t rank, int step, cs_units u0,
+                        int64_t unit_step)
+{
+  tt_where w = tt_locate(prm, rank);
+  if (w.core == 0) {
+    tt_ops_others(out, prm, CS_OP_SEND, w.leader, 1, prm->net->cpn, 0, tt_tag(prm, step, 0, 0), u0, unit_step);
+    return;
+  }
+  cs_units mine = u0;
+  mine.first += w.core * unit_step;
+  cs_ops_recv(out, w.leader, tt_tag(prm, step, 0, w.core), mine);
+}
+
+void tt_node_scatter(cs_oplist *out, const cs_sched_params *prm, int64_t rank, int step)
+{
+  int64_t leader = tt_locate(prm, rank).leader;
+  node_spread(out, prm, rank, step, cs_units_block(prm, leader), tt_units_per_rank(prm));
+}
+
+void tt_node_bcast(cs_oplist *out, const cs_sched_params *prm, int64_t rank, int step)
+{
+  node_spread(out, prm, rank, step, cs_units_all(prm), 0);
+}
+
+void tt_node_gather(cs_oplist *out, const cs_sched_params *prm, int64_t rank, int step)
+{
+  tt_where w = tt_locate(prm, rank);
+  if (w.core != 0) {
+    cs_ops_send(out, w.leader, tt_tag(prm, step, 0, w.core), cs_units_block(prm, rank));
+    return;
+  }
+  tt_ops_others(out, prm, CS_OP_RECV, w.leader, 1, prm->net->cpn, 0, tt_tag(prm, step, 0, 0),
+                cs_units_block(prm, w.leader), tt_units_per_rank(prm));
+}
+
+void tt_node_reduce(cs_oplist *out, const cs_sched_params *prm, int64_t rank, int step)
+{
+  tt_where w = tt_locate(prm, rank);
+  int64_t cpn = prm->net->cpn, q = prm->nunits / cpn;
+  g_assert(prm->nunits % cpn == 0);
+  int32_t tag0 = tt_tag(prm, step, 0, w.core);
+  /* every core sends each owner its part; owners combine */
+  tt_ops_others(out, prm, CS_OP_SEND, w.leader, 1, cpn, w.core, tag0, cs_units_range(0, q), q);
+  tt_ops_others(out, prm, CS_OP_RECV_REDUCE, w.leader, 1, cpn, w.core, tag0, cs_units_range(w.core * q, q), 0);
+  /* owners deliver their finished part to core 0 */
+  if (w.core != 0)
+    cs_ops_send(out, w.leader, tt_tag(prm, step + 1, 0, w.core), cs_units_range(w.core * q, q));
+  else
+    tt_ops_others(out, prm, CS_OP_RECV, w.leader, 1, cpn, 0, tt_tag(prm, step + 1, 0, 0), cs_units_range(0, q), q);
+}
+
+/* ---- supernode stage of the reductions ---- */
+
+int64_t tt_own_part_owner(const tt_buckets *by_gateway)
+{
+  int64_t best = 0;
+  for (int64_t n = 1; n < by_gateway->nb; n++)
+    if (tt_bucket_size(by_gateway, n) < tt_bucket_size(by_gateway, best))
+      best = n;
+  return best;
+}
+
+/* Parts owned by node n of supernode s, ascending, into buf (room for sn);
+ * returns the count. */
+static size_t owned_parts(const tt_buckets *g, int64_t s, int64_t own, int64_t n, int64_t *buf)
+{
+  size_t k = 0, size = (size_t)tt_bucket_size(g, n);
+  const int64_t *parts = tt_bucket(g, n);
+  bool self_pending = n == own;
+  for (size_t i = 0; i < size; i++) {
+    if (self_pending && s < parts[i]) {
+      buf[k++] = s;
+      self_pending = false;
+    }
+    buf[k++] = parts[i];
+  }
+  if (self_pending)
+    buf[k++] = s;
+  return k;
+}
+
+/* Node level: every node of s sends each owner the parts it owns; the owner
+ * combines what it receives from every other node. */
+static void exchange_parts_in_supernode(cs_oplist *out, const cs_sched_params *prm, const tt_where *w,
+                                        const tt_buckets *g, int64_t own, int step)
+{
+  int64_t nps = prm->net->nps, scale = tt_ranks_per_supernode(prm) * tt_units_per_rank(prm);
+  int64_t *buf = g_new(int64_t, prm->net->sn);
+  tt_prog *prog = g_new(tt_prog, prm->net->sn);
+  for (int64_t j = 0; j < nps; j++) {
+    if (j == w->node)
+      continue;
+    size_t ng = tt_progressions(buf, owned_parts(g, w->sn, own, j, buf), prog);
+    for (size_t i = 0; i < ng; i++)
+      cs_ops_send(out, tt_leader(prm, w->sn, j), tt_tag(prm, step, (int64_t)i, w->node + j),
+                  tt_prog_units(prog[i], scale));
+  }
+  size_t ng = tt_progressions(buf, owned_parts(g, w->sn, own, w->node, buf), prog);
+  for (size_t i = 0; i < ng; i++)
+    tt_ops_other_nodes(out, prm, CS_OP_RECV_REDUCE, w->sn, w->node, tt_tag(prm, step, (int64_t)i, w->node),
+                       tt_prog_units(prog[i], scale), 0);
+  g_free(buf);
+  g_free(prog);
+}
+
+/* Supernode level: each owner sends P_u over its L2 link; the landing node
+ * starts or extends its partial sum of its own supernode's part. */
+static void exchange_parts_between_supernodes(cs_oplist *out, const cs_sched_params *prm, const tt_where *w,
+                                              const tt_buckets *g, int64_t own, int step)
+{
+  int64_t s = w->sn, n = w->node;
+  int32_t tag = tt_tag(prm, step, 0, 0);
+  for (int64_t i = 0; i < tt_bucket_size(g, n); i++) {
+    int64_t u = tt_bucket(g, n)[i];
+    cs_ops_send(out, tt_leader(prm, u, tt_landing(prm, s, u)), tag, tt_supernode_units(prm, u));
+  }
+  tt_buckets l;
+  tt_by_landing(prm, s, &l);
+  bool live = n == own; /* the owner's partial sum of P_s is live; others gave theirs away */
+  for (int64_t i = 0; i < tt_bucket_size(&l, n); i++) {
+    int64_t t = tt_bucket(&l, n)[i];
+    tt_ops_one(out, live ? CS_OP_RECV_REDUCE : CS_OP_RECV, tt_leader(prm, t, tt_gateway(prm, t, s)), tag,
+               tt_supernode_units(prm, s));
+    live = true;
+  }
+  tt_buckets_free(&l);
+}
+
+void tt_reduce_exchange(cs_oplist *out, const cs_sched_params *prm, const tt_where *w, int step)
+{
+  tt_buckets g;
+  tt_by_gateway(prm, w->sn, &g);
+  int64_t own = tt_own_part_owner(&g);
+  exchange_parts_in_supernode(out, prm, w, &g, own, step);
+  exchange_parts_between_supernodes(out, prm, w, &g, own, step + 1);
+  tt_buckets_free(&g);
+}
+
+void tt_part_holders(const cs_sched_params *prm, int64_t s, bool *holder)
+{
+  tt_buckets g;
+  tt_by_gateway(prm, s, &g);
+  memset(holder, 0, sizeof(bool) * (size_t)prm->net->nps);
+  holder[tt_own_part_owner(&g)] = true;
+  for (int64_t t = 0; t < prm->net->sn; t++)
+    if (t != s)
+      holder[tt_landing(prm, t, s)] = true;
+  tt_buckets_free(&g);
+}

@@ -1,0 +1,130 @@
+/* Shared helpers of the two-tier SDTA algorithms (seed 001, Section 5).
+ *
+ * Machine (platforms/net.h): sn supernodes of nps nodes of cpn cores, ranks
+ * in order.  "Node (s, n)" is node n (0..nps-1) of supernode s; its leader is
+ * its core 0, which acts for the node (as in the paper).  The L2 link from
+ * supernode s to supernode u leaves node gateway(s, u) of s and lands on node
+ * landing(s, u) of u (cs_net_gateway / cs_net_landing: never a fixed rule).
+ *
+ * TAGS.  tt_tag(prm, step, seg, pair): `step` numbers the phase of an
+ * algorithm (< TT_STEPS), `seg` the message when one phase sends several
+ * messages between the same two ranks (segments of a set, see below), and
+ * `pair` = (index of the sender) + (index of the receiver) inside their node
+ * or supernode, or 0 when the pair is otherwise unique in the phase.  With
+ * pair = sender + receiver index, a loop over receivers (or over senders)
+ * increases the tag by one per iteration, exactly as CS_OP_LOOP does.
+ *
+ * SETS OF SUPERNODES OR CHUNKS are sent as few messages as possible: an
+ * ascending list is cut greedily into arithmetic progressions (tt_prog), one
+ * message each, carrying strided units (PERCS: a node's supernodes
+ * {n, n+nps, n+2nps, ...} are one progression). */
+#ifndef COLLSIM_TWOTIER_H
+#define COLLSIM_TWOTIER_H
+
+#include "schedule.h"
+
+#define TT_STEPS 12
+
+/* Where a rank sits. */
+typedef struct tt_where {
+  int64_t sn;     /* supernode */
+  int64_t node;   /* node inside the supernode */
+  int64_t core;   /* core inside the node */
+  int64_t leader; /* rank of core 0 of the node */
+} tt_where;
+
+tt_where tt_locate(const cs_sched_params *prm, int64_t rank);
+/* Rank of core 0 of node n of supernode s. */
+int64_t tt_leader(const cs_sched_params *prm, int64_t s, int64_t n);
+int64_t tt_gateway(const cs_sched_params *prm, int64_t from, int64_t to);
+int64_t tt_landing(const cs_sched_params *prm, int64_t from, int64_t to);
+/* Ranks per supernode (nps * cpn). */
+int64_t tt_ranks_per_supernode(const cs_sched_params *prm);
+/* Units per rank block (nunits / p). */
+int64_t tt_units_per_rank(const cs_sched_params *prm);
+
+/* ---- tags ---- */
+int32_t tt_tag(const cs_sched_params *prm, int step, int64_t seg, int64_t pair);
+/* plan(): fail (naming the algorithm) if the tags of this shape overflow int32. */
+bool tt_check_tags(const cs_sched_params *prm, const char *algo, GError **err);
+
+/* ---- units ---- */
+/* The blocks of every rank of supernode s (per-rank layout, also the
+ * reductions' part of supernode s when nunits = p). */
+cs_units tt_supernode_units(const cs_sched_params *prm, int64_t s);
+/* The blocks of the ranks of node n of supernode s. */
+cs_units tt_node_units(const cs_sched_params *prm, int64_t s, int64_t n);
+
+/* ---- arithmetic progressions ---- */
+typedef struct tt_prog {
+  int64_t first, step, count;
+} tt_prog;
+
+/* Cuts the ascending list x[0..n) greedily into maximal progressions; out
+ * has room for n.  Returns the number of progressions. */
+size_t tt_progressions(const int64_t *x, size_t n, tt_prog *out);
+/* Units of the items of g when item i is units [i*scale, (i+1)*scale). */
+cs_units tt_prog_units(tt_prog g, int64_t scale);
+
+/* ---- buckets: lists of supernodes (or chunks) keyed by a node ---- */
+typedef struct tt_buckets {
+  int64_t nb;     /* buckets 0..nb-1 */
+  int64_t *start; /* nb + 1 offsets into item */
+  int64_t *item;  /* ascending inside a bucket when added in ascending order */
+} tt_buckets;
+
+/* Counting sort of n (key, item) pairs into nb buckets (stable). */
+void tt_buckets_build(tt_buckets *b, int64_t nb, size_t n, const int64_t *key, const int64_t *item);
+void tt_buckets_free(tt_buckets *b);
+int64_t tt_bucket_size(const tt_buckets *b, int64_t k);
+const int64_t *tt_bucket(const tt_buckets *b, int64_t k);
+/* Bucket n: supernodes u != s, ascending, whose L2 link from s leaves node n of s. */
+void tt_by_gateway(const cs_sched_params *prm, int64_t s, tt_buckets *b);
+/* Bucket n: supernodes t != u, ascending, whose L2 link to u lands on node n of u. */
+void tt_by_landing(const cs_sched_params *prm, int64_t u, tt_buckets *b);
+
+/* One message per progression of bucket k (items scaled by `scale` units):
+ * op `kind` with peer, tag tt_tag(step, progression index, pair). */
+void tt_ops_bucket(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, int64_t peer, const tt_buckets *b,
+                   int64_t k, int64_t scale, int step, int64_t pair);
+
+/* ---- loops over the other members of a node or supernode ---- */
+/* Op `kind` with member j of a group (rank rank0 + j*rank_step, j in [0,
+ * count)), for every j != self, as at most two loops: tag tag0 + j, units
+ * u0 shifted by j*unit_step. */
+void tt_ops_others(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, int64_t rank0, int64_t rank_step,
+                   int64_t count, int64_t self, int32_t tag0, cs_units u0, int64_t unit_step);
+/* Same over the members j in [lo, hi). */
+void tt_ops_range(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, int64_t rank0, int64_t rank_step,
+                  int64_t lo, int64_t hi, int32_t tag0, cs_units u0, int64_t unit_step);
+/* The node-level instance: the leaders of the other nodes of supernode s. */
+void tt_ops_other_nodes(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, int64_t s, int64_t self,
+                        int32_t tag0, cs_units u0, int64_t unit_step);
+void tt_ops_one(cs_oplist *out, cs_op_kind kind, int64_t peer, int32_t tag, cs_units u);
+
+/* ---- inside a node (core 0 acts for the node), one step each ---- */
+void tt_node_scatter(cs_oplist *out, const cs_sched_params *prm, int64_t rank, int step); /* blocks */
+void tt_node_gather(cs_oplist *out, const cs_sched_params *prm, int64_t rank, int step);
+void tt_node_bcast(cs_oplist *out, const cs_sched_params *prm, int64_t rank, int step); /* all units */
+/* Owner-based clique reduction of Sec. 5.4 among the cores of a node, result
+ * collected at core 0 (steps `step` and `step`+1).  Core c owns units
+ * [c*q, (c+1)*q), q = nunits / cpn (nunits must be a multiple of cpn). */
+void tt_node_reduce(cs_oplist *out, const cs_sched_params *prm, int64_t rank, int step);
+
+/* ---- the supernode stage of the reductions (Sec. 5.4) ---- */
+/* Ownership among the nodes of supernode s of the supernode parts P_u (part u
+ * = tt_supernode_units(u)): P_u, u != s, belongs to gateway(s, u) (it leaves
+ * from there); P_s to the node owning the fewest parts (lowest index on a
+ * tie), which is node s mod nps under the PERCS wiring. */
+int64_t tt_own_part_owner(const tt_buckets *by_gateway);
+/* Steps `step` (node level: every node sends each owner its parts, owners
+ * combine) and `step`+1 (supernode level: owner gateway(s, u) sends P_u to
+ * landing(s, u); the landing node starts (RECV) or adds to (RECV_REDUCE) its
+ * partial sum of P_u).  Called for a node leader; leaves P_s's partial sums on
+ * the holders of supernode s (tt_part_holders). */
+void tt_reduce_exchange(cs_oplist *out, const cs_sched_params *prm, const tt_where *w, int step);
+/* holder[n] (nps entries): does node n of supernode s hold a partial sum of
+ * P_s after tt_reduce_exchange (its owner, or an L2 landing node)? */
+void tt_part_holders(const cs_sched_params *prm, int64_t s, bool *holder);
+
+#endif

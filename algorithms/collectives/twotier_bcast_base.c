@@ -1,0 +1,72 @@
+/* Two-tier base broadcast (seed 001, Section 5.2, first paragraph: "the
+ * approach used for Scatter if the entire data, without personalization, is
+ * sent in the four steps"), root = rank 0.
+ *
+ * Units: nunits = 1 (the whole buffer).  Core 0 of each node acts for the
+ * node.  Steps (the scatter's, each message carrying the whole buffer, every
+ * node receiving it exactly once):
+ *   1. root -> core 0 of every other node of supernode 0 (the scatter's steps
+ *      1 and 3 for supernode 0 merged: the data is the same).
+ *   2. core 0 of node gateway(0, t) of supernode 0 -> core 0 of node
+ *      landing(0, t) of t, for every supernode t != 0.
+ *   3. core 0 of node landing(0, t) -> core 0 of every other node of t.
+ *   4. core 0 -> every other core of its node. */
+#include "twotier.h"
+
+enum { STEP_IN_SUPERNODE0 = 1, STEP_OVER_L2, STEP_IN_SUPERNODE, STEP_IN_NODE };
+
+static bool plan(cs_sched_params *prm, GError **err)
+{
+  prm->nunits = 1;
+  return tt_check_tags(prm, "two-tier-base bcast", err);
+}
+
+/* Step 1 (or 3): node `holder` of w's supernode sends every other node the buffer. */
+static void spread_in_supernode(const cs_sched_params *prm, const tt_where *w, int64_t holder, int step,
+                                cs_oplist *out)
+{
+  cs_units all = cs_units_all(prm);
+  if (w->node == holder)
+    tt_ops_other_nodes(out, prm, CS_OP_SEND, w->sn, holder, tt_tag(prm, step, 0, holder), all, 0);
+  else
+    cs_ops_recv(out, tt_leader(prm, w->sn, holder), tt_tag(prm, step, 0, holder + w->node), all);
+}
+
+/* Step 2 for node n of supernode 0. */
+static void send_over_l2(const cs_sched_params *prm, int64_t n, cs_oplist *out)
+{
+  tt_buckets g;
+  tt_by_gateway(prm, 0, &g);
+  for (int64_t i = 0; i < tt_bucket_size(&g, n); i++) {
+    int64_t t = tt_bucket(&g, n)[i];
+    cs_ops_send(out, tt_leader(prm, t, tt_landing(prm, 0, t)), tt_tag(prm, STEP_OVER_L2, 0, 0),
+                cs_units_all(prm));
+  }
+  tt_buckets_free(&g);
+}
+
+static void leader_ops(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
+{
+  if (w->sn == 0) {
+    spread_in_supernode(prm, w, 0, STEP_IN_SUPERNODE0, out);
+    send_over_l2(prm, w->node, out);
+    return;
+  }
+  int64_t landing = tt_landing(prm, 0, w->sn);
+  if (w->node == landing)
+    cs_ops_recv(out, tt_leader(prm, 0, tt_gateway(prm, 0, w->sn)), tt_tag(prm, STEP_OVER_L2, 0, 0),
+                cs_units_all(prm));
+  spread_in_supernode(prm, w, landing, STEP_IN_SUPERNODE, out);
+}
+
+static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
+{
+  tt_where w = tt_locate(prm, rank);
+  if (w.core == 0)
+    leader_ops(prm, &w, out);
+  tt_node_bcast(out, prm, rank, STEP_IN_NODE);
+}
+
+const cs_coll_algo cs_algo_twotier_bcast_base = {
+    "two-tier-base", CS_COLL_BCAST,
+    "Sec. 5.2 base broadcast: the scatter's four steps, each carrying the whole buffer", plan, ops};

@@ -1,0 +1,114 @@
+/* Two-tier gather (seed 001, Section 5.1: "Gather can be performed using this
+ * algorithm in the reverse order"), root = rank 0.
+ *
+ * Units: nunits = p, unit r = rank r's block.  Core 0 of each node acts for
+ * the node.  Supernode t != 0 reaches supernode 0 over the L2 link t -> 0,
+ * which leaves node C_t = gateway(t, 0) of t and lands on node
+ * A_t = landing(t, 0) of supernode 0 (reversing the scatter's links: under
+ * the PERCS wiring these are the scatter's L_t and G_t).
+ *
+ * "two-tier" (the scatter's steps reversed):
+ *   1. every core -> core 0 of its node: its block.
+ *   2. core 0 of every node of t -> core 0 of node C_t (t != 0), and of
+ *      every node of supernode 0 -> the root: the node's blocks.
+ *   3. core 0 of node C_t -> core 0 of node A_t of supernode 0: the blocks of
+ *      supernode t.
+ *   4. core 0 of every node n != 0 of supernode 0 -> root: the blocks of the
+ *      supernodes that landed on n (one message per arithmetic progression of
+ *      those t, after all of them arrived).
+ *
+ * "two-tier-direct" (the scatter's direct message send reversed): every rank
+ * sends its block to the root in one message (tag = rank - 1). */
+#include "twotier.h"
+
+enum { STEP_IN_NODE = 1, STEP_IN_SUPERNODE, STEP_OVER_L2, STEP_TO_ROOT };
+
+static bool plan(cs_sched_params *prm, GError **err)
+{
+  prm->nunits = prm->p;
+  return tt_check_tags(prm, "two-tier gather", err);
+}
+
+/* Step 2: every node of supernode s sends its blocks to node `collector`. */
+static void collect_in_supernode(const cs_sched_params *prm, const tt_where *w, int64_t collector, cs_oplist *out)
+{
+  int64_t unit_step = prm->net->cpn * tt_units_per_rank(prm);
+  if (w->node == collector)
+    tt_ops_other_nodes(out, prm, CS_OP_RECV, w->sn, collector, tt_tag(prm, STEP_IN_SUPERNODE, 0, collector),
+                       tt_node_units(prm, w->sn, 0), unit_step);
+  else
+    cs_ops_send(out, tt_leader(prm, w->sn, collector), tt_tag(prm, STEP_IN_SUPERNODE, 0, collector + w->node),
+                tt_node_units(prm, w->sn, w->node));
+}
+
+/* Steps 3 (receiving side) and 4 for a node of supernode 0. */
+static void supernode0_from_l2_to_root(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
+{
+  tt_buckets a;
+  tt_by_landing(prm, 0, &a);
+  int64_t scale = tt_ranks_per_supernode(prm) * tt_units_per_rank(prm);
+  for (int64_t i = 0; i < tt_bucket_size(&a, w->node); i++) {
+    int64_t t = tt_bucket(&a, w->node)[i];
+    cs_ops_recv(out, tt_leader(prm, t, tt_gateway(prm, t, 0)), tt_tag(prm, STEP_OVER_L2, 0, 0),
+                tt_supernode_units(prm, t));
+  }
+  if (w->node != 0)
+    tt_ops_bucket(out, prm, CS_OP_SEND, 0, &a, w->node, scale, STEP_TO_ROOT, 0);
+  else
+    for (int64_t n = 1; n < prm->net->nps; n++)
+      tt_ops_bucket(out, prm, CS_OP_RECV, tt_leader(prm, 0, n), &a, n, scale, STEP_TO_ROOT, 0);
+  tt_buckets_free(&a);
+}
+
+static void leader_ops(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
+{
+  if (w->sn == 0) {
+    collect_in_supernode(prm, w, 0, out);
+    supernode0_from_l2_to_root(prm, w, out);
+    return;
+  }
+  int64_t collector = tt_gateway(prm, w->sn, 0);
+  collect_in_supernode(prm, w, collector, out);
+  if (w->node == collector)
+    cs_ops_send(out, tt_leader(prm, 0, tt_landing(prm, w->sn, 0)), tt_tag(prm, STEP_OVER_L2, 0, 0),
+                tt_supernode_units(prm, w->sn));
+}
+
+static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
+{
+  tt_where w = tt_locate(prm, rank);
+  tt_node_gather(out, prm, rank, STEP_IN_NODE);
+  if (w.core == 0)
+    leader_ops(prm, &w, out);
+}
+
+/* ---- two-tier-direct ---- */
+
+static bool plan_direct(cs_sched_params *prm, GError **err)
+{
+  (void)err;
+  prm->nunits = prm->p;
+  return true;
+}
+
+static void ops_direct(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
+{
+  if (rank != 0) {
+    cs_ops_send(out, 0, (int32_t)(rank - 1), cs_units_block(prm, rank));
+    return;
+  }
+  if (prm->p < 2)
+    return;
+  cs_ops_loop(out, prm->p - 1, 1);
+  cs_ops_recv(out, 1, 0, cs_units_block(prm, 1));
+  cs_ops_step(out, 1, tt_units_per_rank(prm));
+}
+
+const cs_coll_algo cs_algo_twotier_gather = {
+    "two-tier", CS_COLL_GATHER,
+    "SDTA (Sec. 5.1 reversed): cores -> core 0 -> gateway to supernode 0 -> L2 -> landing node -> root", plan,
+    ops};
+
+const cs_coll_algo cs_algo_twotier_gather_direct = {
+    "two-tier-direct", CS_COLL_GATHER, "Sec. 5.1 reversed, direct: every rank sends its block to the root",
+    plan_direct, ops_direct};
