@@ -1,0 +1,175 @@
+/* The pattern-generator: see pattern.h. */
+#include "pattern.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct gen {
+  const cs_sched_params *prm;
+  int64_t nodes, src_node;
+  uint64_t *bytes, *messages; /* per destination node, for the current source node */
+  int64_t *touched;
+  int64_t ntouched;
+  cs_pair_sink sink;
+  void *sink_user;
+  cs_pattern_totals *tot;
+} gen;
+
+static int64_t mod(int64_t a, int64_t m)
+{
+  int64_t r = a % m;
+  return r < 0 ? r + m : r;
+}
+
+static void charge(gen *G, int64_t dst_node, uint64_t bytes, uint64_t messages)
+{
+  if (G->messages[dst_node] == 0)
+    G->touched[G->ntouched++] = dst_node;
+  G->bytes[dst_node] += bytes;
+  G->messages[dst_node] += messages;
+  G->tot->messages += messages;
+  G->tot->bytes += bytes;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static void flush(gen *G)
+{
+  qsort(G->touched, (size_t)G->ntouched, sizeof *G->touched, cmp_i64);
+  for (int64_t i = 0; i < G->ntouched; i++) {
+    int64_t d = G->touched[i];
+    G->sink(G->sink_user, G->src_node, d, G->bytes[d], G->messages[d]);
+    G->bytes[d] = G->messages[d] = 0;
+  }
+  G->ntouched = 0;
+}
+
+static uint64_t op_bytes(const gen *G, const cs_op *op, int64_t i)
+{
+  cs_op e = cs_op_at_iteration(G->prm, op, i);
+  return cs_units_bytes(G->prm, e.units);
+}
+
+static void note_largest(gen *G, uint64_t bytes)
+{
+  if (bytes > G->tot->max_message_bytes)
+    G->tot->max_message_bytes = bytes;
+}
+
+/* A send repeated `it` times by its loop, peer fixed. */
+static void send_fixed_peer(gen *G, const cs_op *op, int64_t it)
+{
+  int64_t node = op->peer / G->prm->net->cpn;
+  uint64_t bytes = 0;
+  if (op->unit_step == 0 || cs_units_uniform(G->prm)) {
+    uint64_t one = op_bytes(G, op, 0);
+    note_largest(G, one);
+    bytes = one * (uint64_t)it;
+  } else {
+    for (int64_t i = 0; i < it; i++) {
+      uint64_t one = op_bytes(G, op, i);
+      note_largest(G, one);
+      bytes += one;
+    }
+  }
+  charge(G, node, bytes, (uint64_t)it);
+}
+
+/* Iterations from i on whose peer stays on the node of peer(i). */
+static int64_t same_node_run(const gen *G, int64_t peer, int64_t step, int64_t left)
+{
+  int64_t cpn = G->prm->net->cpn, lo = peer / cpn * cpn, run;
+  if (step > 0)
+    run = (lo + cpn - peer + step - 1) / step;
+  else
+    run = (peer - lo) / -step + 1;
+  return run < left ? run : left;
+}
+
+/* A send repeated `it` times with a moving peer. */
+static void send_moving_peer(gen *G, const cs_op *op, int64_t it)
+{
+  int64_t p = G->prm->p, step = mod(op->peer_step, p);
+  if (step > p / 2)
+    step -= p; /* walk the short way: same peers, longer runs */
+  bool uniform = op->unit_step == 0 || cs_units_uniform(G->prm);
+  uint64_t one = uniform ? op_bytes(G, op, 0) : 0;
+  for (int64_t i = 0; i < it;) {
+    int64_t peer = mod(op->peer + i * op->peer_step, p);
+    int64_t run = llabs(step) < G->prm->net->cpn ? same_node_run(G, peer, step, it - i) : 1;
+    uint64_t bytes = 0;
+    if (uniform) {
+      bytes = one * (uint64_t)run;
+      note_largest(G, one);
+    } else {
+      for (int64_t j = 0; j < run; j++) {
+        uint64_t b = op_bytes(G, op, i + j);
+        note_largest(G, b);
+        bytes += b;
+      }
+    }
+    charge(G, peer / G->prm->net->cpn, bytes, (uint64_t)run);
+    i += run;
+  }
+}
+
+static void send_op(gen *G, const cs_op *op, int64_t iterations)
+{
+  if (iterations <= 0)
+    return;
+  if (mod(op->peer_step, G->prm->p) == 0 || iterations == 1)
+    send_fixed_peer(G, op, iterations);
+  else
+    send_moving_peer(G, op, iterations);
+}
+
+static void rank_sends(gen *G, const cs_oplist *o)
+{
+  for (size_t k = 0; k < o->n; k++) {
+    const cs_op *op = &o->op[k];
+    G->tot->ops++;
+    if (op->kind == CS_OP_SEND) {
+      send_op(G, op, 1);
+    } else if (op->kind == CS_OP_LOOP) {
+      for (int64_t b = 1; b <= op->body; b++)
+        if (o->op[k + (size_t)b].kind == CS_OP_SEND)
+          send_op(G, &o->op[k + (size_t)b], op->iterations);
+      G->tot->ops += (uint64_t)op->body;
+      k += (size_t)op->body;
+    }
+  }
+}
+
+void cs_pattern_generate(const cs_coll_algo *a, const cs_sched_params *prm, cs_pair_sink sink, void *sink_user,
+                         cs_pattern_totals *totals, cs_pattern_progress_fn progress, void *progress_user)
+{
+  memset(totals, 0, sizeof *totals);
+  gen G = {.prm = prm, .nodes = prm->p / prm->net->cpn, .src_node = 0, .sink = sink, .sink_user = sink_user,
+           .tot = totals};
+  G.bytes = g_new0(uint64_t, G.nodes);
+  G.messages = g_new0(uint64_t, G.nodes);
+  G.touched = g_new(int64_t, G.nodes);
+  cs_oplist ops;
+  cs_oplist_init(&ops);
+  for (int64_t r = 0; r < prm->p; r++) {
+    int64_t node = r / prm->net->cpn;
+    if (node != G.src_node) {
+      flush(&G);
+      G.src_node = node;
+    }
+    cs_oplist_clear(&ops);
+    a->ops(prm, r, &ops);
+    rank_sends(&G, &ops);
+    if (progress && ((r + 1) % CS_PATTERN_CHUNK == 0 || r + 1 == prm->p))
+      progress(progress_user, r + 1);
+  }
+  flush(&G);
+  cs_oplist_free(&ops);
+  g_free(G.bytes);
+  g_free(G.messages);
+  g_free(G.touched);
+}
