@@ -1,5 +1,6 @@
 /* collsim: simulator of process-group construction and collective
  * communication on large HPC networks.  Subcommand dispatch. */
+#include "cli_coll.h"
 #include "cli_tree.h"
 #include "demo.h"
 #include "sweep.h"
@@ -15,9 +16,12 @@ static const char *usage =
     "commands:\n"
     "  tree       build a spanning tree over a system-ranked process group (seed 000)\n"
     "             collsim tree --list | collsim tree --algo rank-hash -n 4096 -f 0.6 -k 3\n"
+    "  collective one collective on a two-tier network: traffic per link, timed runs (seed 001)\n"
+    "             collsim collective --list\n"
+    "             collsim collective --net percs:64,16,16 --coll scatter --algo binomial --block 64KiB --links\n"
     "  sweep      run an experiment file, one CSV row per point, resumable\n"
     "             collsim sweep experiments/seed000-fig3.yaml --out results/seed000/fig3.csv\n"
-    "  reproduce  regenerate a paper's tables and figures: collsim reproduce seed000\n"
+    "  reproduce  regenerate a paper's tables and figures: collsim reproduce seed000|seed001\n"
     "  platform   write a BG/P torus as SimGrid XML: collsim platform --torus 8x8x8\n"
     "  demo       the built-in default: three schemes on 16,384 ranks, with a summary\n"
     "\n"
@@ -34,9 +38,9 @@ static const char *data_dir(void)
 static int reproduce_main(int argc, char **argv)
 {
   if (argc != 2 || argv[1][0] == '-')
-    return cs_usage_error("reproduce", "usage: collsim reproduce seed000");
-  if (strcmp(argv[1], "seed000") != 0)
-    return cs_usage_error("reproduce", "unknown target '%s' (known: seed000)", argv[1]);
+    return cs_usage_error("reproduce", "usage: collsim reproduce seed000|seed001");
+  if (strcmp(argv[1], "seed000") != 0 && strcmp(argv[1], "seed001") != 0)
+    return cs_usage_error("reproduce", "unknown target '%s' (known: seed000, seed001)", argv[1]);
   char *script = g_strdup_printf("%s/scripts/reproduce-%s.sh", data_dir(), argv[1]);
   char *self = g_file_read_link("/proc/self/exe", NULL);
   if (access(script, R_OK) != 0 || !self) {
@@ -69,6 +73,8 @@ int main(int argc, char **argv)
   }
   if (!strcmp(cmd, "tree"))
     return cs_tree_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "collective"))
+    return cs_collective_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "sweep"))
     return cs_sweep_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "platform"))

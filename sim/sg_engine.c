@@ -334,15 +334,46 @@ static void init_simgrid(const cs_engine_config *c)
   g_ptr_array_free(args, TRUE);
 }
 
+/* Platform loaded in this process (SimGrid can be initialised once), as an
+ * absolute path with symbolic links resolved when the file exists. */
+static char *loaded_platform;
+
+static char *platform_key(const char *path)
+{
+  char *real = realpath(path, NULL);
+  char *key = real ? g_strdup(real) : g_canonicalize_filename(path, NULL);
+  free(real);
+  return key;
+}
+
+gboolean cs_engine_load(const cs_engine_config *c, GError **err)
+{
+  char *key = platform_key(c->platform_file);
+  if (loaded_platform) {
+    gboolean same = strcmp(key, loaded_platform) == 0;
+    if (!same)
+      g_set_error(err, CS_INPUT_ERROR, 1,
+                  "cannot load platform %s: this process already holds %s (SimGrid loads one platform per process)",
+                  c->platform_file, loaded_platform);
+    g_free(key);
+    return same;
+  }
+  if (!cs_platform_precheck(c->platform_file, err) ||
+      (c->validate_platform && !simgrid_accepts(c->platform_file, err))) {
+    g_free(key);
+    return FALSE;
+  }
+  init_simgrid(c);
+  simgrid_load_platform(c->platform_file);
+  loaded_platform = key;
+  return TRUE;
+}
+
 gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_fn fn, void *user,
                        GError **err)
 {
-  if (!cs_platform_precheck(c->platform_file, err))
+  if (!cs_engine_load(c, err))
     return FALSE;
-  if (c->validate_platform && !simgrid_accepts(c->platform_file, err))
-    return FALSE;
-  init_simgrid(c);
-  simgrid_load_platform(c->platform_file);
 
   size_t nhosts = sg_host_count();
   sg_host_t *hosts = sg_host_list();

@@ -41,10 +41,17 @@ typedef void (*cs_proc_main_fn)(cs_proc *p, void *user);
  * aborts on a bad file).  Returns FALSE with a message naming the problem. */
 gboolean cs_platform_precheck(const char *path, GError **err);
 
-/* Load the platform, start n processes, run to completion.  procs must hold n
- * entries; they are initialised here.  May be called once per OS process
- * (SimGrid cannot be re-initialised).  Returns FALSE on bad input (error set,
- * domain CS_INPUT_ERROR) or internal failure. */
+/* Initialise SimGrid with c's configuration and load c->platform_file (after
+ * cs_platform_precheck, and in a child first if c->validate_platform), once
+ * per OS process: later calls return TRUE at once for the same file (the
+ * configuration of the first call stays in force) and fail with
+ * CS_INPUT_ERROR for another file. */
+gboolean cs_engine_load(const cs_engine_config *c, GError **err);
+
+/* Load the platform (cs_engine_load), start n processes, run to completion.
+ * procs must hold n entries; they are initialised here.  May be called once
+ * per OS process (SimGrid cannot be re-initialised).  Returns FALSE on bad
+ * input (error set, domain CS_INPUT_ERROR) or internal failure. */
 gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_fn fn, void *user,
                        GError **err);
 

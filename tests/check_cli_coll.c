@@ -1,0 +1,239 @@
+/* `collsim collective` through the binary ($COLLSIM, see harness.h).
+ *  - Bad input: exit 2, a message naming the problem, nothing on stdout and no
+ *    output file: malformed --net, unknown collective or algorithm, --block
+ *    for a bcast and --bytes for a scatter, a malformed size, a size of 0, an
+ *    algorithm refusing the shape (the message names the constraint).
+ *  - --list names every collective and the required algorithm names.
+ *  - JSON has net, coll, algo, p, messages, bytes and tiers L1, L2, intra with
+ *    exact integers; --timed adds sim_time_s and cost_model_s.
+ *  - Timed versus untimed: for every algorithm on a small PERCS and a small
+ *    Dragonfly, the per-link CSV of a --timed run (bytes of the messages the
+ *    actors really sent) equals the untimed linkUsage CSV, byte for byte.
+ *  - Byte conservation on the real platform: sum over links of bytes equals
+ *    bytes injected x hops (byte_hops), and the per-link CSV sums to it.
+ *  - Identical runs give identical output. */
+#include "harness.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *tmpdir;
+
+static void setup(void) { tmpdir = harness_tmpdir_new(); }
+
+static void teardown(void)
+{
+  harness_tmpdir_remove(tmpdir);
+  tmpdir = NULL;
+}
+
+/* Bad input: exit 2, `word` on stderr, nothing on stdout, no --out file. */
+static void expect_bad(const char *word, ...)
+{
+  va_list ap;
+  va_start(ap, word);
+  GPtrArray *args = harness_args_va("collective", ap);
+  va_end(ap);
+  char *out = harness_path(tmpdir, "result.json");
+  g_ptr_array_remove_index(args, args->len - 1); /* the NULL */
+  g_ptr_array_add(args, "--out");
+  g_ptr_array_add(args, out);
+  g_ptr_array_add(args, "-q");
+  g_ptr_array_add(args, NULL);
+  harness_result r;
+  harness_run(&r, (const char *const *)args->pdata);
+  ck_assert_msg(r.exit_status == 2, "exit %d, stderr: %s", r.exit_status, r.err);
+  ck_assert_msg(strstr(r.err, word) != NULL, "stderr lacks '%s': %s", word, r.err);
+  ck_assert_int_eq(harness_count_lines(r.err), 1);
+  ck_assert_str_eq(r.out, "");
+  ck_assert(access(out, F_OK) != 0);
+  harness_result_clear(&r);
+  g_free(out);
+  g_ptr_array_free(args, TRUE);
+}
+
+START_TEST(bad_inputs)
+{
+  expect_bad("percs", "--net", "percs:4,4", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
+  expect_bad("net", "--net", "torus:4,4,4", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
+  expect_bad("net", "--net", "percs:4,0,2", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
+  expect_bad("unknown collective", "--net", "percs:4,4,2", "--coll", "alltoall", "--algo", "binomial", "--block",
+             "1KiB", NULL);
+  expect_bad("unknown algorithm", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "ring", "--block", "1KiB",
+             NULL);
+  expect_bad("--bytes", "--net", "percs:4,4,2", "--coll", "bcast", "--algo", "two-tier", "--block", "1KiB", NULL);
+  expect_bad("--block", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "binomial", "--bytes", "1KiB", NULL);
+  expect_bad("--block", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "binomial", "--block", "12XB", NULL);
+  expect_bad("--block", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "binomial", "--block", "0", NULL);
+  expect_bad("--net is required", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
+  expect_bad("--format", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB",
+             "--format", "xml", NULL);
+  expect_bad("--frobnicate", "--net", "percs:4,4,2", "--frobnicate", NULL);
+  expect_bad("at least that many bytes", "--net", "percs:3,2,2", "--coll", "reduce", "--algo", "rabenseifner",
+             "--bytes", "7", NULL);
+}
+END_TEST
+
+START_TEST(list_names_everything)
+{
+  harness_result r;
+  harness_runl(&r, "collective", "--list", NULL);
+  ck_assert_int_eq(r.exit_status, 0);
+  const char *names[] = {"scatter", "gather", "bcast", "allgather", "reduce-scatter", "reduce", "binomial",
+                         "vandegeijn", "ring", "recursive-doubling", "pairwise", "rabenseifner", "two-tier",
+                         "two-tier-base"};
+  for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+    ck_assert_msg(strstr(r.out, names[i]) != NULL, "--list lacks %s", names[i]);
+  ck_assert(strstr(r.out, "not implemented") == NULL);
+  harness_result_clear(&r);
+}
+END_TEST
+
+/* Integer `key` inside the object of tier `tier` of a JSON result. */
+static gint64 tier_int(const char *json, const char *tier, const char *key)
+{
+  char *start = g_strdup_printf("\"%s\": {", tier);
+  const char *t = strstr(json, start);
+  ck_assert_msg(t != NULL, "no tier %s in %s", tier, json);
+  const char *end = strchr(t, '}');
+  char *obj = g_strndup(t + strlen(start) - 1, (gsize)(end - t) - strlen(start) + 2);
+  gint64 v = -1;
+  ck_assert_msg(harness_json_int(obj, key, &v), "tier %s lacks %s", tier, key);
+  g_free(obj);
+  g_free(start);
+  return v;
+}
+
+START_TEST(json_scatter_two_tier)
+{
+  /* percs:4,2,2: two-tier scatter of 100 bytes per rank.  Every rank but the
+   * root's node gets its block, so the network carries at least the 14 blocks
+   * of the other 7 nodes. */
+  harness_result r;
+  harness_runl(&r, "collective", "--net", "percs:4,2,2", "--coll", "scatter", "--algo", "two-tier", "--block", "100",
+               "--links", "--format", "json", "-q", NULL);
+  ck_assert_msg(r.exit_status == 0, "%s", r.err);
+  gint64 p, bytes, messages;
+  ck_assert(harness_json_int(r.out, "p", &p));
+  ck_assert_int_eq(p, 16);
+  ck_assert(harness_json_int(r.out, "messages", &messages));
+  ck_assert(harness_json_int(r.out, "bytes", &bytes));
+  ck_assert(harness_json_has(r.out, "net") && harness_json_has(r.out, "coll") && harness_json_has(r.out, "algo"));
+  ck_assert_int_eq(tier_int(r.out, "L1", "links"), 4 * 2 * 1);
+  ck_assert_int_eq(tier_int(r.out, "L2", "links"), 4 * 3);
+  ck_assert_int_eq(tier_int(r.out, "L2", "links_used"), 3);
+  ck_assert_int_eq(tier_int(r.out, "L2", "min_bytes"), 400); /* one supernode's 4 blocks */
+  ck_assert_int_eq(tier_int(r.out, "L2", "max_bytes"), 400);
+  ck_assert(tier_int(r.out, "intra", "total_bytes") >= 8 * 100); /* the second core of every node */
+  gint64 hops;
+  ck_assert(harness_json_int(r.out, "byte_hops", &hops));
+  ck_assert_int_eq(hops, tier_int(r.out, "L1", "total_bytes") + tier_int(r.out, "L2", "total_bytes"));
+  harness_result_clear(&r);
+}
+END_TEST
+
+/* Sum of the bytes column of a per-link CSV. */
+static gint64 csv_bytes(const char *csv)
+{
+  gint64 sum = 0;
+  char **lines = g_strsplit(csv, "\n", -1);
+  for (int i = 1; lines[i] && *lines[i]; i++) {
+    char **f = g_strsplit(lines[i], ",", -1);
+    sum += g_ascii_strtoll(f[3], NULL, 10);
+    g_strfreev(f);
+  }
+  g_strfreev(lines);
+  return sum;
+}
+
+static const char *size_option(const char *coll)
+{
+  return strcmp(coll, "bcast") == 0 || strcmp(coll, "reduce") == 0 ? "--bytes" : "--block";
+}
+
+/* Every algorithm that accepts the shape: timed per-link bytes = untimed. */
+static void timed_equals_untimed(const char *net)
+{
+  harness_result list;
+  harness_runl(&list, "collective", "--list", NULL);
+  char **lines = g_strsplit(list.out, "\n", -1);
+  int compared = 0;
+  for (int i = 1; lines[i] && *lines[i]; i++) {
+    char coll[64], algo[64];
+    if (sscanf(lines[i], "%63s %63s", coll, algo) != 2 || strcmp(coll, "scatter,") == 0)
+      continue;
+    char *untimed = harness_path(tmpdir, "untimed.csv"), *timed = harness_path(tmpdir, "timed.csv");
+    harness_result a, b;
+    harness_runl(&a, "collective", "--net", net, "--coll", coll, "--algo", algo, size_option(coll), "1000",
+                 "--per-link", untimed, "--format", "json", "-q", NULL);
+    if (a.exit_status == 2) { /* the algorithm refuses this shape */
+      harness_result_clear(&a);
+      g_free(untimed);
+      g_free(timed);
+      continue;
+    }
+    ck_assert_msg(a.exit_status == 0, "%s %s: %s", coll, algo, a.err);
+    harness_runl(&b, "collective", "--net", net, "--coll", coll, "--algo", algo, size_option(coll), "1000",
+                 "--per-link", timed, "--timed", "--format", "json", "-q", NULL);
+    ck_assert_msg(b.exit_status == 0, "%s %s timed: %s", coll, algo, b.err);
+    char *x = harness_read_file(untimed), *y = harness_read_file(timed);
+    ck_assert_msg(x && y && strcmp(x, y) == 0, "%s %s: per-link bytes differ between timed and untimed", coll, algo);
+    gint64 hops;
+    ck_assert(harness_json_int(a.out, "byte_hops", &hops));
+    ck_assert_int_eq(csv_bytes(x), hops);
+    ck_assert(harness_json_has(b.out, "sim_time_s") && harness_json_has(b.out, "cost_model_s"));
+    compared++;
+    g_free(x);
+    g_free(y);
+    harness_result_clear(&a);
+    harness_result_clear(&b);
+    g_free(untimed);
+    g_free(timed);
+  }
+  ck_assert_int_ge(compared, 10);
+  g_strfreev(lines);
+  harness_result_clear(&list);
+}
+
+START_TEST(timed_equals_untimed_percs) { timed_equals_untimed("percs:4,4,2"); }
+END_TEST
+
+START_TEST(timed_equals_untimed_dragonfly) { timed_equals_untimed("dragonfly:5,2,2,2"); }
+END_TEST
+
+START_TEST(identical_runs)
+{
+  harness_result a, b;
+  harness_runl(&a, "collective", "--net", "percs:4,4,2", "--coll", "allgather", "--algo", "ring", "--block",
+               "64KiB", "--links", "--format", "json", "-q", NULL);
+  harness_runl(&b, "collective", "--net", "percs:4,4,2", "--coll", "allgather", "--algo", "ring", "--block",
+               "64KiB", "--links", "--format", "json", "-q", NULL);
+  ck_assert_int_eq(a.exit_status, 0);
+  ck_assert_str_eq(a.out, b.out);
+  harness_result_clear(&a);
+  harness_result_clear(&b);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("cli-collective");
+  TCase *tc = tcase_create("cli-collective");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, bad_inputs);
+  tcase_add_test(tc, list_names_everything);
+  tcase_add_test(tc, json_scatter_two_tier);
+  tcase_add_test(tc, timed_equals_untimed_percs);
+  tcase_add_test(tc, timed_equals_untimed_dragonfly);
+  tcase_add_test(tc, identical_runs);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
