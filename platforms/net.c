@@ -35,21 +35,26 @@
  *   gateway router, the router's ports spread over its nodes round robin (as
  *   PERCS spreads L2 links over nodes).
  *
- * XML (SimGrid 3.32, DTD version 4.1), all routes symmetrical="NO":
+ * XML (SimGrid 3.32, DTD version 4.1), all routes symmetrical="NO", values
+ * in base units (Bps, s) so that SimGrid reads back exactly our doubles:
+ * - Every link is declared in a first, host-less zone "links" (see
+ *   percs_links for why) and has a property tier = L1, L2, T or loopback.
  * - PERCS: top zone "percs" (Full) with one Full zone "sn-<s>" per supernode:
- *   hosts node-<g> (g = s*nps + j), links L1-s<s>-n<i>-n<j> and a route per
- *   ordered pair, loopback lo-node-<g> and the route node-<g> -> node-<g>; at
- *   the top, links L2-s<a>-s<b> and zoneRoutes with gw_src / gw_dst the
- *   gateway and landing hosts.
+ *   hosts node-<g> (g = s*nps + j), a route per ordered pair over link
+ *   L1-s<s>-n<i>-n<j>, and node-<g> -> node-<g> over its loopback
+ *   lo-node-<g>; at the top, zoneRoutes over L2-s<a>-s<b> with gw_src /
+ *   gw_dst the gateway and landing hosts.
  * - Dragonfly: three levels so that the file grows with A*P^2 per group and
  *   not (A*P)^2: top zone "dragonfly" (Full) > group zones "grp-<g>" (Full) >
  *   router zones "rtr-<g>-<r>" (Full) holding the router netpoint
- *   router-<g>-<r>, its P hosts, their terminal links T-g<g>-r<r>-n<j>-up /
- *   -down (j: node in the group), loopbacks and routes; L1-g<g>-r<a>-r<b> links
- *   and zoneRoutes between router zones (gateways: the routers); L2-g<a>-g<b>
- *   links and zoneRoutes between groups (gateways: gateway and landing
- *   routers).
- * Every link has a property tier = L1, L2, T or loopback.
+ *   router-<g>-<r>, its P hosts and the routes between them over the
+ *   terminal links T-g<g>-r<r>-n<j>-up / -down (j: node in the group) and
+ *   loopbacks; zoneRoutes between router zones over L1-g<g>-r<a>-r<b>
+ *   (gateways: the routers); zoneRoutes between groups over L2-g<a>-g<b>
+ *   (gateways: gateway and landing routers).
+ * Measured here: percs:64,16,16 4.7 MB, written in 0.02 s, loaded by SimGrid
+ * in 0.14 s; percs:256,32,128 77 MB, 0.15 s, 2.5 s (350 MB of memory);
+ * dragonfly:64,16,4,8 (8192 nodes) 20 MB, 0.05 s, 0.7 s.
  */
 #include "net.h"
 
@@ -93,13 +98,11 @@ typedef struct unit {
 } unit;
 
 static const unit bw_units[] = {
-    {"GBps", 1e9, 1},   {"MBps", 1e6, 1},   {"kBps", 1e3, 1},   {"Bps", 1, 1},      {"TBps", 1e12, 1},
-    {"KBps", 1e3, 1},   {"TiBps", 1099511627776.0, 1},          {"GiBps", 1073741824.0, 1},
-    {"MiBps", 1048576.0, 1},                {"KiBps", 1024.0, 1},                   {"Tbps", 1e12, 8},
-    {"Gbps", 1e9, 8},   {"Mbps", 1e6, 8},   {"kbps", 1e3, 8},   {"Kbps", 1e3, 8},   {"bps", 1, 8},
-    {"", 1, 1},
+    {"GBps", 1e9, 1},  {"MBps", 1e6, 1},  {"kBps", 1e3, 1},  {"Bps", 1, 1}, /* describe() uses these four */
+    {"TBps", 1e12, 1}, {"KBps", 1e3, 1},  {"TiBps", 1099511627776.0, 1},   {"GiBps", 1073741824.0, 1},
+    {"MiBps", 1048576.0, 1}, {"KiBps", 1024.0, 1}, {"Tbps", 1e12, 8}, {"Gbps", 1e9, 8}, {"Mbps", 1e6, 8},
+    {"kbps", 1e3, 8},  {"Kbps", 1e3, 8},  {"bps", 1, 8},     {"", 1, 1},
 };
-/* describe() and the XML use the first BW_FORMAT_UNITS units. */
 #define BW_FORMAT_UNITS 4
 
 static const unit lat_units[] = {
@@ -243,7 +246,7 @@ static int64_t mul_capped(int64_t a, int64_t b)
 }
 
 static bool parse_fields(const char *kind, const char *text, const char *const *names, int min, int max,
-                         int64_t *v, int *got, GError **err)
+                         int64_t *v, GError **err)
 {
   char **f = g_strsplit(text, ",", -1);
   int n = (int)g_strv_length(f);
@@ -260,7 +263,6 @@ static bool parse_fields(const char *kind, const char *text, const char *const *
   }
   for (int i = 0; ok && i < n; i++)
     ok = parse_count(kind, names[i], f[i], &v[i], err);
-  *got = n;
   g_strfreev(f);
   return ok;
 }
@@ -277,8 +279,7 @@ static bool parse_percs(const char *fields, cs_net *n, GError **err)
 {
   static const char *const names[] = {"SN", "NPS", "CPN"};
   int64_t v[3];
-  int got;
-  if (!parse_fields("percs", fields, names, 3, 3, v, &got, err))
+  if (!parse_fields("percs", fields, names, 3, 3, v, err))
     return false;
   n->kind = CS_NET_PERCS;
   n->sn = v[0];
@@ -295,9 +296,8 @@ static bool parse_percs(const char *fields, cs_net *n, GError **err)
 static bool parse_dragonfly(const char *fields, cs_net *n, GError **err)
 {
   static const char *const names[] = {"G", "A", "H", "P", "C"};
-  int64_t v[5] = {0, 0, 0, 0, 1};
-  int got;
-  if (!parse_fields("dragonfly", fields, names, 4, 5, v, &got, err))
+  int64_t v[5] = {0, 0, 0, 0, 1}; /* C defaults to 1 */
+  if (!parse_fields("dragonfly", fields, names, 4, 5, v, err))
     return false;
   n->kind = CS_NET_DRAGONFLY;
   n->df_g = v[0];
@@ -325,6 +325,36 @@ static bool parse_dragonfly(const char *fields, cs_net *n, GError **err)
 enum { K_BW, K_L1, K_L2, K_TERM, K_LAT, K_LO, K_LOLAT, NKEYS };
 static const char *const key_names[NKEYS] = {"bw", "l1", "l2", "term", "lat", "loopback", "loopback_lat"};
 
+/* One "key=value" of the link parameters (item is modified). */
+static bool parse_item(char *item, const cs_net *n, double *val, bool *given, GError **err)
+{
+  char *eq = strchr(item, '=');
+  if (!eq || eq == item) {
+    spec_error(err, "link parameter '%s' is not key=value", item);
+    return false;
+  }
+  *eq = '\0';
+  const char *key = item, *value = eq + 1;
+  int k = 0;
+  while (k < NKEYS && strcmp(key, key_names[k]) != 0)
+    k++;
+  if (k == NKEYS)
+    spec_error(err, "unknown link parameter '%s' (known: bw, l1, l2, term, lat, loopback, loopback_lat)", key);
+  else if (given[k])
+    spec_error(err, "link parameter '%s' given twice", key);
+  else if (k == K_TERM && n->kind != CS_NET_DRAGONFLY)
+    spec_error(err, "link parameter 'term' (terminal links) applies to dragonfly only");
+  else if (!*value)
+    spec_error(err, "link parameter %s has no value", key);
+  else {
+    given[k] = true;
+    return (k == K_LAT || k == K_LOLAT) ? parse_latency(key, value, &val[k], err)
+                                        : parse_bandwidth(key, value, &val[k], err);
+  }
+  return false;
+}
+
+/* "bw" sets the three network bandwidths first; l1, l2, term override it. */
 static bool parse_params(const char *text, cs_net *n, GError **err)
 {
   if (!*text) {
@@ -335,53 +365,17 @@ static bool parse_params(const char *text, cs_net *n, GError **err)
   bool given[NKEYS] = {false};
   char **items = g_strsplit(text, ",", -1);
   bool ok = true;
-  for (char **it = items; ok && *it; it++) {
-    char *eq = strchr(*it, '=');
-    if (!eq || eq == *it) {
-      spec_error(err, "link parameter '%s' is not key=value", *it);
-      ok = false;
-      break;
-    }
-    *eq = '\0';
-    const char *key = *it, *value = eq + 1;
-    int k = 0;
-    while (k < NKEYS && strcmp(key, key_names[k]) != 0)
-      k++;
-    if (k == NKEYS) {
-      spec_error(err, "unknown link parameter '%s' (known: bw, l1, l2, term, lat, loopback, loopback_lat)", key);
-      ok = false;
-    } else if (given[k]) {
-      spec_error(err, "link parameter '%s' given twice", key);
-      ok = false;
-    } else if (k == K_TERM && n->kind != CS_NET_DRAGONFLY) {
-      spec_error(err, "link parameter 'term' (terminal links) applies to dragonfly only");
-      ok = false;
-    } else if (!*value) {
-      spec_error(err, "link parameter %s has no value", key);
-      ok = false;
-    } else {
-      given[k] = true;
-      ok = (k == K_LAT || k == K_LOLAT) ? parse_latency(key, value, &val[k], err)
-                                        : parse_bandwidth(key, value, &val[k], err);
-    }
-  }
+  for (char **it = items; ok && *it; it++)
+    ok = parse_item(*it, n, val, given, err);
   g_strfreev(items);
   if (!ok)
     return false;
+  double *dest[NKEYS] = {NULL, &n->l1_bw, &n->l2_bw, &n->term_bw, &n->latency, &n->loopback_bw, &n->loopback_lat};
   if (given[K_BW])
     n->l1_bw = n->l2_bw = n->term_bw = val[K_BW];
-  if (given[K_L1])
-    n->l1_bw = val[K_L1];
-  if (given[K_L2])
-    n->l2_bw = val[K_L2];
-  if (given[K_TERM])
-    n->term_bw = val[K_TERM];
-  if (given[K_LAT])
-    n->latency = val[K_LAT];
-  if (given[K_LO])
-    n->loopback_bw = val[K_LO];
-  if (given[K_LOLAT])
-    n->loopback_lat = val[K_LOLAT];
+  for (int k = K_L1; k < NKEYS; k++)
+    if (given[k])
+      *dest[k] = val[k];
   return true;
 }
 
@@ -737,6 +731,34 @@ static void write_platform(FILE *f, const cs_net *n)
   g_free(x.lolat);
 }
 
+/* A temporary file next to path (so that rename() replaces path atomically),
+ * with the mode a new file would get, and a 1 MiB buffer. */
+static FILE *open_temp(const char *path, char **tmp, char **buf, GError **err)
+{
+  char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
+  *tmp = g_strdup_printf("%s/.%s.XXXXXX", dir, base);
+  g_free(dir);
+  g_free(base);
+  int fd = g_mkstemp(*tmp);
+  FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+  if (!f) {
+    g_set_error(err, CS_NET_ERROR, CS_NET_ERROR_IO, "cannot create a temporary file next to %s: %s", path,
+                g_strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+      g_unlink(*tmp);
+    }
+    g_clear_pointer(tmp, g_free);
+    return NULL;
+  }
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask); /* on failure the file keeps mkstemp's 0600 */
+  *buf = g_malloc(1 << 20);
+  setvbuf(f, *buf, _IOFBF, 1 << 20);
+  return f;
+}
+
 bool cs_net_write_xml(const cs_net *n, const char *path, GError **err)
 {
   cs_net_link_counts c = cs_net_count_links(n);
@@ -748,39 +770,22 @@ bool cs_net_write_xml(const cs_net *n, const char *path, GError **err)
     g_free(d);
     return false;
   }
-  char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
-  char *tmp = g_strdup_printf("%s/.%s.XXXXXX", dir, base);
-  g_free(dir);
-  g_free(base);
-  int fd = g_mkstemp(tmp);
-  if (fd < 0) {
-    g_set_error(err, CS_NET_ERROR, CS_NET_ERROR_IO, "cannot create a temporary file next to %s: %s", path,
-                g_strerror(errno));
-    g_free(tmp);
+  char *tmp, *buf;
+  FILE *f = open_temp(path, &tmp, &buf, err);
+  if (!f)
     return false;
-  }
-  mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  FILE *f = fdopen(fd, "w");
-  char *buf = g_malloc(1 << 20);
-  setvbuf(f, buf, _IOFBF, 1 << 20);
+  errno = 0;
   write_platform(f, n);
-  int failed = ferror(f);
-  int saved = failed ? errno : 0;
-  if (fclose(f) != 0 && !failed) {
-    failed = 1;
+  int saved = ferror(f) ? (errno ? errno : EIO) : 0;
+  if (fclose(f) != 0 && !saved)
     saved = errno;
-  }
   g_free(buf);
-  if (!failed && rename(tmp, path) != 0) {
-    failed = 1;
+  if (!saved && rename(tmp, path) != 0)
     saved = errno;
-  }
-  if (failed) {
+  if (saved) {
     g_set_error(err, CS_NET_ERROR, CS_NET_ERROR_IO, "cannot write %s: %s", path, g_strerror(saved));
     g_unlink(tmp);
   }
   g_free(tmp);
-  return !failed;
+  return !saved;
 }

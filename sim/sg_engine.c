@@ -239,16 +239,17 @@ static gboolean simgrid_accepts(const char *path, GError **err)
   return ok;
 }
 
-static int natural_name_cmp(const void *a, const void *b)
+/* Natural order: "L1-s0-n9" < "L1-s0-n10". */
+int cs_natural_cmp(const char *x, const char *y)
 {
-  const char *x = sg_host_get_name(*(const sg_host_t *)a);
-  const char *y = sg_host_get_name(*(const sg_host_t *)b);
   while (*x && *y) {
     if (g_ascii_isdigit(*x) && g_ascii_isdigit(*y)) {
       char *ex, *ey;
       unsigned long long vx = strtoull(x, &ex, 10), vy = strtoull(y, &ey, 10);
       if (vx != vy)
         return vx < vy ? -1 : 1;
+      if (ex - x != ey - y) /* same value, more leading zeros last */
+        return (ex - x) < (ey - y) ? -1 : 1;
       x = ex;
       y = ey;
     } else {
@@ -259,6 +260,11 @@ static int natural_name_cmp(const void *a, const void *b)
     }
   }
   return (unsigned char)*x - (unsigned char)*y;
+}
+
+static int natural_name_cmp(const void *a, const void *b)
+{
+  return cs_natural_cmp(sg_host_get_name(*(const sg_host_t *)a), sg_host_get_name(*(const sg_host_t *)b));
 }
 
 /* ---- run ---- */

@@ -62,6 +62,10 @@ int cs_engine_retired(void);
 /* Simulated time at the end of the run. */
 double cs_engine_clock(void);
 
+/* Natural order of names: "node-9" < "node-10" (hosts and links are
+ * numbered in this order). */
+int cs_natural_cmp(const char *x, const char *y);
+
 #define CS_INPUT_ERROR (cs_input_error_quark())
 #define CS_INTERNAL_ERROR (cs_internal_error_quark())
 GQuark cs_input_error_quark(void);

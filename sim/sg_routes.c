@@ -110,32 +110,9 @@ static int32_t *reserve(int32_t *p, int64_t *cap, int64_t need)
   return g_renew(int32_t, p, *cap);
 }
 
-/* Natural order: "L1-s0-n9" < "L1-s0-n10". */
-static int natural_cmp(const char *x, const char *y)
-{
-  while (*x && *y) {
-    if (g_ascii_isdigit(*x) && g_ascii_isdigit(*y)) {
-      char *ex, *ey;
-      unsigned long long vx = strtoull(x, &ex, 10), vy = strtoull(y, &ey, 10);
-      if (vx != vy)
-        return vx < vy ? -1 : 1;
-      if (ex - x != ey - y) /* same value, more leading zeros last */
-        return (ex - x) < (ey - y) ? -1 : 1;
-      x = ex;
-      y = ey;
-    } else {
-      if (*x != *y)
-        return (unsigned char)*x - (unsigned char)*y;
-      x++;
-      y++;
-    }
-  }
-  return (unsigned char)*x - (unsigned char)*y;
-}
-
 static int link_cmp(const void *a, const void *b)
 {
-  return natural_cmp(sg_link_get_name(*(const sg_link_t *)a), sg_link_get_name(*(const sg_link_t *)b));
+  return cs_natural_cmp(sg_link_get_name(*(const sg_link_t *)a), sg_link_get_name(*(const sg_link_t *)b));
 }
 
 static int str_cmp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }

@@ -8,9 +8,11 @@
  * L1-s0-n2-n9): the same on every run.  Every link SimGrid reports has an id,
  * including its internal "__loopback__" (tier "?").
  *
- * Speed: routes are composed from cached parts following SimGrid's
- * hierarchical routing (see sg_routes.c), ~0.1 us per pair once the parts of
- * a pair of zones are known; cs_routes_get_direct asks SimGrid every time. */
+ * Speed (percs:64,16,16, all 1,047,552 ordered pairs): routes are composed
+ * from parts cached per pair of zones, following SimGrid's hierarchical
+ * routing (see sg_routes.c): 0.11 s for the first pass (140,352 queries),
+ * 0.017 s for each later one.  One sg_host_get_route costs 0.3 us here (23 us
+ * under AddressSanitizer); cs_routes_get_direct asks SimGrid every time. */
 #ifndef COLLSIM_SG_ROUTES_H
 #define COLLSIM_SG_ROUTES_H
 
