@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 typedef struct coll_opts {
-  char *net, *coll, *algo, *block, *bytes, *format, *per_link, *pairs, *out, *model, *keep_platform;
+  char *net, *coll, *algo, *block, *bytes, *format, *per_link, *pairs, *out, *model, *keep_platform, *batch;
   double gamma, o_send_us, o_recv_us;
   gboolean list, links, timed, verify, quiet, no_header;
 } coll_opts;
@@ -48,6 +48,11 @@ typedef struct coll_result {
   double cost_s, beta, gamma;
   const char *model;
 } coll_result;
+
+typedef struct coll_item {
+  const cs_coll_algo *algo;
+  uint64_t size;
+} coll_item;
 
 /* ---- sizes ---- */
 
@@ -102,6 +107,7 @@ static GOptionContext *coll_option_context(coll_opts *o)
     {"algo", 'a', 0, G_OPTION_ARG_STRING, &o->algo, "algorithm (see --list)", "NAME"},
     {"block", 0, 0, G_OPTION_ARG_STRING, &o->block, "data per rank (scatter, gather, allgather, reduce-scatter), e.g. 64KiB", "SIZE"},
     {"bytes", 0, 0, G_OPTION_ARG_STRING, &o->bytes, "whole buffer (bcast, reduce), e.g. 1GiB", "SIZE"},
+    {"batch", 0, 0, G_OPTION_ARG_FILENAME, &o->batch, "untimed runs on one platform, one \"COLL ALGO SIZE\" per line", "FILE"},
     {"links", 0, 0, G_OPTION_ARG_NONE, &o->links, "route the traffic: links used, min/max/total bytes per tier", NULL},
     {"per-link", 0, 0, G_OPTION_ARG_FILENAME, &o->per_link, "also write every link's bytes and messages to a CSV (implies --links)", "FILE"},
     {"pairs", 0, 0, G_OPTION_ARG_FILENAME, &o->pairs, "write the node-to-node pattern (src,dst,messages,bytes) to a CSV", "FILE"},
@@ -133,6 +139,7 @@ static void coll_opts_free(coll_opts *o)
 {
   g_free(o->net); g_free(o->coll); g_free(o->algo); g_free(o->block); g_free(o->bytes); g_free(o->format);
   g_free(o->per_link); g_free(o->pairs); g_free(o->out); g_free(o->model); g_free(o->keep_platform);
+  g_free(o->batch);
 }
 
 static void list_algorithms(void)
@@ -157,7 +164,7 @@ static char *algo_names(cs_coll c)
   return g_string_free(s, FALSE);
 }
 
-static int validate_names(const coll_opts *o, cs_net *net, const cs_coll_algo **algo)
+static int validate_net(const coll_opts *o, cs_net *net)
 {
   GError *e = NULL;
   if (!o->net)
@@ -167,6 +174,11 @@ static int validate_names(const coll_opts *o, cs_net *net, const cs_coll_algo **
     g_error_free(e);
     return rc;
   }
+  return 0;
+}
+
+static int validate_names(const coll_opts *o, const cs_coll_algo **algo)
+{
   cs_coll c;
   if (!o->coll)
     return cs_usage_error("collective", "--coll is required (scatter, gather, bcast, allgather, reduce-scatter, reduce)");
@@ -392,30 +404,19 @@ static void write_csv(FILE *f, const coll_result *R, gboolean header)
   }
 }
 
-static int write_output(const coll_opts *o, const coll_result *R)
+static int emit(const coll_opts *o, const char *buf, size_t len)
 {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&buf, &len);
-  if (!strcmp(o->format, "json"))
-    write_json(mem, R);
-  else if (!strcmp(o->format, "csv"))
-    write_csv(mem, R, !o->no_header);
-  else
-    write_table(mem, R);
-  fclose(mem);
-  int rc = 0;
-  if (o->out) {
-    char *msg = NULL;
-    if (cs_write_file_atomic(o->out, buf, len, &msg)) {
-      rc = cs_usage_error("collective", "cannot write %s: %s", o->out, msg);
-      g_free(msg);
-    }
-  } else {
+  if (!o->out) {
     fwrite(buf, 1, len, stdout);
+    return 0;
   }
-  free(buf);
-  return rc;
+  char *msg = NULL;
+  if (cs_write_file_atomic(o->out, buf, len, &msg)) {
+    int rc = cs_usage_error("collective", "cannot write %s: %s", o->out, msg);
+    g_free(msg);
+    return rc;
+  }
+  return 0;
 }
 
 static int write_per_link(const char *path, const coll_result *R)
@@ -449,16 +450,6 @@ static double beta_of(const cs_net *net)
 {
   double bw = net->l1_bw < net->l2_bw ? net->l1_bw : net->l2_bw;
   return 1.0 / bw;
-}
-
-static int open_links(coll_result *R, const cs_engine_config *ec)
-{
-  GError *e = NULL;
-  R->routes = cs_routes_open(ec, R->prm.p / R->prm.net->cpn, &e);
-  if (!R->routes)
-    return fail_with(e);
-  R->lu = cs_linkusage_new(cs_routes_nlinks(R->routes), R->prm.p / R->prm.net->cpn, route_of, R->routes);
-  return 0;
 }
 
 static void summarise_links(coll_result *R)
@@ -542,25 +533,68 @@ static int close_pairs_csv(const coll_opts *o, pair_sinks *s, char *tmp, int rc)
   return rc;
 }
 
-static int run_collective(const coll_opts *o, const cs_net *net, const cs_coll_algo *algo, uint64_t size)
+/* What the runs of one invocation share: the platform, loaded once. */
+typedef struct session {
+  char *platform;
+  cs_engine_config ec;
+  cs_routes *routes;
+} session;
+
+static int session_open(const coll_opts *o, const cs_net *net, session *S)
 {
-  coll_result R = {.algo = algo, .size = size, .verified = -1};
   GError *e = NULL;
-  if (!cs_sched_setup(&R.prm, algo, net, size, &e))
-    return cs_usage_error("collective", "%s", e->message);
+  gboolean links = o->links || o->per_link;
+  if (!(links || o->timed || o->keep_platform))
+    return 0;
+  S->platform = write_platform(o, net, &e);
+  if (!S->platform)
+    return fail_with(e);
+  engine_config(o, S->platform, &S->ec);
+  if (!links)
+    return 0;
+  S->routes = cs_routes_open(&S->ec, net->p / net->cpn, &e);
+  return S->routes ? 0 : fail_with(e);
+}
+
+static void session_close(session *S)
+{
+  if (S->routes)
+    cs_routes_close(S->routes);
+  if (S->platform) {
+    unlink(S->platform);
+    g_free(S->platform);
+  }
+}
+
+static void write_result(const coll_opts *o, const coll_result *R, FILE *mem, gboolean first)
+{
+  if (!strcmp(o->format, "json"))
+    write_json(mem, R);
+  else if (!strcmp(o->format, "csv"))
+    write_csv(mem, R, first && !o->no_header);
+  else {
+    if (!first)
+      fputc('\n', mem);
+    write_table(mem, R);
+  }
+}
+
+/* One collective: pattern, links, timed run; its result appended to mem. */
+static int run_one(const coll_opts *o, const cs_net *net, session *S, const coll_item *it, FILE *mem,
+                   gboolean first)
+{
+  coll_result R = {.algo = it->algo, .size = it->size, .verified = -1, .routes = S->routes};
+  GError *e = NULL;
+  if (!cs_sched_setup(&R.prm, it->algo, net, it->size, &e)) {
+    int rc = cs_usage_error("collective", "%s", e->message);
+    g_error_free(e);
+    return rc;
+  }
   R.net = cs_net_describe(net);
   int rc = o->verify ? verify(&R) : 0;
-  char *platform = NULL, *pairs_tmp = NULL;
-  cs_engine_config ec;
-  gboolean links = o->links || o->per_link;
-  if (rc == 0 && (links || o->timed || o->keep_platform)) {
-    platform = write_platform(o, net, &e);
-    if (!platform)
-      rc = fail_with(e);
-    engine_config(o, platform, &ec);
-  }
-  if (rc == 0 && links)
-    rc = open_links(&R, &ec);
+  if (S->routes)
+    R.lu = cs_linkusage_new(cs_routes_nlinks(S->routes), net->p / net->cpn, route_of, S->routes);
+  char *pairs_tmp = NULL;
   pair_sinks sinks = {.lu = R.lu, .record = o->timed ? g_array_new(FALSE, FALSE, sizeof(pair_rec)) : NULL};
   if (rc == 0)
     rc = open_pairs_csv(o, &sinks, &pairs_tmp);
@@ -568,24 +602,102 @@ static int run_collective(const coll_opts *o, const cs_net *net, const cs_coll_a
     run_pattern(o, &R, &sinks);
   rc = close_pairs_csv(o, &sinks, pairs_tmp, rc);
   if (rc == 0 && o->timed)
-    rc = run_timed(o, &R, &ec, sinks.record);
+    rc = run_timed(o, &R, &S->ec, sinks.record);
   if (rc == 0 && R.lu)
     summarise_links(&R);
   if (rc == 0 && o->per_link)
     rc = write_per_link(o->per_link, &R);
   if (rc == 0)
-    rc = write_output(o, &R);
+    write_result(o, &R, mem, first);
   if (sinks.record)
     g_array_free(sinks.record, TRUE);
-  if (platform) {
-    unlink(platform);
-    g_free(platform);
-  }
   cs_linkusage_free(R.lu);
-  if (R.routes)
-    cs_routes_close(R.routes);
   g_free(R.tiers);
   g_free(R.net);
+  return rc;
+}
+
+static int run_collectives(const coll_opts *o, const cs_net *net, const coll_item *items, size_t count)
+{
+  session S = {0};
+  int rc = session_open(o, net, &S);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  for (size_t i = 0; rc == 0 && i < count; i++)
+    rc = run_one(o, net, &S, &items[i], mem, i == 0);
+  fclose(mem);
+  if (rc == 0)
+    rc = emit(o, buf, len);
+  free(buf);
+  session_close(&S);
+  return rc;
+}
+
+/* --batch FILE: one run per line, "COLL ALGO SIZE"; '#' starts a comment. */
+static int read_batch(const char *path, GArray *items)
+{
+  gchar *text = NULL;
+  GError *e = NULL;
+  if (!g_file_get_contents(path, &text, NULL, &e)) {
+    int rc = cs_usage_error("collective", "cannot read --batch file: %s", e->message);
+    g_error_free(e);
+    return rc;
+  }
+  char **lines = g_strsplit(text, "\n", -1);
+  int rc = 0;
+  for (int i = 0; rc == 0 && lines[i]; i++) {
+    char *hash = strchr(lines[i], '#');
+    if (hash)
+      *hash = 0;
+    char **all = g_strsplit_set(g_strstrip(lines[i]), " \t", -1), *f[4];
+    int n = 0;
+    for (int j = 0; all[j]; j++)
+      if (*all[j] && n++ < 4)
+        f[n - 1] = all[j];
+    if (n == 0) {
+      g_strfreev(all);
+      continue;
+    }
+    coll_item it = {0};
+    cs_coll c;
+    if (n != 3)
+      rc = cs_usage_error("collective", "%s line %d: expected COLL ALGO SIZE", path, i + 1);
+    else if (!cs_coll_from_name(f[0], &c))
+      rc = cs_usage_error("collective", "%s line %d: unknown collective '%s'", path, i + 1, f[0]);
+    else if (!(it.algo = cs_coll_algo_find(c, f[1])))
+      rc = cs_usage_error("collective", "%s line %d: unknown algorithm '%s' for %s", path, i + 1, f[1], f[0]);
+    else if (!parse_size(f[2], &it.size) || it.size == 0)
+      rc = cs_usage_error("collective", "%s line %d: bad size '%s'", path, i + 1, f[2]);
+    else
+      g_array_append_val(items, it);
+    g_strfreev(all);
+  }
+  if (rc == 0 && items->len == 0)
+    rc = cs_usage_error("collective", "--batch file %s names no run", path);
+  g_strfreev(lines);
+  g_free(text);
+  return rc;
+}
+
+static int validate_batch(const coll_opts *o)
+{
+  if (o->coll || o->algo || o->block || o->bytes)
+    return cs_usage_error("collective", "--batch replaces --coll, --algo, --block and --bytes");
+  if (o->timed || o->per_link || o->pairs)
+    return cs_usage_error("collective", "--batch runs are untimed, without --per-link or --pairs (one file each)");
+  return 0;
+}
+
+static int run_batch(const coll_opts *o, const cs_net *net)
+{
+  GArray *items = g_array_new(FALSE, FALSE, sizeof(coll_item));
+  int rc = validate_batch(o);
+  if (rc == 0)
+    rc = read_batch(o->batch, items);
+  if (rc == 0)
+    rc = run_collectives(o, net, (coll_item *)items->data, items->len);
+  g_array_free(items, TRUE);
   return rc;
 }
 
@@ -607,15 +719,19 @@ int cs_collective_main(int argc, char **argv)
     if (!o.format)
       o.format = g_strdup("table");
     cs_net net;
-    const cs_coll_algo *algo = NULL;
-    uint64_t size = 0;
-    rc = validate_names(&o, &net, &algo);
-    if (rc == 0)
-      rc = validate_size(&o, algo->coll, &size);
+    rc = validate_net(&o, &net);
     if (rc == 0)
       rc = validate_rest(&o);
-    if (rc == 0)
-      rc = run_collective(&o, &net, algo, size);
+    if (rc == 0 && o.batch) {
+      rc = run_batch(&o, &net);
+    } else if (rc == 0) {
+      coll_item it = {0};
+      rc = validate_names(&o, &it.algo);
+      if (rc == 0)
+        rc = validate_size(&o, it.algo->coll, &it.size);
+      if (rc == 0)
+        rc = run_collectives(&o, &net, &it, 1);
+    }
   }
   g_option_context_free(ctx);
   coll_opts_free(&o);
