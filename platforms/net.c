@@ -488,6 +488,19 @@ int64_t cs_net_landing(const cs_net *n, int64_t from, int64_t to)
 
 int64_t cs_net_nodes(const cs_net *n) { return n->sn * n->nps; }
 
+cs_net cs_net_percs(int64_t sn, int64_t nps, int64_t cpn)
+{
+  cs_net n;
+  memset(&n, 0, sizeof n);
+  set_defaults(&n);
+  n.kind = CS_NET_PERCS;
+  n.sn = sn;
+  n.nps = nps;
+  n.cpn = cpn;
+  n.p = sn * nps * cpn;
+  return n;
+}
+
 cs_net_link_counts cs_net_count_links(const cs_net *n)
 {
   cs_net_link_counts c = {0, n->sn * (n->sn - 1), 0, cs_net_nodes(n)};

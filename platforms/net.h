@@ -58,6 +58,9 @@ int64_t cs_net_df_landing_router(const cs_net *n, int64_t from, int64_t to);
  * L2 (supernode / group pairs), T (Dragonfly terminal links, 2 per node) and
  * loopback (one per node).  All links are directed. */
 int64_t cs_net_nodes(const cs_net *n);
+/* A PERCS machine with the default link parameters (no checks: for code
+ * that builds shapes itself, e.g. the tests). */
+cs_net cs_net_percs(int64_t sn, int64_t nps, int64_t cpn);
 typedef struct cs_net_link_counts {
   int64_t l1, l2, term, loopback;
 } cs_net_link_counts;

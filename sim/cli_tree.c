@@ -2,6 +2,7 @@
  * Bad input: one message naming the problem, exit status 2, nothing written. */
 #include "cli_tree.h"
 #include "../platforms/bgp_torus.h"
+#include "../platforms/net.h"
 #include "tree_run.h"
 
 #include <errno.h>
@@ -294,18 +295,49 @@ int cs_tree_main(int argc, char **argv)
   return rc;
 }
 
+/* collsim platform --net SPEC: a PERCS or Dragonfly platform (seed 001). */
+static int write_net_platform(const char *spec, const char *out)
+{
+  cs_net net;
+  GError *e = NULL;
+  int rc = 0;
+  if (!cs_net_parse(spec, &net, &e)) {
+    rc = cs_usage_error("platform", "bad --net '%s': %s", spec, e->message);
+  } else if (out) {
+    if (!cs_net_write_xml(&net, out, &e))
+      rc = cs_usage_error("platform", "%s", e->message);
+  } else {
+    char *tmp = NULL;
+    int fd = g_file_open_tmp("collsim-net-XXXXXX.xml", &tmp, &e);
+    gchar *text = NULL;
+    if (fd >= 0)
+      close(fd);
+    if (fd < 0 || !cs_net_write_xml(&net, tmp, &e) || !g_file_get_contents(tmp, &text, NULL, &e))
+      rc = cs_usage_error("platform", "%s", e->message);
+    else
+      fputs(text, stdout);
+    g_free(text);
+    if (tmp)
+      unlink(tmp);
+    g_free(tmp);
+  }
+  g_clear_error(&e);
+  return rc;
+}
+
 int cs_platform_main(int argc, char **argv)
 {
-  char *torus = NULL, *out = NULL;
+  char *torus = NULL, *out = NULL, *net = NULL;
   int cores = 4, n = 0;
   GOptionEntry entries[] = {
-    {"torus", 0, 0, G_OPTION_ARG_STRING, &torus, "torus shape XxYxZ, or auto with -n (required)", "SHAPE"},
+    {"torus", 0, 0, G_OPTION_ARG_STRING, &torus, "torus shape XxYxZ, or auto with -n", "SHAPE"},
+    {"net", 0, 0, G_OPTION_ARG_STRING, &net, "two-tier network instead: percs:SN,NPS,CPN or dragonfly:G,A,H,P[,C]", "SPEC"},
     {"n", 'n', 0, G_OPTION_ARG_INT, &n, "with --torus auto: ranks the partition must hold", "N"},
     {"cores", 0, 0, G_OPTION_ARG_INT, &cores, "cores per node (default 4)", "C"},
     {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "output file (default stdout)", "FILE"},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
   };
-  GOptionContext *ctx = g_option_context_new("- write a BG/P torus platform as SimGrid XML");
+  GOptionContext *ctx = g_option_context_new("- write a BG/P torus, PERCS or Dragonfly platform as SimGrid XML");
   g_option_context_add_main_entries(ctx, entries, NULL);
   GError *e = NULL;
   int rc = 0;
@@ -313,6 +345,10 @@ int cs_platform_main(int argc, char **argv)
   if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
     rc = cs_usage_error("platform", "%s", e->message);
     g_error_free(e);
+  } else if (net && torus) {
+    rc = cs_usage_error("platform", "give either --torus or --net, not both");
+  } else if (net) {
+    rc = write_net_platform(net, out);
   } else if (cores < 1) {
     rc = cs_usage_error("platform", "--cores must be at least 1");
   } else if (torus && strcmp(torus, "auto") == 0 && n < 1) {
@@ -342,5 +378,6 @@ int cs_platform_main(int argc, char **argv)
   g_option_context_free(ctx);
   g_free(torus);
   g_free(out);
+  g_free(net);
   return rc;
 }

@@ -22,7 +22,7 @@ static const char *usage =
     "  sweep      run an experiment file, one CSV row per point, resumable\n"
     "             collsim sweep experiments/seed000-fig3.yaml --out results/seed000/fig3.csv\n"
     "  reproduce  regenerate a paper's tables and figures: collsim reproduce seed000|seed001\n"
-    "  platform   write a BG/P torus as SimGrid XML: collsim platform --torus 8x8x8\n"
+    "  platform   write a platform as SimGrid XML: collsim platform --torus 8x8x8 | --net percs:64,16,16\n"
     "  demo       the built-in default: three schemes on 16,384 ranks, with a summary\n"
     "\n"
     "collsim COMMAND --help describes each command's options.\n";

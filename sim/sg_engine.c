@@ -170,7 +170,7 @@ static void precheck_end(GMarkupParseContext *ctx, const gchar *element, gpointe
   (*(int *)user)--;
 }
 
-gboolean cs_platform_precheck(const char *path, GError **err)
+gboolean cs_platform_parse(const char *path, const GMarkupParser *parser, gpointer user, GError **err)
 {
   gchar *text = NULL;
   gsize len = 0;
@@ -180,21 +180,28 @@ gboolean cs_platform_precheck(const char *path, GError **err)
     g_error_free(e);
     return FALSE;
   }
-  GMarkupParser parser = {precheck_start, precheck_end, NULL, NULL, NULL};
-  int depth = 0;
-  GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, G_MARKUP_IGNORE_QUALIFIED, &depth, NULL);
+  GMarkupParseContext *ctx = g_markup_parse_context_new(parser, G_MARKUP_IGNORE_QUALIFIED, user, NULL);
   gboolean ok = g_markup_parse_context_parse(ctx, text, (gssize)len, &e) &&
                 g_markup_parse_context_end_parse(ctx, &e);
-  if (ok && depth != 0)
-    ok = FALSE;
-  if (!ok) {
-    g_set_error(err, CS_INPUT_ERROR, 1, "malformed platform XML %s: %s", path,
-                e ? e->message : "no <platform> element");
-  }
+  if (!ok)
+    g_set_error(err, CS_INPUT_ERROR, 1, "malformed platform XML %s: %s", path, e->message);
   g_clear_error(&e);
   g_markup_parse_context_free(ctx);
   g_free(text);
   return ok;
+}
+
+gboolean cs_platform_precheck(const char *path, GError **err)
+{
+  GMarkupParser parser = {precheck_start, precheck_end, NULL, NULL, NULL};
+  int depth = 0;
+  if (!cs_platform_parse(path, &parser, &depth, err))
+    return FALSE;
+  if (depth != 0) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "malformed platform XML %s: no <platform> element", path);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 /* SimGrid aborts the process on a platform it rejects (unknown element, bad

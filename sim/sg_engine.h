@@ -40,6 +40,9 @@ typedef void (*cs_proc_main_fn)(cs_proc *p, void *user);
 /* Well-formedness check of a platform file before SimGrid sees it (SimGrid
  * aborts on a bad file).  Returns FALSE with a message naming the problem. */
 gboolean cs_platform_precheck(const char *path, GError **err);
+/* Read and parse a platform file with a GMarkup parser; FALSE with a message
+ * (CS_INPUT_ERROR) naming the file if it cannot be read or is not XML. */
+gboolean cs_platform_parse(const char *path, const GMarkupParser *parser, gpointer user, GError **err);
 
 /* Initialise SimGrid with c's configuration and load c->platform_file (after
  * cs_platform_precheck, and in a child first if c->validate_platform), once

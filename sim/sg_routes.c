@@ -162,23 +162,8 @@ static void scan_end(GMarkupParseContext *ctx, const gchar *el, gpointer user, G
 
 static bool scan_platform(const char *path, scan *s, GError **err)
 {
-  gchar *text = NULL;
-  gsize len = 0;
-  GError *e = NULL;
-  if (!g_file_get_contents(path, &text, &len, &e)) {
-    g_set_error(err, CS_INPUT_ERROR, 1, "cannot read platform file: %s", e->message);
-    g_error_free(e);
-    return false;
-  }
   GMarkupParser parser = {scan_start, scan_end, NULL, NULL, NULL};
-  GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, 0, s, NULL);
-  bool ok = g_markup_parse_context_parse(ctx, text, (gssize)len, &e) && g_markup_parse_context_end_parse(ctx, &e);
-  if (!ok) {
-    g_set_error(err, CS_INPUT_ERROR, 1, "malformed platform XML %s: %s", path, e->message);
-    g_error_free(e);
-  }
-  g_markup_parse_context_free(ctx);
-  g_free(text);
+  bool ok = cs_platform_parse(path, &parser, s, err);
   g_clear_pointer(&s->link, g_free);
   return ok;
 }

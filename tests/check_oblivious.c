@@ -45,18 +45,6 @@ static const cs_coll_algo *const ALGOS[] = {
 };
 #define NALGOS (sizeof ALGOS / sizeof ALGOS[0])
 
-static cs_net make_net(int64_t sn, int64_t nps, int64_t cpn)
-{
-  cs_net n;
-  memset(&n, 0, sizeof n);
-  n.kind = CS_NET_PERCS;
-  n.sn = sn;
-  n.nps = nps;
-  n.cpn = cpn;
-  n.p = sn * nps * cpn;
-  return n;
-}
-
 static void setup_ok(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size)
 {
   GError *err = NULL;
@@ -206,7 +194,7 @@ static uint64_t size_for(const cs_coll_algo *a, int64_t p, uint64_t block)
 
 static void check_counts(const cs_coll_algo *a, int64_t p, uint64_t block)
 {
-  cs_net net = make_net(p, 1, 1);
+  cs_net net = cs_net_percs(p, 1, 1);
   cs_sched_params prm;
   uint64_t size = size_for(a, p, block);
   setup_ok(&prm, a, &net, size);
@@ -246,7 +234,7 @@ START_TEST(test_vandegeijn_uneven_bytes)
   for (size_t k = 0; k < NP; k++)
     for (size_t s = 0; s < 5; s++) {
       int64_t p = P_LIST[k];
-      cs_net net = make_net(p, 1, 1);
+      cs_net net = cs_net_percs(p, 1, 1);
       cs_sched_params prm;
       setup_ok(&prm, &cs_algo_vandegeijn_bcast, &net, sizes[s]);
       counter c = count_all(&cs_algo_vandegeijn_bcast, &prm, false);
@@ -269,7 +257,7 @@ START_TEST(test_rabenseifner_uneven_bytes)
     for (size_t s = 0; s < 3; s++) {
       int64_t p = P_LIST[k], pof2 = pow2_floor(p), rem = p - pof2;
       uint64_t n = sizes[s];
-      cs_net net = make_net(p, 1, 1);
+      cs_net net = cs_net_percs(p, 1, 1);
       cs_sched_params prm;
       setup_ok(&prm, &cs_algo_rabenseifner_reduce, &net, n);
       ck_assert_int_eq(prm.nunits, pof2);
@@ -325,7 +313,7 @@ START_TEST(test_replay_shapes)
   const cs_coll_algo *a = ALGOS[_i];
   static const uint64_t blocks[] = {64, 1000, 7};
   for (size_t s = 0; s < NSHAPES; s++) {
-    cs_net net = make_net(SHAPES[s].sn, SHAPES[s].nps, SHAPES[s].cpn);
+    cs_net net = cs_net_percs(SHAPES[s].sn, SHAPES[s].nps, SHAPES[s].cpn);
     for (size_t b = 0; b < 3; b++) {
       replay_ok(a, &net, blocks[b]);                         /* per rank, or a small whole buffer */
       replay_ok(a, &net, size_for(a, net.p, blocks[b]) + 3); /* never divides evenly */
@@ -338,7 +326,7 @@ START_TEST(test_replay_p_list)
 {
   const cs_coll_algo *a = ALGOS[_i];
   for (size_t k = 0; k < NP; k++) {
-    cs_net net = make_net(P_LIST[k], 1, 1);
+    cs_net net = cs_net_percs(P_LIST[k], 1, 1);
     replay_ok(a, &net, size_for(a, net.p, 64));
     replay_ok(a, &net, size_for(a, net.p, 7) + 5);
   }
@@ -350,7 +338,7 @@ START_TEST(test_replay_all_small_p)
 {
   const cs_coll_algo *a = ALGOS[_i];
   for (int64_t p = 1; p <= 70; p++) {
-    cs_net net = make_net(1, p, 1);
+    cs_net net = cs_net_percs(1, p, 1);
     replay_ok(a, &net, size_for(a, p, 16));
   }
 }
@@ -365,7 +353,7 @@ typedef struct {
 
 static void expect_ops(const cs_coll_algo *a, int64_t p, uint64_t size, int64_t rank, const want_op *w, size_t nw)
 {
-  cs_net net = make_net(1, p, 1);
+  cs_net net = cs_net_percs(1, p, 1);
   cs_sched_params prm;
   setup_ok(&prm, a, &net, size);
   cs_oplist o;
@@ -409,7 +397,7 @@ START_TEST(test_binomial_scatter_by_hand)
   EXPECT_OPS(a, 6, 10, 0, {S, 4, 4, 2}, {S, 2, 2, 2}, {S, 1, 1, 1});
   EXPECT_OPS(a, 6, 10, 4, {R, 0, 4, 2}, {S, 5, 5, 1});
   EXPECT_OPS(a, 5, 10, 4, {R, 0, 4, 1});
-  cs_net net = make_net(1, 1, 1);
+  cs_net net = cs_net_percs(1, 1, 1);
   cs_sched_params prm;
   setup_ok(&prm, a, &net, 10);
   cs_oplist o;
@@ -434,7 +422,7 @@ END_TEST
 START_TEST(test_ring_by_hand)
 {
   const cs_coll_algo *a = &cs_algo_ring_allgather;
-  cs_net net = make_net(1, 4, 1);
+  cs_net net = cs_net_percs(1, 4, 1);
   cs_sched_params prm;
   setup_ok(&prm, a, &net, 10);
   cs_oplist o;
@@ -461,7 +449,7 @@ END_TEST
 START_TEST(test_pairwise_by_hand)
 {
   const cs_coll_algo *a = &cs_algo_pairwise_reduce_scatter;
-  cs_net net = make_net(1, 4, 1);
+  cs_net net = cs_net_percs(1, 4, 1);
   cs_sched_params prm;
   setup_ok(&prm, a, &net, 10);
   cs_oplist o;
@@ -519,7 +507,7 @@ END_TEST
 START_TEST(test_vandegeijn_by_hand)
 {
   const cs_coll_algo *a = &cs_algo_vandegeijn_bcast;
-  cs_net net = make_net(1, 8, 1);
+  cs_net net = cs_net_percs(1, 8, 1);
   cs_sched_params prm;
   setup_ok(&prm, a, &net, 800);
   cs_oplist o;
@@ -541,7 +529,7 @@ END_TEST
 
 START_TEST(test_million_ranks_stay_short)
 {
-  cs_net net = make_net(64, 16, 1024); /* p = 2^20 */
+  cs_net net = cs_net_percs(64, 16, 1024); /* p = 2^20 */
   const cs_coll_algo *short_ones[] = {&cs_algo_ring_allgather, &cs_algo_pairwise_reduce_scatter};
   for (size_t k = 0; k < 2; k++) {
     cs_sched_params prm;
@@ -568,7 +556,7 @@ END_TEST
 
 START_TEST(test_rabenseifner_refuses_fewer_bytes_than_pieces)
 {
-  cs_net net = make_net(3, 2, 2); /* p = 12, pof2 = 8 */
+  cs_net net = cs_net_percs(3, 2, 2); /* p = 12, pof2 = 8 */
   cs_sched_params prm;
   GError *err = NULL;
   ck_assert(!cs_sched_setup(&prm, &cs_algo_rabenseifner_reduce, &net, 7, &err));

@@ -13,17 +13,6 @@
 #include <check.h>
 #include <string.h>
 
-static cs_net shape(int64_t sn, int64_t nps, int64_t cpn)
-{
-  cs_net n = {0};
-  n.kind = CS_NET_PERCS;
-  n.sn = sn;
-  n.nps = nps;
-  n.cpn = cpn;
-  n.p = sn * nps * cpn;
-  return n;
-}
-
 typedef struct matrix {
   int64_t nodes;
   uint64_t *bytes, *messages;
@@ -153,7 +142,7 @@ START_TEST(pattern_loops)
   int64_t shapes[][3] = {{1, 1, 1}, {1, 1, 5}, {2, 3, 1}, {3, 2, 4}, {5, 1, 3}};
   for (size_t s = 0; s < G_N_ELEMENTS(shapes); s++)
     for (uint64_t size = 1; size <= 11; size += 5) {
-      cs_net net = shape(shapes[s][0], shapes[s][1], shapes[s][2]);
+      cs_net net = cs_net_percs(shapes[s][0], shapes[s][1], shapes[s][2]);
       ck_assert_int_eq(compare_one(&loops, &net, size), 1);
     }
 }
@@ -167,7 +156,7 @@ START_TEST(pattern_equals_brute_force)
   for (size_t i = 0; i < cs_coll_algo_count(); i++)
     for (size_t s = 0; s < G_N_ELEMENTS(shapes); s++)
       for (size_t z = 0; z < G_N_ELEMENTS(sizes); z++) {
-        cs_net net = shape(shapes[s][0], shapes[s][1], shapes[s][2]);
+        cs_net net = cs_net_percs(shapes[s][0], shapes[s][1], shapes[s][2]);
         compared += compare_one(cs_coll_algo_at(i), &net, sizes[z]);
       }
   ck_assert_int_gt(compared, 0);

@@ -11,17 +11,6 @@
 
 #include <check.h>
 
-static cs_net shape(int64_t sn, int64_t nps, int64_t cpn)
-{
-  cs_net n = {0};
-  n.kind = CS_NET_PERCS;
-  n.sn = sn;
-  n.nps = nps;
-  n.cpn = cpn;
-  n.p = sn * nps * cpn;
-  return n;
-}
-
 static int broken; /* which defect the test schedules carry */
 
 static bool plan_per_rank(cs_sched_params *prm, GError **err)
@@ -97,7 +86,7 @@ static const cs_coll_algo direct_scatter = {"direct", CS_COLL_SCATTER, "test", p
 static bool run(const cs_coll_algo *a, int64_t sn, int64_t nps, int64_t cpn, uint64_t size, cs_replay_stats *st,
                 GError **err)
 {
-  cs_net net = shape(sn, nps, cpn);
+  cs_net net = cs_net_percs(sn, nps, cpn);
   cs_sched_params prm;
   ck_assert(cs_sched_setup(&prm, a, &net, size, err));
   return cs_replay(a, &prm, st, err);
@@ -160,7 +149,7 @@ END_TEST
 
 START_TEST(unit_bytes)
 {
-  cs_net net = shape(1, 3, 1);
+  cs_net net = cs_net_percs(1, 3, 1);
   cs_sched_params prm = {.coll = CS_COLL_BCAST, .net = &net, .p = 3, .bytes = 10, .nunits = 4};
   /* 10 bytes over 4 units: 3, 3, 2, 2 */
   ck_assert_uint_eq(cs_unit_bytes(&prm, 0), 3);

@@ -32,17 +32,6 @@ static const int shapes[][3] = {{1, 1, 1}, {1, 4, 1}, {4, 1, 2}, {2, 2, 2},  {3,
                                 {3, 7, 2}, {17, 4, 1}, {1, 3, 3}, {2, 1, 1}, {1, 1, 5}, {9, 3, 1}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
-static cs_net percs(int64_t sn, int64_t nps, int64_t cpn)
-{
-  cs_net n = {0};
-  n.kind = CS_NET_PERCS;
-  n.sn = sn;
-  n.nps = nps;
-  n.cpn = cpn;
-  n.p = sn * nps * cpn;
-  return n;
-}
-
 static bool run(const cs_coll_algo *a, const cs_net *net, uint64_t size, cs_replay_stats *st, char **why)
 {
   cs_sched_params prm;
@@ -70,7 +59,7 @@ START_TEST(test_replay_percs_shapes)
 {
   const cs_coll_algo *a = algos[_i];
   for (size_t s = 0; s < NSHAPES; s++) {
-    cs_net net = percs(shapes[s][0], shapes[s][1], shapes[s][2]);
+    cs_net net = cs_net_percs(shapes[s][0], shapes[s][1], shapes[s][2]);
     const uint64_t per_rank[] = {64, 7, 1}, whole[] = {1000, 13, 1};
     for (int k = 0; k < 3; k++)
       expect_replay(a, &net, cs_coll_per_rank(a->coll) ? per_rank[k] : whole[k]);
@@ -112,7 +101,7 @@ START_TEST(test_replay_rejects_idle_rank)
   cs_coll_algo broken = {"broken", victim_algo->coll, "test", victim_plan, victim_ops};
   const int idle_shapes[][3] = {{2, 2, 2}, {3, 2, 1}, {5, 3, 2}};
   for (size_t s = 0; s < 3; s++) {
-    cs_net net = percs(idle_shapes[s][0], idle_shapes[s][1], idle_shapes[s][2]);
+    cs_net net = cs_net_percs(idle_shapes[s][0], idle_shapes[s][1], idle_shapes[s][2]);
     char *why = NULL;
     cs_replay_stats st;
     bool ok = run(&broken, &net, 64, &st, &why);
@@ -131,7 +120,7 @@ typedef struct expected {
 
 static cs_replay_stats stats_of(const cs_coll_algo *a, int64_t sn, int64_t nps, int64_t cpn, uint64_t size)
 {
-  cs_net net = percs(sn, nps, cpn);
+  cs_net net = cs_net_percs(sn, nps, cpn);
   cs_replay_stats st;
   char *why = NULL;
   if (!run(a, &net, size, &st, &why))
@@ -261,7 +250,7 @@ START_TEST(test_ops_per_rank_bounded)
   const int big[][3] = {{64, 16, 16}, {300, 8, 2}, {4, 200, 3}};
   const cs_coll_algo *a = algos[_i];
   for (size_t s = 0; s < 3; s++) {
-    cs_net net = percs(big[s][0], big[s][1], big[s][2]);
+    cs_net net = cs_net_percs(big[s][0], big[s][1], big[s][2]);
     cs_sched_params prm;
     GError *err = NULL;
     if (!cs_sched_setup(&prm, a, &net, 4096, &err))
@@ -343,7 +332,7 @@ static void tier(const uint64_t *bytes, const uint64_t *msgs, int64_t n, int64_t
 
 static cells paper_machine_cells(const cs_coll_algo *a)
 {
-  cs_net net = percs(64, 16, 16);
+  cs_net net = cs_net_percs(64, 16, 16);
   int64_t n1 = net.sn * net.nps * net.nps, n2 = net.sn * net.sn;
   cs_sched_params prm;
   GError *err = NULL;
