@@ -62,6 +62,7 @@ void cs_engine_config_defaults(cs_engine_config *c)
  * of a few at 32,768 ranks): each process keeps its handles and reaps them. */
 typedef struct outbox {
   sg_comm_t *comm;
+  int *dst;
   int count, cap;
 } outbox;
 
@@ -69,18 +70,36 @@ static void outbox_reap(outbox *o)
 {
   int kept = 0;
   for (int i = 0; i < o->count; i++)
-    if (!sg_comm_test(o->comm[i]))
+    if (!sg_comm_test(o->comm[i])) {
+      o->dst[kept] = o->dst[i];
       o->comm[kept++] = o->comm[i];
+    }
   o->count = kept;
 }
 
-static void outbox_push(outbox *o, sg_comm_t c)
+static void outbox_push(outbox *o, sg_comm_t c, int dst)
 {
   if (o->count == o->cap) {
     o->cap = o->cap ? 2 * o->cap : 4;
     o->comm = g_renew(sg_comm_t, o->comm, o->cap);
+    o->dst = g_renew(int, o->dst, o->cap);
   }
+  o->dst[o->count] = dst;
   o->comm[o->count++] = c;
+}
+
+/* FIFO channels: wait until the message still in flight to dst (at most one,
+ * by construction) has been delivered. */
+static void outbox_wait_channel(outbox *o, int dst)
+{
+  for (int i = 0; i < o->count; i++)
+    if (o->dst[i] == dst) {
+      sg_comm_wait(o->comm[i]); /* also releases the handle */
+      o->comm[i] = o->comm[o->count - 1];
+      o->dst[i] = o->dst[o->count - 1];
+      o->count--;
+      return;
+    }
 }
 
 static outbox *outbox_of(cs_proc *p)
@@ -110,7 +129,9 @@ static void sg_send(cs_proc *p, int dst, cs_msg *m)
   eng.in_flight++;
   outbox *o = outbox_of(p);
   outbox_reap(o);
-  outbox_push(o, sg_mailbox_put_async(eng.mailboxes[dst], m, (long)m->bytes));
+  if (eng.cfg->fifo_channels)
+    outbox_wait_channel(o, dst);
+  outbox_push(o, sg_mailbox_put_async(eng.mailboxes[dst], m, (long)m->bytes), dst);
 }
 
 static cs_msg *sg_next(cs_proc *p)
@@ -425,6 +446,7 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
       for (int i = 0; i < o->count; i++)
         sg_comm_unref(o->comm[i]); /* finished: quiescence means all were received */
       g_free(o->comm);
+      g_free(o->dst);
       g_free(o);
       procs[r].backend = NULL;
     }

@@ -23,6 +23,12 @@ typedef struct cs_engine_config {
   const char *factory;        /* contexts/factory, NULL = SimGrid's default */
   const char *model;          /* network/model */
   int crosstraffic;           /* network/crosstraffic */
+  /* FIFO channels: a process has at most one message in flight to each
+   * destination; a second send to it blocks the sender until the first is
+   * delivered (in-order delivery per pair, as MPI and a NIC queue behave).
+   * Off: every send starts at once and concurrent messages to one
+   * destination share the bandwidth (the first finishes with the last). */
+  int fifo_channels;
   int validate_platform;      /* load a user's file in a child first (SimGrid aborts on a bad one) */
   GPtrArray *extra_cfg;       /* further "--cfg=name:value" / "--log=..." strings */
   /* Called on every send (e.g. to record the message stream), or NULL. */
