@@ -377,19 +377,20 @@ END {
   }
 
   # ------------------------------------------------------- variants --
-  print "## Named variants against the paper's Two-tier column"
+  print "## Named variants against the paper's columns"
   print ""
-  print "Variants of the two-tier algorithms, each set against the paper column of"
+  print "Other readings of the paper's text, each set against the paper column of"
   print "the same collective (bcast two-tier-every, two-tier-missing and two-tier-base"
   print "against Broadcast Two-tier; scatter two-tier-direct against Scatter"
-  print "Two-tier).  Same match rule."
+  print "Two-tier; reduce rabenseifner-pairwise against Reduce Rabenseifner).  Same"
+  print "match rule."
   print ""
-  nv = split("bcast two-tier-every|bcast two-tier-missing|bcast two-tier-base|scatter two-tier-direct", VAR, "|")
+  nv = split("bcast two-tier-every two-tier|bcast two-tier-missing two-tier|bcast two-tier-base two-tier|scatter two-tier-direct two-tier|reduce rabenseifner-pairwise rabenseifner", VAR, "|")
   tablehead()
   ok = 0; tot = 0
   for (v = 1; v <= nv; v++) {
     split(VAR[v], w, " ")
-    r = prow(w[1], "two-tier")
+    r = prow(w[1], w[3])
     if (!r) continue
     for (m = 1; m <= 6; m++) {
       ok += cell(w[1] " " w[2] " vs " PCOL[r], m, PV[r, m], w[1], w[2], PSIZE[r]); tot++

@@ -6,7 +6,8 @@
  *  - two messages with one (sender, receiver, tag);
  *  - a send of data the sender does not hold, a receive naming other units
  *    than the send, and a receive that is never matched (deadlock);
- *  - unit sizes and byte sums with and without remainders. */
+ *  - unit sizes and byte sums with and without remainders;
+ *  - every algorithm of the registry on shapes and sizes of every kind. */
 #include "../sim/replay.h"
 
 #include <check.h>
@@ -147,6 +148,31 @@ START_TEST(scatter_defects)
 }
 END_TEST
 
+/* Every algorithm of the registry, whatever its family, on shapes powers of
+ * two or not, sizes dividing evenly or not: the replay accepts it, and the
+ * algorithm refuses no shape here but Rabenseifner's too-small buffers. */
+START_TEST(every_registered_algorithm)
+{
+  int64_t shapes[][3] = {{1, 1, 1}, {2, 2, 2}, {3, 2, 2}, {5, 3, 2}, {4, 4, 4}, {6, 4, 3}, {17, 4, 1}};
+  uint64_t sizes[] = {1, 7, 64, 1000};
+  for (size_t i = 0; i < cs_coll_algo_count(); i++)
+    for (size_t s = 0; s < G_N_ELEMENTS(shapes); s++)
+      for (size_t z = 0; z < G_N_ELEMENTS(sizes); z++) {
+        const cs_coll_algo *a = cs_coll_algo_at(i);
+        cs_net net = cs_net_percs(shapes[s][0], shapes[s][1], shapes[s][2]);
+        cs_sched_params prm;
+        GError *e = NULL;
+        if (!cs_sched_setup(&prm, a, &net, sizes[z], &e)) {
+          ck_assert_msg(strstr(a->name, "rabenseifner") && sizes[z] < (uint64_t)net.p, "%s %s refuses p = %lld: %s",
+                        cs_coll_name(a->coll), a->name, (long long)net.p, e->message);
+          g_error_free(e);
+          continue;
+        }
+        ck_assert_msg(cs_replay(a, &prm, NULL, &e), "%s", e ? e->message : "");
+      }
+}
+END_TEST
+
 START_TEST(unit_bytes)
 {
   cs_net net = cs_net_percs(1, 3, 1);
@@ -177,6 +203,7 @@ int main(void)
   tcase_add_test(tc, ring_short_fails);
   tcase_add_test(tc, reduce_correct_and_broken);
   tcase_add_test(tc, scatter_defects);
+  tcase_add_test(tc, every_registered_algorithm);
   tcase_add_test(tc, unit_bytes);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

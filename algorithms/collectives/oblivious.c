@@ -94,3 +94,16 @@ void cs_obl_ring_allgather(const cs_sched_params *prm, int64_t rank, int32_t tag
   cs_ops_recv(out, left, tag, cs_units_block(prm, left));
   cs_ops_step(out, 0, -m);
 }
+
+void cs_obl_pairwise_reduce_scatter(const cs_sched_params *prm, int64_t rank, int32_t tag, cs_oplist *out)
+{
+  int64_t p = prm->p, m = prm->nunits / p;
+  if (p == 1)
+    return;
+  int64_t first_dst = (rank + 1) % p, first_src = (rank - 1 + p) % p;
+  cs_ops_loop(out, p - 1, 2);
+  cs_ops_send(out, first_dst, tag, cs_units_block(prm, first_dst));
+  cs_ops_step(out, 1, m);
+  cs_ops_recv_reduce(out, first_src, tag, cs_units_block(prm, rank));
+  cs_ops_step(out, -1, 0);
+}

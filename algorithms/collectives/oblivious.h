@@ -46,4 +46,10 @@ void cs_obl_binomial_gather(const cs_sched_params *prm, int64_t rank, int32_t ta
  * CS_OP_LOOP of two ops; step i uses tag + i.  Nothing for p = 1. */
 void cs_obl_ring_allgather(const cs_sched_params *prm, int64_t rank, int32_t tag, cs_oplist *out);
 
+/* MPIR_Reduce_scatter_intra_pairwise (commutative): p-1 steps; in step i
+ * (i = 1 .. p-1) send one's own contribution to block rank+i to rank+i and
+ * add into one's block the contribution of rank-i.  One CS_OP_LOOP of two
+ * ops; step i uses tag + i - 1.  Nothing for p = 1. */
+void cs_obl_pairwise_reduce_scatter(const cs_sched_params *prm, int64_t rank, int32_t tag, cs_oplist *out);
+
 #endif

@@ -26,15 +26,7 @@ static bool plan(cs_sched_params *prm, GError **err)
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
-  int64_t p = prm->p, m = prm->nunits / p;
-  if (p == 1)
-    return;
-  int64_t first_dst = (rank + 1) % p, first_src = (rank - 1 + p) % p;
-  cs_ops_loop(out, p - 1, 2);
-  cs_ops_send(out, first_dst, 0, cs_units_block(prm, first_dst));
-  cs_ops_step(out, 1, m);
-  cs_ops_recv_reduce(out, first_src, 0, cs_units_block(prm, rank));
-  cs_ops_step(out, -1, 0);
+  cs_obl_pairwise_reduce_scatter(prm, rank, 0, out);
 }
 
 const cs_coll_algo cs_algo_pairwise_reduce_scatter = {

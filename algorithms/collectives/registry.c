@@ -13,6 +13,7 @@ extern const cs_coll_algo cs_algo_ring_allgather;
 extern const cs_coll_algo cs_algo_recursive_doubling_allgather;
 extern const cs_coll_algo cs_algo_pairwise_reduce_scatter;
 extern const cs_coll_algo cs_algo_rabenseifner_reduce;
+extern const cs_coll_algo cs_algo_rabenseifner_pairwise_reduce;
 extern const cs_coll_algo cs_algo_twotier_scatter;
 extern const cs_coll_algo cs_algo_twotier_gather;
 extern const cs_coll_algo cs_algo_twotier_bcast;
@@ -33,6 +34,7 @@ static const cs_coll_algo *const algos[] = {
   &cs_algo_recursive_doubling_allgather,
   &cs_algo_pairwise_reduce_scatter,
   &cs_algo_rabenseifner_reduce,
+  &cs_algo_rabenseifner_pairwise_reduce,
   &cs_algo_twotier_scatter,
   &cs_algo_twotier_scatter_direct,
   &cs_algo_twotier_gather,
