@@ -256,6 +256,7 @@ static void engine_config(const coll_opts *o, const char *platform, cs_engine_co
     ec->model = o->model;
   ec->quiet = o->quiet;
   ec->fifo_channels = 1; /* MPI order per pair: a pipeline (ring) is not a fair share */
+  ec->recv_window = 8;   /* receives matched in order of arrival, as MPI does */
 }
 
 static int route_of(void *ctx, int64_t a, int64_t b, const int32_t **links)

@@ -64,6 +64,10 @@ typedef struct outbox {
   sg_comm_t *comm;
   int *dst;
   int count, cap;
+  /* Receive window (recv_window > 1): receives posted ahead, each with the
+   * slot its payload lands in. */
+  sg_comm_t rcomm[CS_MAX_RECV_WINDOW];
+  void *rdata[CS_MAX_RECV_WINDOW];
 } outbox;
 
 static void outbox_reap(outbox *o)
@@ -134,10 +138,33 @@ static void sg_send(cs_proc *p, int dst, cs_msg *m)
   outbox_push(o, sg_mailbox_put_async(eng.mailboxes[dst], m, (long)m->bytes), dst);
 }
 
+/* The next message in order of arrival: with a permanent receiver SimGrid
+ * hands messages over in the order they were sent, so a blocking get waits
+ * for the oldest message even when a younger one (from a less loaded route)
+ * has already arrived.  Keeping `recv_window` receives posted and taking
+ * whichever completes first removes that head-of-line blocking (MPI matches
+ * a receive against any arrived message). */
+static cs_msg *next_arrived(cs_proc *p)
+{
+  outbox *o = outbox_of(p);
+  int w = eng.cfg->recv_window, slot_of[CS_MAX_RECV_WINDOW], n = 0;
+  sg_comm_t posted[CS_MAX_RECV_WINDOW];
+  for (int i = 0; i < w; i++) {
+    if (!o->rcomm[i])
+      o->rcomm[i] = sg_mailbox_get_async(eng.mailboxes[p->rank], &o->rdata[i]);
+    posted[n] = o->rcomm[i];
+    slot_of[n++] = i;
+  }
+  ssize_t done = sg_comm_wait_any(posted, (size_t)n); /* releases the finished comm */
+  int slot = slot_of[done];
+  o->rcomm[slot] = NULL;
+  return o->rdata[slot];
+}
+
 static cs_msg *sg_next(cs_proc *p)
 {
   end_if_quiescent();
-  cs_msg *m = sg_mailbox_get(eng.mailboxes[p->rank]);
+  cs_msg *m = eng.cfg->recv_window > 1 ? next_arrived(p) : sg_mailbox_get(eng.mailboxes[p->rank]);
   if (p->backend)
     outbox_reap(p->backend);
   if (eng.cfg->o_recv > 0)
@@ -445,6 +472,9 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
     if (o) {
       for (int i = 0; i < o->count; i++)
         sg_comm_unref(o->comm[i]); /* finished: quiescence means all were received */
+      for (int i = 0; i < CS_MAX_RECV_WINDOW; i++)
+        if (o->rcomm[i])
+          sg_comm_unref(o->rcomm[i]); /* receives posted ahead, never matched */
       g_free(o->comm);
       g_free(o->dst);
       g_free(o);

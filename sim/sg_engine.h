@@ -13,6 +13,8 @@
 #define CS_DEFAULT_STACK_KIB 16
 #endif
 
+#define CS_MAX_RECV_WINDOW 16
+
 typedef struct cs_engine_config {
   const char *platform_file;  /* SimGrid XML */
   int n;                      /* simulated processes */
@@ -29,6 +31,10 @@ typedef struct cs_engine_config {
    * Off: every send starts at once and concurrent messages to one
    * destination share the bandwidth (the first finishes with the last). */
   int fifo_channels;
+  /* Receives posted ahead per process (1 = none, at most
+   * CS_MAX_RECV_WINDOW): messages are taken in order of arrival rather than
+   * in order of sending. */
+  int recv_window;
   int validate_platform;      /* load a user's file in a child first (SimGrid aborts on a bad one) */
   GPtrArray *extra_cfg;       /* further "--cfg=name:value" / "--log=..." strings */
   /* Called on every send (e.g. to record the message stream), or NULL. */
