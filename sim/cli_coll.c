@@ -500,6 +500,11 @@ static int run_timed(const coll_opts *o, coll_result *R, cs_engine_config *ec, G
 static int verify(coll_result *R)
 {
   GError *e = NULL;
+  double need = cs_replay_state_bytes(&R->prm);
+  if (need > 4.0 * (1 << 30))
+    return cs_usage_error("collective", "--verify would track %.1f GiB of state (p x units = %lld x %lld); "
+                          "check the schedule on a smaller machine", need / (1 << 30), (long long)R->prm.p,
+                          (long long)R->prm.nunits);
   R->verified = cs_replay(R->algo, &R->prm, NULL, &e);
   if (!R->verified) {
     fprintf(stderr, "collsim collective: semantic check failed: %s\n", e->message);

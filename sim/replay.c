@@ -434,6 +434,12 @@ static void replay_free(replay *R)
   g_queue_clear(&R->runnable);
 }
 
+double cs_replay_state_bytes(const cs_sched_params *prm)
+{
+  double cells = (double)prm->p * (double)prm->nunits;
+  return cs_coll_is_reduction(prm->coll) ? cells * sizeof(partial) : cells / 8;
+}
+
 bool cs_replay(const cs_coll_algo *a, const cs_sched_params *prm, cs_replay_stats *st, GError **err)
 {
   cs_replay_stats local;

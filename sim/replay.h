@@ -31,6 +31,10 @@ typedef struct cs_replay_stats {
   uint64_t max_ops_per_rank;
 } cs_replay_stats;
 
+/* Bytes the replay's state takes for prm (data held and partial sums;
+ * messages in flight and op lists come on top). */
+double cs_replay_state_bytes(const cs_sched_params *prm);
+
 /* prm as set up by cs_sched_setup.  Returns false with a message on the
  * first error found. */
 bool cs_replay(const cs_coll_algo *a, const cs_sched_params *prm, cs_replay_stats *st, GError **err);
