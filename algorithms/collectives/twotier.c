@@ -361,3 +361,21 @@ void tt_part_holders(const cs_sched_params *prm, int64_t s, bool *holder)
       holder[tt_landing(prm, t, s)] = true;
   tt_buckets_free(&g);
 }
+
+void tt_landed_to_root(cs_oplist *out, const cs_sched_params *prm, const tt_where *w, int step_over_l2,
+                       int step_to_root, int64_t scale)
+{
+  tt_buckets a;
+  tt_by_landing(prm, 0, &a);
+  for (int64_t i = 0; i < tt_bucket_size(&a, w->node); i++) {
+    int64_t t = tt_bucket(&a, w->node)[i];
+    cs_ops_recv(out, tt_leader(prm, t, tt_gateway(prm, t, 0)), tt_tag(prm, step_over_l2, 0, 0),
+                tt_supernode_units(prm, t));
+  }
+  if (w->node != 0)
+    tt_ops_bucket(out, prm, CS_OP_SEND, 0, &a, w->node, scale, step_to_root, 0);
+  else
+    for (int64_t n = 1; n < prm->net->nps; n++)
+      tt_ops_bucket(out, prm, CS_OP_RECV, tt_leader(prm, 0, n), &a, n, scale, step_to_root, 0);
+  tt_buckets_free(&a);
+}

@@ -122,6 +122,14 @@ int64_t tt_own_part_owner(const tt_buckets *by_gateway);
  * landing(s, u); the landing node starts (RECV) or adds to (RECV_REDUCE) its
  * partial sum of P_u).  Called for a node leader; leaves P_s's partial sums on
  * the holders of supernode s (tt_part_holders). */
+/* The last two steps of gather and reduce, for the leader of node w->node of
+ * supernode 0: receive, from the gateway of every supernode t whose L2 link
+ * to supernode 0 lands here, t's part (tag step_over_l2), then send what
+ * landed to the root in buckets of `scale` units per supernode (tag
+ * step_to_root); the root receives them. */
+void tt_landed_to_root(cs_oplist *out, const cs_sched_params *prm, const tt_where *w, int step_over_l2,
+                       int step_to_root, int64_t scale);
+
 void tt_reduce_exchange(cs_oplist *out, const cs_sched_params *prm, const tt_where *w, int step);
 /* holder[n] (nps entries): does node n of supernode s hold a partial sum of
  * P_s after tt_reduce_exchange (its owner, or an L2 landing node)? */

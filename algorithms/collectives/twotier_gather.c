@@ -44,20 +44,7 @@ static void collect_in_supernode(const cs_sched_params *prm, const tt_where *w, 
 /* Steps 3 (receiving side) and 4 for a node of supernode 0. */
 static void supernode0_from_l2_to_root(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
 {
-  tt_buckets a;
-  tt_by_landing(prm, 0, &a);
-  int64_t scale = tt_ranks_per_supernode(prm) * tt_units_per_rank(prm);
-  for (int64_t i = 0; i < tt_bucket_size(&a, w->node); i++) {
-    int64_t t = tt_bucket(&a, w->node)[i];
-    cs_ops_recv(out, tt_leader(prm, t, tt_gateway(prm, t, 0)), tt_tag(prm, STEP_OVER_L2, 0, 0),
-                tt_supernode_units(prm, t));
-  }
-  if (w->node != 0)
-    tt_ops_bucket(out, prm, CS_OP_SEND, 0, &a, w->node, scale, STEP_TO_ROOT, 0);
-  else
-    for (int64_t n = 1; n < prm->net->nps; n++)
-      tt_ops_bucket(out, prm, CS_OP_RECV, tt_leader(prm, 0, n), &a, n, scale, STEP_TO_ROOT, 0);
-  tt_buckets_free(&a);
+  tt_landed_to_root(out, prm, w, STEP_OVER_L2, STEP_TO_ROOT, tt_ranks_per_supernode(prm) * tt_units_per_rank(prm));
 }
 
 static void leader_ops(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)

@@ -110,20 +110,7 @@ static void combine_own_part(const cs_sched_params *prm, const tt_where *w, cs_o
 /* Steps 7 (receiving side) and 8 for a node of supernode 0. */
 static void supernode0_collects(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
 {
-  tt_buckets a;
-  tt_by_landing(prm, 0, &a);
-  int64_t scale = tt_ranks_per_supernode(prm);
-  for (int64_t i = 0; i < tt_bucket_size(&a, w->node); i++) {
-    int64_t t = tt_bucket(&a, w->node)[i];
-    cs_ops_recv(out, tt_leader(prm, t, tt_gateway(prm, t, 0)), tt_tag(prm, STEP_TO_SUPERNODE0, 0, 0),
-                tt_supernode_units(prm, t));
-  }
-  if (w->node != 0)
-    tt_ops_bucket(out, prm, CS_OP_SEND, 0, &a, w->node, scale, STEP_TO_ROOT, 0);
-  else
-    for (int64_t n = 1; n < prm->net->nps; n++)
-      tt_ops_bucket(out, prm, CS_OP_RECV, tt_leader(prm, 0, n), &a, n, scale, STEP_TO_ROOT, 0);
-  tt_buckets_free(&a);
+  tt_landed_to_root(out, prm, w, STEP_TO_SUPERNODE0, STEP_TO_ROOT, tt_ranks_per_supernode(prm));
 }
 
 static void leader_ops(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
