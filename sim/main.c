@@ -1,5 +1,6 @@
 /* collsim: simulator of process-group construction and collective
  * communication on large HPC networks.  Subcommand dispatch. */
+#include "cli_allreduce.h"
 #include "cli_coll.h"
 #include "cli_tree.h"
 #include "demo.h"
@@ -19,6 +20,10 @@ static const char *usage =
     "  collective one collective on a two-tier network: traffic per link, timed runs (seed 001)\n"
     "             collsim collective --list\n"
     "             collsim collective --net percs:64,16,16 --coll scatter --algo binomial --block 64KiB --links\n"
+    "  allreduce  the Allreduce benchmark on a simulated SMP cluster with scripted trees (seed 002)\n"
+    "             collsim allreduce --cluster 8x4 --trees lam --iterations 1000 -n 32\n"
+    "  tree-script  write a reduce/broadcast tree as an editable YAML script\n"
+    "             collsim tree-script --from lam -n 32 --out my.yaml\n"
     "  sweep      run an experiment file, one CSV row per point, resumable\n"
     "             collsim sweep experiments/seed000-fig3.yaml --out results/seed000/fig3.csv\n"
     "  reproduce  regenerate a paper's tables and figures: collsim reproduce seed000|seed001\n"
@@ -75,6 +80,10 @@ int main(int argc, char **argv)
     return cs_tree_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "collective"))
     return cs_collective_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "allreduce"))
+    return cs_allreduce_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "tree-script"))
+    return cs_tree_script_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "sweep"))
     return cs_sweep_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "platform"))

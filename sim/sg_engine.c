@@ -461,7 +461,7 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
     procs[r].observer = c->observer;
     procs[r].observer_user = c->observer_user;
     snprintf(name, sizeof name, "%d", r);
-    sg_actor_t a = sg_actor_init(name, hosts[r / c->cores]);
+    sg_actor_t a = sg_actor_init(name, hosts[c->host_of ? c->host_of[r] : r / c->cores]);
     sg_actor_set_data(a, &procs[r]);
     sg_actor_start(a, actor_main, 0, NULL);
   }

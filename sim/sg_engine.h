@@ -19,6 +19,7 @@ typedef struct cs_engine_config {
   const char *platform_file;  /* SimGrid XML */
   int n;                      /* simulated processes */
   int cores;                  /* ranks per host; rank r on host r / cores (in-order mapping) */
+  const int *host_of;         /* or NULL; else rank r on host host_of[r] (each < number of hosts) */
   double o_send;              /* software overhead per message sent, seconds */
   double o_recv;              /* software overhead per message received, seconds */
   int stack_kib;              /* actor stack size */

@@ -1,0 +1,153 @@
+/* `collsim allreduce` and `collsim tree-script` through the binary (seed 002).
+ *  - Bad input: exit 2, one line naming the problem, no output file: missing
+ *    or malformed --cluster, unknown trees, -n larger than the cluster, a
+ *    broken script file (the message names the rank and the command), a bad
+ *    --order, --groups out of range.
+ *  - JSON has the documented keys; every Allreduce result is checked
+ *    (result_ok true) and messages per Allreduce = 2 (n - 1); hierarchical
+ *    trees on 8 x 4 send 14 messages between nodes, LAM's 35.
+ *  - A generated tree dumped with tree-script and loaded back as a file gives
+ *    the same simulated time as the generator itself.
+ *  - Identical runs give identical output. */
+#include "harness.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *tmpdir;
+
+static void setup(void) { tmpdir = harness_tmpdir_new(); }
+
+static void teardown(void)
+{
+  harness_tmpdir_remove(tmpdir);
+  tmpdir = NULL;
+}
+
+static void expect_bad(const char *word, ...)
+{
+  va_list ap;
+  va_start(ap, word);
+  GPtrArray *args = harness_args_va("allreduce", ap);
+  va_end(ap);
+  char *out = harness_path(tmpdir, "result.json");
+  g_ptr_array_remove_index(args, args->len - 1);
+  g_ptr_array_add(args, "--out");
+  g_ptr_array_add(args, out);
+  g_ptr_array_add(args, NULL);
+  harness_result r;
+  harness_run(&r, (const char *const *)args->pdata);
+  ck_assert_msg(r.exit_status == 2, "exit %d, stderr: %s", r.exit_status, r.err);
+  ck_assert_msg(strstr(r.err, word) != NULL, "stderr lacks '%s': %s", word, r.err);
+  ck_assert_int_eq(harness_count_lines(r.err), 1);
+  ck_assert(access(out, F_OK) != 0);
+  harness_result_clear(&r);
+  g_free(out);
+  g_ptr_array_free(args, TRUE);
+}
+
+START_TEST(bad_inputs)
+{
+  expect_bad("--cluster is required", "--trees", "lam", NULL);
+  expect_bad("bad cluster", "--cluster", "8x", NULL);
+  expect_bad("bad cluster", "--cluster", "6x4", NULL); /* no processor known for this shape */
+  expect_bad("unknown trees", "--cluster", "8x4", "--trees", "spiral", NULL);
+  expect_bad("-n must be", "--cluster", "8x4", "-n", "33", NULL);
+  expect_bad("--order", "--cluster", "8x4", "--order", "random", NULL);
+  expect_bad("--groups", "--cluster", "8x4", "--trees", "hierarchical", "--groups", "5", NULL);
+  char *broken = harness_write_file(tmpdir, "broken.yaml",
+                                    "name: broken\nn: 3\nroot: 0\nreduce:\n  0: [recv 1, recv 2]\n  1: [send 0]\n"
+                                    "  2: [send 1]\nbcast:\n  0: [send 1, send 2]\n  1: [recv 0]\n  2: [recv 0]\n");
+  expect_bad("rank", "--cluster", "8x4", "--trees", broken, "-n", "3", NULL);
+  char *missing = harness_path(tmpdir, "missing.yaml");
+  expect_bad("missing.yaml", "--cluster", "8x4", "--trees", missing, NULL);
+  g_free(broken);
+  g_free(missing);
+}
+END_TEST
+
+static void run_json(harness_result *r, const char *trees, const char *n)
+{
+  harness_runl(r, "allreduce", "--cluster", "8x4", "--trees", trees, "-n", n, "--iterations", "20", "--format",
+               "json", "-q", NULL);
+  ck_assert_msg(r->exit_status == 0, "%s: %s", trees, r->err);
+}
+
+START_TEST(json_and_counts)
+{
+  const char *trees[] = {"lam", "linear", "hierarchical"};
+  gint64 internode_32[] = {35, 56, 14};
+  for (size_t t = 0; t < G_N_ELEMENTS(trees); t++)
+    for (int n = 1; n <= 32; n += 31) {
+      harness_result r;
+      char nbuf[8];
+      snprintf(nbuf, sizeof nbuf, "%d", n);
+      run_json(&r, trees[t], nbuf);
+      gboolean ok = FALSE;
+      gint64 msgs, inter, nn;
+      double us;
+      ck_assert(harness_json_bool(r.out, "result_ok", &ok) && ok);
+      ck_assert(harness_json_int(r.out, "messages_per_allreduce", &msgs));
+      ck_assert_int_eq(msgs, 2 * (n - 1));
+      ck_assert(harness_json_int(r.out, "internode_messages_per_allreduce", &inter));
+      if (n == 32)
+        ck_assert_int_eq(inter, internode_32[t]);
+      ck_assert(harness_json_int(r.out, "n", &nn) && nn == n);
+      ck_assert(harness_json_double(r.out, "us_per_allreduce", &us));
+      ck_assert(n == 1 ? us == 0 : us > 0);
+      ck_assert(harness_json_has(r.out, "cluster") && harness_json_has(r.out, "trees") &&
+                harness_json_has(r.out, "iterations"));
+      harness_result_clear(&r);
+    }
+}
+END_TEST
+
+START_TEST(dumped_script_runs_the_same)
+{
+  char *yaml = harness_path(tmpdir, "lam32.yaml");
+  harness_result a, b, c;
+  harness_runl(&a, "tree-script", "--from", "lam", "-n", "32", "--cluster", "8x4", "--out", yaml, NULL);
+  ck_assert_msg(a.exit_status == 0, "%s", a.err);
+  run_json(&b, "lam", "32");
+  run_json(&c, yaml, "32");
+  double x, y;
+  ck_assert(harness_json_double(b.out, "us_per_allreduce", &x));
+  ck_assert(harness_json_double(c.out, "us_per_allreduce", &y));
+  ck_assert_msg(x == y, "generator %g us, its script %g us", x, y);
+  harness_result_clear(&a);
+  harness_result_clear(&b);
+  harness_result_clear(&c);
+  g_free(yaml);
+}
+END_TEST
+
+START_TEST(identical_runs)
+{
+  harness_result a, b;
+  run_json(&a, "hierarchical", "24");
+  run_json(&b, "hierarchical", "24");
+  ck_assert_str_eq(a.out, b.out);
+  harness_result_clear(&a);
+  harness_result_clear(&b);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("cli-allreduce");
+  TCase *tc = tcase_create("cli-allreduce");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, bad_inputs);
+  tcase_add_test(tc, json_and_counts);
+  tcase_add_test(tc, dumped_script_runs_the_same);
+  tcase_add_test(tc, identical_runs);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
