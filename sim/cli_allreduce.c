@@ -7,6 +7,7 @@
 #include "../platforms/smp_cluster.h"
 #include "allreduce_run.h"
 #include "cli_tree.h"
+#include "tree_search.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,8 +16,9 @@
 #include <unistd.h>
 
 typedef struct ar_opts {
-  char *cluster, *trees, *order, *format, *out, *model, *from;
-  int n, iterations, groups, fanout;
+  char *cluster, *trees, *order, *format, *out, *model, *from, *write_script;
+  int n, iterations, groups, fanout, search_iterations;
+  double cycles, net_lat_us, shm_lat_us;
   gboolean list, quiet;
 } ar_opts;
 
@@ -24,6 +26,7 @@ static void ar_opts_free(ar_opts *o)
 {
   g_free(o->cluster); g_free(o->trees); g_free(o->order); g_free(o->format); g_free(o->out); g_free(o->model);
   g_free(o->from);
+  g_free(o->write_script);
 }
 
 static void list_generators(void)
@@ -107,29 +110,34 @@ static int emit(const char *cmd, const char *out, const char *text, size_t len)
 }
 
 static char *format_result(const ar_opts *o, const cs_smp_cluster *c, const cs_tree_script *s,
-                           const cs_allreduce_result *r)
+                           const cs_allreduce_result *r, const char *chosen)
 {
-  const char *trees = o->trees;
+  char *trees_buf = chosen ? g_strdup_printf("best: %s", chosen) : g_strdup(o->trees);
+  const char *trees = trees_buf;
+  char *text;
   const char *order = s->order == CS_TS_ARRIVAL_ORDER ? "arrival" : "scripted";
   if (!strcmp(o->format, "json"))
-    return g_strdup_printf("{\"cluster\": \"%s\", \"cpu\": \"%s\", \"trees\": \"%s\", \"order\": \"%s\", \"n\": %d, "
+    text = g_strdup_printf("{\"cluster\": \"%s\", \"cpu\": \"%s\", \"trees\": \"%s\", \"order\": \"%s\", \"n\": %d, "
                            "\"iterations\": %d, \"us_per_allreduce\": %.6f, \"messages_per_allreduce\": %d, "
                            "\"internode_messages_per_allreduce\": %d, \"result_ok\": %s, \"model\": \"%s\"}\n",
                            c->name, c->cpu, trees, order, s->n, o->iterations, r->us_per_allreduce,
                            r->messages_per_allreduce, r->internode_messages_per_allreduce,
                            r->result_ok ? "true" : "false", o->model);
-  if (!strcmp(o->format, "csv"))
-    return g_strdup_printf("cluster,trees,order,n,iterations,us_per_allreduce,messages_per_allreduce,"
+  else if (!strcmp(o->format, "csv"))
+    text = g_strdup_printf("cluster,trees,order,n,iterations,us_per_allreduce,messages_per_allreduce,"
                            "internode_messages_per_allreduce,result_ok\n%s,%s,%s,%d,%d,%.6f,%d,%d,%s\n",
                            c->name, trees, order, s->n, o->iterations, r->us_per_allreduce,
                            r->messages_per_allreduce, r->internode_messages_per_allreduce,
                            r->result_ok ? "true" : "false");
-  return g_strdup_printf("allreduce of one int on %s (%d x %d %s), trees %s (%s receive order), n = %d\n"
+  else
+    text = g_strdup_printf("allreduce of one int on %s (%d x %d %s), trees %s (%s receive order), n = %d\n"
                          "%.1f us per allreduce over %d iterations; %d messages per allreduce, %d between nodes; "
                          "results %s\n",
                          c->name, c->nodes, c->cores, c->cpu, trees, order, s->n, r->us_per_allreduce, o->iterations,
                          r->messages_per_allreduce, r->internode_messages_per_allreduce,
                          r->result_ok ? "all correct" : "WRONG");
+  g_free(trees_buf);
+  return text;
 }
 
 static int validate(const ar_opts *o, cs_smp_cluster *c, int *n)
@@ -154,9 +162,52 @@ static int validate(const ar_opts *o, cs_smp_cluster *c, int *n)
     return cs_usage_error("allreduce", "unknown --format '%s' (table, csv or json)", o->format);
   if (strcmp(o->model, "LV08") && strcmp(o->model, "CM02"))
     return cs_usage_error("allreduce", "unknown --model '%s' (CM02 or LV08)", o->model);
-  if (!strcmp(o->trees, "best"))
-    return cs_usage_error("allreduce", "--trees best (the search) is not implemented yet");
+  if (o->search_iterations < 1)
+    return cs_usage_error("allreduce", "--search-iterations must be >= 1");
+  if (o->cycles < 0 || o->net_lat_us < 0 || o->shm_lat_us < 0)
+    return cs_usage_error("allreduce", "--cycles, --net-lat and --shm-lat must be >= 0");
+  if (o->cycles > 0)
+    c->cycles_send = c->cycles_recv = o->cycles;
+  if (o->net_lat_us > 0)
+    c->net_lat = o->net_lat_us * 1e-6;
+  if (o->shm_lat_us > 0)
+    c->shm_lat = o->shm_lat_us * 1e-6;
   return 0;
+}
+
+static void engine_defaults(const ar_opts *o, cs_engine_config *ec)
+{
+  cs_engine_config_defaults(ec);
+  ec->model = o->model; /* CM02: the calibrated latencies as they are (LV08 multiplies them by 13) */
+  ec->quiet = TRUE;
+  ec->recv_window = 8;
+}
+
+/* --trees best: the search, then the winner's script. */
+static cs_tree_script *search_best(const ar_opts *o, const cs_smp_cluster *c, int n, char **chosen, int *rc)
+{
+  cs_engine_config ec;
+  engine_defaults(o, &ec);
+  cs_tree_choice best;
+  GError *e = NULL;
+  if (!cs_tree_search(c, n, o->search_iterations, &ec, o->quiet ? NULL : stderr, &best, &e)) {
+    fprintf(stderr, "collsim allreduce: error: %s\n", e->message);
+    *rc = e->domain == CS_INTERNAL_ERROR ? 1 : 2;
+    g_error_free(e);
+    return NULL;
+  }
+  *chosen = cs_tree_choice_describe(&best);
+  return cs_tree_choice_script(&best, c, n);
+}
+
+static int save_script(const ar_opts *o, const cs_tree_script *s)
+{
+  GError *e = NULL;
+  if (!o->write_script || cs_ts_save(s, o->write_script, &e))
+    return 0;
+  int rc = cs_usage_error("allreduce", "%s", e->message);
+  g_error_free(e);
+  return rc;
 }
 
 static int run_allreduce(const ar_opts *o)
@@ -166,14 +217,15 @@ static int run_allreduce(const ar_opts *o)
   int rc = validate(o, &c, &n);
   if (rc)
     return rc;
-  cs_tree_script *s = make_script("allreduce", o, o->trees, &c, looks_like_file(o->trees) ? o->n : n, &rc);
+  char *chosen = NULL;
+  cs_tree_script *s = !strcmp(o->trees, "best")
+                          ? search_best(o, &c, n, &chosen, &rc)
+                          : make_script("allreduce", o, o->trees, &c, looks_like_file(o->trees) ? o->n : n, &rc);
   if (!s)
-    return rc;
+    return rc ? rc : 1;
   cs_engine_config ec;
-  cs_engine_config_defaults(&ec);
-  ec.model = o->model; /* CM02: the calibrated latencies as they are (LV08 multiplies them by 13) */
+  engine_defaults(o, &ec);
   ec.quiet = o->quiet;
-  ec.recv_window = 8;
   cs_allreduce_result r;
   GError *e = NULL;
   if (!cs_allreduce_run(&c, s, o->iterations, &ec, &r, &e)) {
@@ -181,27 +233,35 @@ static int run_allreduce(const ar_opts *o)
     fprintf(stderr, "collsim allreduce: error: %s\n", e->message);
     g_error_free(e);
   } else {
-    char *text = format_result(o, &c, s, &r);
+    char *text = format_result(o, &c, s, &r, chosen);
     rc = emit("allreduce", o->out, text, strlen(text));
     g_free(text);
+    if (rc == 0)
+      rc = save_script(o, s);
     if (rc == 0 && !r.result_ok)
       rc = 1;
   }
+  g_free(chosen);
   cs_ts_free(s);
   return rc;
 }
 
 int cs_allreduce_main(int argc, char **argv)
 {
-  ar_opts o = {.iterations = 1000, .groups = 1};
+  ar_opts o = {.iterations = 1000, .groups = 1, .search_iterations = 50};
   GOptionEntry entries[] = {
     {"cluster", 0, 0, G_OPTION_ARG_STRING, &o.cluster, "NODESxCORES (8x4) or 2w, 4w, 8w; other shapes @MHZ", "SPEC"},
-    {"trees", 't', 0, G_OPTION_ARG_STRING, &o.trees, "lam (default), linear, hierarchical, ... or FILE.yaml", "NAME"},
+    {"trees", 't', 0, G_OPTION_ARG_STRING, &o.trees, "lam (default), linear, hierarchical, kary-node, best (search) or FILE.yaml", "NAME"},
     {"n", 'n', 0, G_OPTION_ARG_INT, &o.n, "processes (default: every processor of the cluster)", "P"},
     {"iterations", 'i', 0, G_OPTION_ARG_INT, &o.iterations, "timed Allreduce operations (default 1000)", "I"},
     {"order", 0, 0, G_OPTION_ARG_STRING, &o.order, "receive order: scripted (LAM) or arrival (PastSet/PATHS)", "ORDER"},
     {"groups", 0, 0, G_OPTION_ARG_INT, &o.groups, "hierarchical trees: groups per node (default 1)", "G"},
     {"fanout", 0, 0, G_OPTION_ARG_INT, &o.fanout, "tree families with a degree: fan-out (default: the family's)", "K"},
+    {"search-iterations", 0, 0, G_OPTION_ARG_INT, &o.search_iterations, "--trees best: Allreduce operations per candidate (default 50)", "I"},
+    {"write-script", 0, 0, G_OPTION_ARG_FILENAME, &o.write_script, "also write the script used (e.g. the best found) to FILE", "FILE"},
+    {"cycles", 0, 0, G_OPTION_ARG_DOUBLE, &o.cycles, "CPU cycles per message sent and per message received (default 6000)", "C"},
+    {"net-lat", 0, 0, G_OPTION_ARG_DOUBLE, &o.net_lat_us, "node-to-node latency, us (default 60)", "US"},
+    {"shm-lat", 0, 0, G_OPTION_ARG_DOUBLE, &o.shm_lat_us, "shared-memory latency, us (default 5)", "US"},
     {"model", 0, 0, G_OPTION_ARG_STRING, &o.model, "SimGrid network model (default CM02)", "MODEL"},
     {"format", 0, 0, G_OPTION_ARG_STRING, &o.format, "table (default), csv or json", "FMT"},
     {"out", 'o', 0, G_OPTION_ARG_FILENAME, &o.out, "write the result to FILE (atomically)", "FILE"},
