@@ -8,6 +8,8 @@
  *    trees on 8 x 4 send 14 messages between nodes, LAM's 35.
  *  - A generated tree dumped with tree-script and loaded back as a file gives
  *    the same simulated time as the generator itself.
+ *  - The search's tree is no slower than LAM's or the hierarchical one, and
+ *    its script, written out and loaded back, gives the same time.
  *  - Identical runs give identical output. */
 #include "harness.h"
 
@@ -123,6 +125,38 @@ START_TEST(dumped_script_runs_the_same)
 }
 END_TEST
 
+/* The search on a small cluster: the tree it picks is at least as fast as
+ * every generator's tree it tried, LAM's and the hierarchical one included,
+ * and its script, written out, loads and gives the same time. */
+START_TEST(search_finds_no_worse_tree)
+{
+  char *yaml = harness_path(tmpdir, "best.yaml");
+  harness_result b, l, h, f;
+  harness_runl(&b, "allreduce", "--cluster", "4x2@300", "--trees", "best", "--iterations", "10",
+               "--search-iterations", "10", "--write-script", yaml, "--format", "json", "-q", NULL);
+  ck_assert_msg(b.exit_status == 0, "%s", b.err);
+  harness_runl(&l, "allreduce", "--cluster", "4x2@300", "--trees", "lam", "--iterations", "10", "--format", "json",
+               "-q", NULL);
+  harness_runl(&h, "allreduce", "--cluster", "4x2@300", "--trees", "hierarchical", "--iterations", "10", "--format",
+               "json", "-q", NULL);
+  harness_runl(&f, "allreduce", "--cluster", "4x2@300", "--trees", yaml, "--iterations", "10", "--format", "json",
+               "-q", NULL);
+  double best, lam, hier, file;
+  ck_assert(harness_json_double(b.out, "us_per_allreduce", &best));
+  ck_assert(harness_json_double(l.out, "us_per_allreduce", &lam));
+  ck_assert(harness_json_double(h.out, "us_per_allreduce", &hier));
+  ck_assert(harness_json_double(f.out, "us_per_allreduce", &file));
+  ck_assert_msg(best <= lam && best <= hier, "best %g, lam %g, hierarchical %g", best, lam, hier);
+  ck_assert_msg(file == best, "the written script gives %g, the search %g", file, best);
+  ck_assert(strstr(b.out, "\"trees\": \"best: ") != NULL);
+  harness_result_clear(&b);
+  harness_result_clear(&l);
+  harness_result_clear(&h);
+  harness_result_clear(&f);
+  g_free(yaml);
+}
+END_TEST
+
 START_TEST(identical_runs)
 {
   harness_result a, b;
@@ -143,6 +177,7 @@ int main(void)
   tcase_add_test(tc, bad_inputs);
   tcase_add_test(tc, json_and_counts);
   tcase_add_test(tc, dumped_script_runs_the_same);
+  tcase_add_test(tc, search_finds_no_worse_tree);
   tcase_add_test(tc, identical_runs);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
