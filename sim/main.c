@@ -26,7 +26,7 @@ static const char *usage =
     "             collsim tree-script --from lam -n 32 --out my.yaml\n"
     "  sweep      run an experiment file, one CSV row per point, resumable\n"
     "             collsim sweep experiments/seed000-fig3.yaml --out results/seed000/fig3.csv\n"
-    "  reproduce  regenerate a paper's tables and figures: collsim reproduce seed000|seed001\n"
+    "  reproduce  regenerate a paper's tables and figures: collsim reproduce seed000|seed001|seed002\n"
     "  platform   write a platform as SimGrid XML: collsim platform --torus 8x8x8 | --net percs:64,16,16\n"
     "  demo       the built-in default: three schemes on 16,384 ranks, with a summary\n"
     "\n"
@@ -43,9 +43,9 @@ static const char *data_dir(void)
 static int reproduce_main(int argc, char **argv)
 {
   if (argc != 2 || argv[1][0] == '-')
-    return cs_usage_error("reproduce", "usage: collsim reproduce seed000|seed001");
-  if (strcmp(argv[1], "seed000") != 0 && strcmp(argv[1], "seed001") != 0)
-    return cs_usage_error("reproduce", "unknown target '%s' (known: seed000, seed001)", argv[1]);
+    return cs_usage_error("reproduce", "usage: collsim reproduce seed000|seed001|seed002");
+  if (strcmp(argv[1], "seed000") != 0 && strcmp(argv[1], "seed001") != 0 && strcmp(argv[1], "seed002") != 0)
+    return cs_usage_error("reproduce", "unknown target '%s' (known: seed000, seed001, seed002)", argv[1]);
   char *script = g_strdup_printf("%s/scripts/reproduce-%s.sh", data_dir(), argv[1]);
   char *self = g_file_read_link("/proc/self/exe", NULL);
   if (access(script, R_OK) != 0 || !self) {
