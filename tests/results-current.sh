@@ -6,7 +6,9 @@
 #  - seed 001: re-runs the whole of results/seed001/tables.csv (Tables 3-5,
 #    one untimed batch, about a second) and the timed rows of table2.csv on
 #    percs:64,16,16 for scatter and gather (a few seconds each), and compares
-#    them byte for byte.
+#    them byte for byte;
+#  - seed 002: re-runs the rows of results/seed002/sec52.csv (Section 5.2's
+#    configurations, about a second each).
 # Exit 77 (skip) when no results are committed yet.
 set -euo pipefail
 src=${COLLSIM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -61,6 +63,21 @@ if [ -f "$t2" ]; then
       printf 'MISMATCH seed001/table2.csv\n  committed: %s\n  now:       %s\n' "$want" "$got"
     fi
   done
+fi
+s52=$src/results/seed002/sec52.csv
+if [ -f "$s52" ]; then
+  # curve,tree_args,cluster,trees,order,n,iterations,...: re-run each row
+  while IFS=, read -r curve args cluster _ _ n iters rest; do
+    [ "$curve" = curve ] && continue
+    want="$cluster,$(grep -m1 "^$curve,$args,$cluster," "$s52" | cut -d, -f4-)"
+    # shellcheck disable=SC2086
+    got=$("$collsim" allreduce --cluster "$cluster" $args -n "$n" --iterations "$iters" --format csv -q | tail -n 1)
+    checked=$((checked + 1))
+    if [ "$got" != "$want" ]; then
+      failed=$((failed + 1))
+      printf 'MISMATCH seed002/sec52.csv\n  committed: %s\n  now:       %s\n' "$want" "$got"
+    fi
+  done < "$s52"
 fi
 echo "results-current: $checked rows re-run, $failed differ"
 [ "$checked" -gt 0 ] || exit 77
