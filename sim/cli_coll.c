@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 typedef struct coll_opts {
-  char *net, *coll, *algo, *block, *bytes, *format, *per_link, *pairs, *out, *model, *keep_platform, *batch;
+  char *net, *coll, *algo, *block, *bytes, *format, *per_link, *pairs, *out, *model, *keep_platform, *batch, *script;
   double gamma, o_send_us, o_recv_us;
   gboolean list, links, timed, verify, quiet, no_header;
 } coll_opts;
@@ -108,6 +108,7 @@ static GOptionContext *coll_option_context(coll_opts *o)
     {"block", 0, 0, G_OPTION_ARG_STRING, &o->block, "data per rank (scatter, gather, allgather, reduce-scatter), e.g. 64KiB", "SIZE"},
     {"bytes", 0, 0, G_OPTION_ARG_STRING, &o->bytes, "whole buffer (bcast, reduce), e.g. 1GiB", "SIZE"},
     {"batch", 0, 0, G_OPTION_ARG_FILENAME, &o->batch, "untimed runs on one platform, one \"COLL ALGO SIZE\" per line", "FILE"},
+    {"script", 0, 0, G_OPTION_ARG_FILENAME, &o->script, "--algo script: the tree script (YAML, seed 002)", "FILE"},
     {"links", 0, 0, G_OPTION_ARG_NONE, &o->links, "route the traffic: links used, min/max/total bytes per tier", NULL},
     {"per-link", 0, 0, G_OPTION_ARG_FILENAME, &o->per_link, "also write every link's bytes and messages to a CSV (implies --links)", "FILE"},
     {"pairs", 0, 0, G_OPTION_ARG_FILENAME, &o->pairs, "write the node-to-node pattern (src,dst,messages,bytes) to a CSV", "FILE"},
@@ -140,6 +141,7 @@ static void coll_opts_free(coll_opts *o)
   g_free(o->net); g_free(o->coll); g_free(o->algo); g_free(o->block); g_free(o->bytes); g_free(o->format);
   g_free(o->per_link); g_free(o->pairs); g_free(o->out); g_free(o->model); g_free(o->keep_platform);
   g_free(o->batch);
+  g_free(o->script);
 }
 
 static void list_algorithms(void)
@@ -592,7 +594,7 @@ static int run_one(const coll_opts *o, const cs_net *net, session *S, const coll
 {
   coll_result R = {.algo = it->algo, .size = it->size, .verified = -1, .routes = S->routes};
   GError *e = NULL;
-  if (!cs_sched_setup(&R.prm, it->algo, net, it->size, &e)) {
+  if (!cs_sched_setup_arg(&R.prm, it->algo, net, it->size, o->script, &e)) {
     int rc = cs_usage_error("collective", "%s", e->message);
     g_error_free(e);
     return rc;

@@ -13,6 +13,8 @@
  *    bytes injected x hops (byte_hops), and the per-link CSV sums to it.
  *  - A timed van de Geijn broadcast stays within 25% of the cost model
  *    (FIFO channels keep its ring a pipeline).
+ *  - A tree script (seed 002) runs as a reduce and a broadcast schedule:
+ *    replayed, and timed with the same per-link bytes as untimed.
  *  - Identical runs give identical output. */
 #include "harness.h"
 
@@ -225,6 +227,47 @@ START_TEST(ring_is_a_pipeline)
 }
 END_TEST
 
+/* A tree script (seed 002) is one more schedule source: the 8-way example
+ * replays correctly as a reduce and as a broadcast on a 32-rank machine, and
+ * its timed per-link bytes equal the untimed ones. */
+START_TEST(script_is_a_schedule)
+{
+  const char *src = g_getenv("COLLSIM_SRCDIR");
+  char *script = g_build_filename(src ? src : "..", "trees", "8way-two-groups.yaml", NULL);
+  const char *colls[] = {"reduce", "bcast"};
+  for (int c = 0; c < 2; c++) {
+    char *untimed = harness_path(tmpdir, "u.csv"), *timed = harness_path(tmpdir, "t.csv");
+    harness_result a, b;
+    harness_runl(&a, "collective", "--net", "percs:4,4,2", "--coll", colls[c], "--algo", "script", "--script", script,
+                 "--bytes", "4", "--verify", "--per-link", untimed, "--format", "json", "-q", NULL);
+    ck_assert_msg(a.exit_status == 0, "%s: %s", colls[c], a.err);
+    gboolean ok = FALSE;
+    gint64 messages;
+    ck_assert(harness_json_bool(a.out, "verified", &ok) && ok);
+    ck_assert(harness_json_int(a.out, "messages", &messages));
+    ck_assert_int_eq(messages, 31);
+    harness_runl(&b, "collective", "--net", "percs:4,4,2", "--coll", colls[c], "--algo", "script", "--script", script,
+                 "--bytes", "4", "--timed", "--per-link", timed, "--format", "json", "-q", NULL);
+    ck_assert_msg(b.exit_status == 0, "%s timed: %s", colls[c], b.err);
+    char *x = harness_read_file(untimed), *y = harness_read_file(timed);
+    ck_assert(x && y && strcmp(x, y) == 0);
+    g_free(x);
+    g_free(y);
+    harness_result_clear(&a);
+    harness_result_clear(&b);
+    g_free(untimed);
+    g_free(timed);
+  }
+  harness_result r;
+  harness_runl(&r, "collective", "--net", "percs:4,4,1", "--coll", "reduce", "--algo", "script", "--script", script,
+               "--bytes", "4", NULL);
+  ck_assert_int_eq(r.exit_status, 2);
+  ck_assert(strstr(r.err, "n = 32") != NULL);
+  harness_result_clear(&r);
+  g_free(script);
+}
+END_TEST
+
 START_TEST(identical_runs)
 {
   harness_result a, b;
@@ -251,6 +294,7 @@ int main(void)
   tcase_add_test(tc, timed_equals_untimed_percs);
   tcase_add_test(tc, timed_equals_untimed_dragonfly);
   tcase_add_test(tc, ring_is_a_pipeline);
+  tcase_add_test(tc, script_is_a_schedule);
   tcase_add_test(tc, identical_runs);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

@@ -25,6 +25,8 @@ extern const cs_coll_algo cs_algo_twotier_scatter_direct;
 extern const cs_coll_algo cs_algo_twotier_gather_direct;
 extern const cs_coll_algo cs_algo_twotier_bcast_every;
 extern const cs_coll_algo cs_algo_twotier_bcast_missing;
+extern const cs_coll_algo cs_algo_script_reduce;
+extern const cs_coll_algo cs_algo_script_bcast;
 
 static const cs_coll_algo *const algos[] = {
   &cs_algo_binomial_scatter,
@@ -46,6 +48,8 @@ static const cs_coll_algo *const algos[] = {
   &cs_algo_twotier_allgather,
   &cs_algo_twotier_reduce_scatter,
   &cs_algo_twotier_reduce,
+  &cs_algo_script_bcast,
+  &cs_algo_script_reduce,
 };
 
 size_t cs_coll_algo_count(void) { return sizeof algos / sizeof algos[0]; }

@@ -234,7 +234,14 @@ bool cs_oplist_expand(const cs_sched_params *prm, const cs_oplist *o, cs_op_visi
 bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
                     GError **err)
 {
+  return cs_sched_setup_arg(prm, a, net, size, NULL, err);
+}
+
+bool cs_sched_setup_arg(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
+                        const char *arg, GError **err)
+{
   memset(prm, 0, sizeof *prm);
+  prm->variant_arg = arg;
   prm->coll = a->coll;
   prm->net = net;
   prm->p = net->p;

@@ -74,7 +74,7 @@ typedef struct cs_sched_params {
   uint64_t block;     /* per-rank collectives: bytes of one rank's block */
   uint64_t bytes;     /* whole buffer: block * p, or the bcast/reduce buffer */
   int64_t nunits;     /* chosen by the algorithm's plan() */
-  const char *variant_arg; /* reserved for algorithm options, may be NULL */
+  const char *variant_arg; /* an algorithm's argument, may be NULL (script: the YAML file) */
 } cs_sched_params;
 
 /* A set of units: `runs` runs of `len` consecutive units, run i starting at
@@ -164,6 +164,9 @@ const cs_coll_algo *cs_coll_algo_find(cs_coll c, const char *name);
  * size = block for per-rank collectives, whole buffer otherwise. */
 bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
                     GError **err);
+/* The same with an algorithm argument (prm->variant_arg). */
+bool cs_sched_setup_arg(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
+                        const char *arg, GError **err);
 
 /* Handy in algorithms: node and supernode of a rank, first rank of a node. */
 static inline int64_t cs_rank_node(const cs_sched_params *prm, int64_t r) { return r / prm->net->cpn; }
