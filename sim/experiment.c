@@ -1,6 +1,7 @@
 /* Experiment YAML parser (libyaml document API).  See experiment.h for the
  * schema and the point order. */
 #include "experiment.h"
+#include "yaml_util.h"
 
 #include "../algorithms/trees/tree_algo.h"
 
@@ -21,8 +22,6 @@ typedef struct parse_ctx {
   GError **err;
 } parse_ctx;
 
-static int node_line(const yaml_node_t *node) { return node ? (int)node->start_mark.line + 1 : 0; }
-
 G_GNUC_PRINTF(4, 5)
 static gboolean fail(parse_ctx *c, const yaml_node_t *node, const char *key, const char *fmt, ...)
 {
@@ -31,30 +30,18 @@ static gboolean fail(parse_ctx *c, const yaml_node_t *node, const char *key, con
   char *what = g_strdup_vprintf(fmt, ap);
   va_end(ap);
   if (key)
-    g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s:%d: key '%s': %s", c->path, node_line(node), key, what);
+    g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s:%d: key '%s': %s", c->path, cs_yaml_line(node), key, what);
   else
-    g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s:%d: %s", c->path, node_line(node), what);
+    g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s:%d: %s", c->path, cs_yaml_line(node), what);
   g_free(what);
   return FALSE;
 }
-
-static const char *node_type_name(const yaml_node_t *node)
-{
-  switch (node->type) {
-  case YAML_SCALAR_NODE: return "a scalar";
-  case YAML_SEQUENCE_NODE: return "a list";
-  case YAML_MAPPING_NODE: return "a mapping";
-  default: return "nothing";
-  }
-}
-
-static const char *scalar(const yaml_node_t *node) { return (const char *)node->data.scalar.value; }
 
 static gboolean is_null(const yaml_node_t *node)
 {
   if (node->type != YAML_SCALAR_NODE || node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
     return FALSE;
-  const char *s = scalar(node);
+  const char *s = cs_yaml_scalar(node);
   return s[0] == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 || strcmp(s, "Null") == 0 ||
          strcmp(s, "NULL") == 0;
 }
@@ -65,23 +52,23 @@ static gboolean get_string(parse_ctx *c, const yaml_node_t *node, const char *ke
                            char **out)
 {
   if (node->type != YAML_SCALAR_NODE)
-    return fail(c, node, key, "expected a string, found %s", node_type_name(node));
+    return fail(c, node, key, "expected a string, found %s", cs_yaml_type_name(node));
   if (is_null(node)) {
     if (!allow_empty)
       return fail(c, node, key, "expected a non-empty string");
     *out = g_strdup("");
     return TRUE;
   }
-  *out = g_strdup(scalar(node));
+  *out = g_strdup(cs_yaml_scalar(node));
   return TRUE;
 }
 
 static gboolean plain_number(parse_ctx *c, const yaml_node_t *node, const char *key, const char *kind)
 {
   if (node->type != YAML_SCALAR_NODE)
-    return fail(c, node, key, "expected %s, found %s", kind, node_type_name(node));
+    return fail(c, node, key, "expected %s, found %s", kind, cs_yaml_type_name(node));
   if (node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-    return fail(c, node, key, "expected %s, found the quoted string \"%s\"", kind, scalar(node));
+    return fail(c, node, key, "expected %s, found the quoted string \"%s\"", kind, cs_yaml_scalar(node));
   if (is_null(node))
     return fail(c, node, key, "expected %s, found an empty value", kind);
   return TRUE;
@@ -92,7 +79,7 @@ static gboolean get_int(parse_ctx *c, const yaml_node_t *node, const char *key, 
 {
   if (!plain_number(c, node, key, "an integer"))
     return FALSE;
-  const char *s = scalar(node);
+  const char *s = cs_yaml_scalar(node);
   char *end;
   errno = 0;
   long long v = strtoll(s, &end, 10);
@@ -110,7 +97,7 @@ static gboolean get_u64(parse_ctx *c, const yaml_node_t *node, const char *key, 
 {
   if (!plain_number(c, node, key, "an integer"))
     return FALSE;
-  const char *s = scalar(node);
+  const char *s = cs_yaml_scalar(node);
   if (s[0] == '-')
     return fail(c, node, key, "%s is invalid: seeds are integers >= 0", s);
   char *end;
@@ -128,7 +115,7 @@ static gboolean get_fraction(parse_ctx *c, const yaml_node_t *node, const char *
 {
   if (!plain_number(c, node, key, "a number"))
     return FALSE;
-  const char *s = scalar(node);
+  const char *s = cs_yaml_scalar(node);
   char *end;
   errno = 0;
   double v = strtod(s, &end);
@@ -168,7 +155,7 @@ static gboolean get_list(parse_ctx *c, const yaml_node_t *node, const char *key,
                          gpointer out)
 {
   if (node->type != YAML_SEQUENCE_NODE)
-    return fail(c, node, key, "expected a list (e.g. [1, 2]), found %s", node_type_name(node));
+    return fail(c, node, key, "expected a list (e.g. [1, 2]), found %s", cs_yaml_type_name(node));
   yaml_node_item_t *start = node->data.sequence.items.start, *top = node->data.sequence.items.top;
   if (start == top)
     return fail(c, node, key, "the list is empty");
@@ -193,7 +180,7 @@ static gboolean get_list(parse_ctx *c, const yaml_node_t *node, const char *key,
       GArray *a = out;
       for (guint j = 0; spec->unique && j < a->len; j++)
         if (g_array_index(a, uint64_t, j) == v)
-          return fail(c, item, key, "%s appears twice", scalar(item));
+          return fail(c, item, key, "%s appears twice", cs_yaml_scalar(item));
       g_array_append_val(a, v);
       break;
     }
@@ -207,7 +194,7 @@ static gboolean get_list(parse_ctx *c, const yaml_node_t *node, const char *key,
           return fail(c, item, key,
                       "%s appears twice (collsim prints f with 6 significant digits, so values that close "
                       "are one point)",
-                      scalar(item));
+                      cs_yaml_scalar(item));
       g_array_append_val(a, v);
       break;
     }
@@ -257,7 +244,7 @@ static gboolean map_begin(parse_ctx *c, const yaml_node_t *node, const char *key
 {
   memset(it, 0, sizeof *it);
   if (node->type != YAML_MAPPING_NODE)
-    return fail(c, node, key, "expected %s, found %s", what, node_type_name(node));
+    return fail(c, node, key, "expected %s, found %s", what, cs_yaml_type_name(node));
   it->c = c;
   it->map = node;
   it->pair = node->data.mapping.pairs.start;
@@ -282,15 +269,15 @@ static int map_next(map_iter *it, const char *parent, const char **key, yaml_nod
   yaml_node_t *v = yaml_document_get_node(it->c->doc, it->pair->value);
   it->pair++;
   if (k->type != YAML_SCALAR_NODE) {
-    fail(it->c, k, parent, "keys must be plain words, found %s", node_type_name(k));
+    fail(it->c, k, parent, "keys must be plain words, found %s", cs_yaml_type_name(k));
     return -1;
   }
-  if (g_hash_table_contains(it->seen, scalar(k))) {
-    fail(it->c, k, scalar(k), "appears twice%s%s", parent ? " in " : "", parent ? parent : "");
+  if (g_hash_table_contains(it->seen, cs_yaml_scalar(k))) {
+    fail(it->c, k, cs_yaml_scalar(k), "appears twice%s%s", parent ? " in " : "", parent ? parent : "");
     return -1;
   }
-  g_hash_table_add(it->seen, (gpointer)scalar(k));
-  *key = scalar(k);
+  g_hash_table_add(it->seen, (gpointer)cs_yaml_scalar(k));
+  *key = cs_yaml_scalar(k);
   *knode = k;
   *value = v;
   return 1;
@@ -340,7 +327,7 @@ static gboolean parse_platform(parse_ctx *c, const yaml_node_t *node, cs_experim
       if (!get_string(c, v, "platform.torus", FALSE, &e->torus))
         goto out;
       if (!torus_ok(e->torus)) {
-        fail(c, v, "platform.torus", "'%s' is neither 'auto' nor XxYxZ with every dimension >= 2 (e.g. 8x8x16)", scalar(v));
+        fail(c, v, "platform.torus", "'%s' is neither 'auto' nor XxYxZ with every dimension >= 2 (e.g. 8x8x16)", cs_yaml_scalar(v));
         goto out;
       }
     } else if (strcmp(key, "cores") == 0) {
@@ -411,7 +398,7 @@ static gboolean parse_exclude(parse_ctx *c, const yaml_node_t *node, GPtrArray *
 {
   if (node->type != YAML_SEQUENCE_NODE)
     return fail(c, node, "exclude", "expected a list of rules such as [{algorithms: [comm-split], n: [65536]}], "
-                "found %s", node_type_name(node));
+                "found %s", cs_yaml_type_name(node));
   for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
     yaml_node_t *rn = yaml_document_get_node(c->doc, *it);
     exclude_rule *rule = g_new0(exclude_rule, 1);

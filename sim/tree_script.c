@@ -14,6 +14,7 @@
  * A script with receive_order: arrival is checked in scripted order too:
  * taking partial sums in order of arrival can only finish earlier. */
 #include "tree_script.h"
+#include "yaml_util.h"
 
 #include "prng.h"
 
@@ -588,7 +589,8 @@ typedef struct pctx {
   GError **err;
 } pctx;
 
-static int node_line(const yaml_node_t *node) { return node ? (int)node->start_mark.line + 1 : 1; }
+/* Line of a node for messages; 1 for the document as a whole. */
+static int line_of(const yaml_node_t *node) { return node ? cs_yaml_line(node) : 1; }
 
 G_GNUC_PRINTF(3, 4)
 static bool pfail(pctx *c, const yaml_node_t *node, const char *fmt, ...)
@@ -597,22 +599,10 @@ static bool pfail(pctx *c, const yaml_node_t *node, const char *fmt, ...)
   va_start(ap, fmt);
   char *what = g_strdup_vprintf(fmt, ap);
   va_end(ap);
-  g_set_error(c->err, CS_TS_ERROR, TS_ERR_SYNTAX, "%s:%d: %s", c->origin, node_line(node), what);
+  g_set_error(c->err, CS_TS_ERROR, TS_ERR_SYNTAX, "%s:%d: %s", c->origin, line_of(node), what);
   g_free(what);
   return false;
 }
-
-static const char *type_name(const yaml_node_t *node)
-{
-  switch (node->type) {
-  case YAML_SCALAR_NODE: return "a scalar";
-  case YAML_SEQUENCE_NODE: return "a list";
-  case YAML_MAPPING_NODE: return "a mapping";
-  default: return "nothing";
-  }
-}
-
-static const char *scalar(const yaml_node_t *node) { return (const char *)node->data.scalar.value; }
 
 static yaml_node_t *node_at(pctx *c, int id) { return yaml_document_get_node(c->doc, id); }
 
@@ -621,8 +611,8 @@ static bool get_int(pctx *c, const yaml_node_t *node, const char *what, long lon
 {
   if (node->type != YAML_SCALAR_NODE || node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
     return pfail(c, node, "%s: expected an integer, found %s", what,
-                 node->type == YAML_SCALAR_NODE ? "a quoted string" : type_name(node));
-  const char *s = scalar(node);
+                 node->type == YAML_SCALAR_NODE ? "a quoted string" : cs_yaml_type_name(node));
+  const char *s = cs_yaml_scalar(node);
   char *end;
   errno = 0;
   long long v = strtoll(s, &end, 10);
@@ -680,16 +670,16 @@ static bool collect_keys(pctx *c, const yaml_node_t *root, ts_keys *k)
 {
   memset(k, 0, sizeof *k);
   if (root->type != YAML_MAPPING_NODE)
-    return pfail(c, root, "expected a mapping with the keys " KNOWN_KEYS ", found %s", type_name(root));
+    return pfail(c, root, "expected a mapping with the keys " KNOWN_KEYS ", found %s", cs_yaml_type_name(root));
   for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
     yaml_node_t *kn = node_at(c, p->key);
     if (kn->type != YAML_SCALAR_NODE)
-      return pfail(c, kn, "keys must be words (" KNOWN_KEYS "), found %s", type_name(kn));
-    int i = key_index(scalar(kn));
+      return pfail(c, kn, "keys must be words (" KNOWN_KEYS "), found %s", cs_yaml_type_name(kn));
+    int i = key_index(cs_yaml_scalar(kn));
     if (i < 0)
-      return pfail(c, kn, "unknown key '%s' (known: " KNOWN_KEYS ")", scalar(kn));
+      return pfail(c, kn, "unknown key '%s' (known: " KNOWN_KEYS ")", cs_yaml_scalar(kn));
     if (k->key[i])
-      return pfail(c, kn, "key '%s' appears twice (first at line %d)", KEYS[i], node_line(k->key[i]));
+      return pfail(c, kn, "key '%s' appears twice (first at line %d)", KEYS[i], line_of(k->key[i]));
     k->key[i] = kn;
     k->value[i] = node_at(c, p->value);
   }
@@ -708,16 +698,16 @@ typedef struct ts_header {
 
 static bool parse_name(pctx *c, const yaml_node_t *v, ts_header *h)
 {
-  if (v->type != YAML_SCALAR_NODE || scalar(v)[0] == '\0')
+  if (v->type != YAML_SCALAR_NODE || cs_yaml_scalar(v)[0] == '\0')
     return pfail(c, v, "name: expected a non-empty string, found %s",
-                 v->type == YAML_SCALAR_NODE ? "an empty value" : type_name(v));
-  h->name = g_strdup(scalar(v));
+                 v->type == YAML_SCALAR_NODE ? "an empty value" : cs_yaml_type_name(v));
+  h->name = g_strdup(cs_yaml_scalar(v));
   return true;
 }
 
 static bool parse_order(pctx *c, const yaml_node_t *v, ts_header *h)
 {
-  const char *word = v->type == YAML_SCALAR_NODE ? scalar(v) : "";
+  const char *word = v->type == YAML_SCALAR_NODE ? cs_yaml_scalar(v) : "";
   if (strcmp(word, "scripted") == 0)
     h->order = CS_TS_SCRIPTED_ORDER;
   else if (strcmp(word, "arrival") == 0)
@@ -725,7 +715,7 @@ static bool parse_order(pctx *c, const yaml_node_t *v, ts_header *h)
   else if (v->type == YAML_SCALAR_NODE)
     return pfail(c, v, "receive_order: expected scripted or arrival, found '%s'", word);
   else
-    return pfail(c, v, "receive_order: expected scripted or arrival, found %s", type_name(v));
+    return pfail(c, v, "receive_order: expected scripted or arrival, found %s", cs_yaml_type_name(v));
   return true;
 }
 
@@ -766,19 +756,19 @@ static bool parse_commands(pctx *c, cs_tree_script *s, ts_lines *L, cs_ts_phase 
 {
   if (v->type != YAML_SEQUENCE_NODE)
     return pfail(c, v, "%s, rank %d: expected a list of commands such as [recv 1, send 0] ([] for none), found %s",
-                 PHASE_NAME[ph], r, type_name(v));
+                 PHASE_NAME[ph], r, cs_yaml_type_name(v));
   L->first[ph][r] = (int)L->cmd_line[ph]->len;
   int i = 0;
   for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
     yaml_node_t *item = node_at(c, *it);
     cs_ts_kind kind;
-    int peer, line = node_line(item);
+    int peer, line = line_of(item);
     if (item->type != YAML_SCALAR_NODE)
       return pfail(c, item, "%s, rank %d, command %d: expected 'recv N' or 'send N', found %s", PHASE_NAME[ph], r,
-                   i + 1, type_name(item));
-    if (!parse_command(scalar(item), &kind, &peer))
+                   i + 1, cs_yaml_type_name(item));
+    if (!parse_command(cs_yaml_scalar(item), &kind, &peer))
       return pfail(c, item, "%s, rank %d, command %d: malformed command '%s' (expected 'recv N' or 'send N')",
-                   PHASE_NAME[ph], r, i + 1, scalar(item));
+                   PHASE_NAME[ph], r, i + 1, cs_yaml_scalar(item));
     cs_ts_add(s, ph, r, kind, peer);
     g_array_append_val(L->cmd_line[ph], line);
   }
@@ -805,7 +795,7 @@ static bool parse_phase(pctx *c, cs_tree_script *s, ts_lines *L, cs_ts_phase ph,
 {
   if (v->type != YAML_MAPPING_NODE)
     return pfail(c, v, "%s: expected a mapping from rank to commands (e.g. 0: [recv 1]), found %s", PHASE_NAME[ph],
-                 type_name(v));
+                 cs_yaml_type_name(v));
   char what[32];
   g_snprintf(what, sizeof what, "%s: rank", PHASE_NAME[ph]);
   for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
@@ -817,7 +807,7 @@ static bool parse_phase(pctx *c, cs_tree_script *s, ts_lines *L, cs_ts_phase ph,
       return pfail(c, kn, "%s: rank %d is out of range (0..%d)", PHASE_NAME[ph], r, s->n - 1);
     if (L->rank_line[ph][r])
       return pfail(c, kn, "%s: rank %d appears twice (first at line %d)", PHASE_NAME[ph], r, L->rank_line[ph][r]);
-    L->rank_line[ph][r] = node_line(kn);
+    L->rank_line[ph][r] = line_of(kn);
     if (!parse_commands(c, s, L, ph, r, node_at(c, p->value)))
       return false;
   }

@@ -35,29 +35,7 @@ static void teardown(void)
 }
 
 /* Bad input: exit 2, `word` on stderr, nothing on stdout, no --out file. */
-static void expect_bad(const char *word, ...)
-{
-  va_list ap;
-  va_start(ap, word);
-  GPtrArray *args = harness_args_va("collective", ap);
-  va_end(ap);
-  char *out = harness_path(tmpdir, "result.json");
-  g_ptr_array_remove_index(args, args->len - 1); /* the NULL */
-  g_ptr_array_add(args, "--out");
-  g_ptr_array_add(args, out);
-  g_ptr_array_add(args, "-q");
-  g_ptr_array_add(args, NULL);
-  harness_result r;
-  harness_run(&r, (const char *const *)args->pdata);
-  ck_assert_msg(r.exit_status == 2, "exit %d, stderr: %s", r.exit_status, r.err);
-  ck_assert_msg(strstr(r.err, word) != NULL, "stderr lacks '%s': %s", word, r.err);
-  ck_assert_int_eq(harness_count_lines(r.err), 1);
-  ck_assert_str_eq(r.out, "");
-  ck_assert(access(out, F_OK) != 0);
-  harness_result_clear(&r);
-  g_free(out);
-  g_ptr_array_free(args, TRUE);
-}
+#define expect_bad(word, ...) harness_expect_bad(tmpdir, word, "collective", __VA_ARGS__)
 
 START_TEST(bad_inputs)
 {

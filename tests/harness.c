@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------ binary ---- */
 
@@ -93,6 +94,29 @@ void harness_runl(harness_result *r, const char *first, ...)
   GPtrArray *args = harness_args_va(first, ap);
   va_end(ap);
   harness_run(r, (const char *const *)args->pdata);
+  g_ptr_array_free(args, TRUE);
+}
+
+void harness_expect_bad(const char *dir, const char *word, const char *first, ...)
+{
+  va_list ap;
+  va_start(ap, first);
+  GPtrArray *args = harness_args_va(first, ap);
+  va_end(ap);
+  char *out = g_build_filename(dir, "result.out", NULL);
+  g_ptr_array_remove_index(args, args->len - 1); /* the terminating NULL */
+  g_ptr_array_add(args, "--out");
+  g_ptr_array_add(args, out);
+  g_ptr_array_add(args, NULL);
+  harness_result r;
+  harness_run(&r, (const char *const *)args->pdata);
+  ck_assert_msg(r.exit_status == 2, "exit %d, stderr: %s", r.exit_status, r.err);
+  ck_assert_msg(strstr(r.err, word) != NULL, "stderr lacks '%s': %s", word, r.err);
+  ck_assert_int_eq(harness_count_lines(r.err), 1);
+  ck_assert_str_eq(r.out, "");
+  ck_assert_msg(access(out, F_OK) != 0, "%s was written", out);
+  harness_result_clear(&r);
+  g_free(out);
   g_ptr_array_free(args, TRUE);
 }
 

@@ -29,6 +29,10 @@ void harness_run(harness_result *r, const char *const *args);
 GPtrArray *harness_args_va(const char *first, va_list ap);
 void harness_runl(harness_result *r, const char *first, ...) G_GNUC_NULL_TERMINATED;
 void harness_result_clear(harness_result *r);
+/* Bad input: runs collsim with the arguments from `first` on plus
+ * "--out DIR/result.out"; fails the current test unless it exits 2 with one
+ * line on stderr containing `word`, nothing on stdout and no output file. */
+void harness_expect_bad(const char *dir, const char *word, const char *first, ...) G_GNUC_NULL_TERMINATED;
 
 /* Number of '\n' in text. */
 int harness_count_lines(const char *text);
