@@ -473,9 +473,21 @@ static void summarise_links(coll_result *R)
   R->ntiers = kept;
 }
 
+/* SimGrid's cost is per message (about 40 us each on the reference machine):
+ * say so before a run of hours starts. */
+static void warn_if_long(const coll_opts *o, const coll_result *R)
+{
+  double hours = (double)R->pattern.messages * 40e-6 / 3600;
+  if (o->quiet || hours < 0.5)
+    return;
+  fprintf(stderr, "collsim collective: note: a timed run of %" PRIu64 " messages takes about %.0f hours here "
+                  "(~40 us per message); the untimed --links run takes seconds\n", R->pattern.messages, hours);
+}
+
 static int run_timed(const coll_opts *o, coll_result *R, cs_engine_config *ec, GArray *untimed)
 {
   GError *e = NULL;
+  warn_if_long(o, R);
   pair_sinks timed_sinks = {.record = g_array_new(FALSE, FALSE, sizeof(pair_rec))};
   gboolean ok = cs_coll_run_timed(R->algo, &R->prm, ec, o->gamma, to_sinks, &timed_sinks, &R->t, &e);
   int rc = 0;
