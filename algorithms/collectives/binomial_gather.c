@@ -16,17 +16,10 @@
  * Units: one unit per rank (nunits = p).  Tags: tree level, log2(mask). */
 #include "oblivious.h"
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = prm->p;
-  return true;
-}
-
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
   cs_obl_binomial_gather(prm, rank, 0, out);
 }
 
 const cs_coll_algo cs_algo_binomial_gather = {
-  "binomial", CS_COLL_GATHER, "binomial tree to rank 0, nearest subtree first (MPICH)", plan, ops};
+  "binomial", CS_COLL_GATHER, "binomial tree to rank 0, nearest subtree first (MPICH)", cs_plan_unit_per_rank, ops};

@@ -13,17 +13,10 @@
  * Tags: tree level, log2(mask).  Each (parent, child) pair meets once. */
 #include "oblivious.h"
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = prm->p;
-  return true;
-}
-
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
   cs_obl_binomial_scatter(prm, rank, 0, out);
 }
 
 const cs_coll_algo cs_algo_binomial_scatter = {
-  "binomial", CS_COLL_SCATTER, "binomial tree from rank 0, farthest subtree first (MPICH)", plan, ops};
+  "binomial", CS_COLL_SCATTER, "binomial tree from rank 0, farthest subtree first (MPICH)", cs_plan_unit_per_rank, ops};

@@ -17,13 +17,6 @@
  * (nunits = p).  Tags: step i has tag i - 1. */
 #include "oblivious.h"
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = prm->p;
-  return true;
-}
-
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
   cs_obl_pairwise_reduce_scatter(prm, rank, 0, out);
@@ -31,4 +24,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_pairwise_reduce_scatter = {
   "pairwise", CS_COLL_REDUCE_SCATTER, "p-1 pairwise exchanges, step i: send to rank+i, reduce from rank-i (MPICH)",
-  plan, ops};
+  cs_plan_unit_per_rank, ops};

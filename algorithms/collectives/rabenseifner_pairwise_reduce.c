@@ -18,13 +18,6 @@
  * levels p + log2(mask).  Any p >= 1. */
 #include "oblivious.h"
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = prm->p;
-  return true;
-}
-
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
   cs_obl_pairwise_reduce_scatter(prm, rank, 0, out);
@@ -33,4 +26,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_rabenseifner_pairwise_reduce = {
   "rabenseifner-pairwise", CS_COLL_REDUCE,
-  "pairwise-exchange reduce-scatter (MPICH's long-message choice) + binomial gather to rank 0", plan, ops};
+  "pairwise-exchange reduce-scatter (MPICH's long-message choice) + binomial gather to rank 0", cs_plan_unit_per_rank, ops};

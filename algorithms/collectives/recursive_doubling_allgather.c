@@ -29,13 +29,6 @@
 
 enum { EXCHANGE_TAG = 0, FIXUP_TAG = 64, FIXUP_TAGS_PER_STEP = 64 };
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = prm->p;
-  return true;
-}
-
 /* The blocks of the aligned group of `mask` ranks starting at group_root,
  * cut at p. */
 static cs_units group_blocks(const cs_sched_params *prm, int64_t group_root, int64_t mask)
@@ -80,4 +73,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_recursive_doubling_allgather = {
   "recursive-doubling", CS_COLL_ALLGATHER,
-  "recursive doubling, distance 1 first; MPICH's halving fix-up for non-powers of two", plan, ops};
+  "recursive doubling, distance 1 first; MPICH's halving fix-up for non-powers of two", cs_plan_unit_per_rank, ops};

@@ -12,17 +12,10 @@
  * Units: one unit per rank (nunits = p).  Tags: step i has tag i. */
 #include "oblivious.h"
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = prm->p;
-  return true;
-}
-
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
   cs_obl_ring_allgather(prm, rank, 0, out);
 }
 
 const cs_coll_algo cs_algo_ring_allgather = {
-  "ring", CS_COLL_ALLGATHER, "ring, p-1 steps, each rank forwards to rank+1 (MPICH)", plan, ops};
+  "ring", CS_COLL_ALLGATHER, "ring, p-1 steps, each rank forwards to rank+1 (MPICH)", cs_plan_unit_per_rank, ops};

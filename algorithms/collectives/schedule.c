@@ -231,6 +231,13 @@ bool cs_oplist_expand(const cs_sched_params *prm, const cs_oplist *o, cs_op_visi
   return true;
 }
 
+bool cs_plan_unit_per_rank(cs_sched_params *prm, GError **err)
+{
+  (void)err;
+  prm->nunits = prm->p;
+  return true;
+}
+
 bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
                     GError **err)
 {

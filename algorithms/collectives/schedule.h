@@ -155,6 +155,10 @@ typedef struct cs_coll_algo {
   void (*ops)(const cs_sched_params *prm, int64_t rank, cs_oplist *out);
 } cs_coll_algo;
 
+/* A plan() for the many algorithms that move one unit per rank's block
+ * (nunits = p) and accept any shape. */
+bool cs_plan_unit_per_rank(cs_sched_params *prm, GError **err);
+
 /* The registry (algorithms/collectives/registry.c). */
 size_t cs_coll_algo_count(void);
 const cs_coll_algo *cs_coll_algo_at(size_t i);

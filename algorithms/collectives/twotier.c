@@ -379,3 +379,16 @@ void tt_landed_to_root(cs_oplist *out, const cs_sched_params *prm, const tt_wher
       tt_ops_bucket(out, prm, CS_OP_RECV, tt_leader(prm, 0, n), &a, n, scale, step_to_root, 0);
   tt_buckets_free(&a);
 }
+
+void tt_direct_with_root(cs_oplist *out, const cs_sched_params *prm, int64_t rank, bool root_sends)
+{
+  if (rank != 0) {
+    (root_sends ? cs_ops_recv : cs_ops_send)(out, 0, (int32_t)(rank - 1), cs_units_block(prm, rank));
+    return;
+  }
+  if (prm->p < 2)
+    return;
+  cs_ops_loop(out, prm->p - 1, 1);
+  (root_sends ? cs_ops_send : cs_ops_recv)(out, 1, 0, cs_units_block(prm, 1));
+  cs_ops_step(out, 1, tt_units_per_rank(prm));
+}

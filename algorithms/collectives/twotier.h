@@ -130,6 +130,12 @@ int64_t tt_own_part_owner(const tt_buckets *by_gateway);
 void tt_landed_to_root(cs_oplist *out, const cs_sched_params *prm, const tt_where *w, int step_over_l2,
                        int step_to_root, int64_t scale);
 
+/* The direct variants of Sec. 5.1 (last paragraph): every rank's block goes
+ * straight between it and the root (rank 0) in one message, tag rank - 1;
+ * the root sends them (scatter, root_sends) or receives them (gather) in rank
+ * order, as one loop. */
+void tt_direct_with_root(cs_oplist *out, const cs_sched_params *prm, int64_t rank, bool root_sends);
+
 void tt_reduce_exchange(cs_oplist *out, const cs_sched_params *prm, const tt_where *w, int step);
 /* holder[n] (nps entries): does node n of supernode s hold a partial sum of
  * P_s after tt_reduce_exchange (its owner, or an L2 landing node)? */

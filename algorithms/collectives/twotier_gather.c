@@ -71,24 +71,9 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 /* ---- two-tier-direct ---- */
 
-static bool plan_direct(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = prm->p;
-  return true;
-}
-
 static void ops_direct(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
-  if (rank != 0) {
-    cs_ops_send(out, 0, (int32_t)(rank - 1), cs_units_block(prm, rank));
-    return;
-  }
-  if (prm->p < 2)
-    return;
-  cs_ops_loop(out, prm->p - 1, 1);
-  cs_ops_recv(out, 1, 0, cs_units_block(prm, 1));
-  cs_ops_step(out, 1, tt_units_per_rank(prm));
+  tt_direct_with_root(out, prm, rank, false);
 }
 
 const cs_coll_algo cs_algo_twotier_gather = {
@@ -98,4 +83,4 @@ const cs_coll_algo cs_algo_twotier_gather = {
 
 const cs_coll_algo cs_algo_twotier_gather_direct = {
     "two-tier-direct", CS_COLL_GATHER, "Sec. 5.1 reversed, direct: every rank sends its block to the root",
-    plan_direct, ops_direct};
+    cs_plan_unit_per_rank, ops_direct};

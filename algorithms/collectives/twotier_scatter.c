@@ -92,24 +92,9 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 /* ---- two-tier-direct ---- */
 
-static bool plan_direct(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = prm->p;
-  return true;
-}
-
 static void ops_direct(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
-  if (rank != 0) {
-    cs_ops_recv(out, 0, (int32_t)(rank - 1), cs_units_block(prm, rank));
-    return;
-  }
-  if (prm->p < 2)
-    return;
-  cs_ops_loop(out, prm->p - 1, 1);
-  cs_ops_send(out, 1, 0, cs_units_block(prm, 1));
-  cs_ops_step(out, 1, tt_units_per_rank(prm));
+  tt_direct_with_root(out, prm, rank, true);
 }
 
 const cs_coll_algo cs_algo_twotier_scatter = {
@@ -118,4 +103,4 @@ const cs_coll_algo cs_algo_twotier_scatter = {
 
 const cs_coll_algo cs_algo_twotier_scatter_direct = {
     "two-tier-direct", CS_COLL_SCATTER, "Sec. 5.1 last paragraph: the root sends every rank its block directly",
-    plan_direct, ops_direct};
+    cs_plan_unit_per_rank, ops_direct};

@@ -29,13 +29,6 @@
 
 enum { SCATTER_TAG = 0, RING_TAG = 64 };
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = prm->p;
-  return true;
-}
-
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
   cs_obl_binomial_scatter(prm, rank, SCATTER_TAG, out);
@@ -43,4 +36,5 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 }
 
 const cs_coll_algo cs_algo_vandegeijn_bcast = {
-  "vandegeijn", CS_COLL_BCAST, "binomial scatter of p chunks + ring allgather (MPICH, van de Geijn)", plan, ops};
+  "vandegeijn", CS_COLL_BCAST, "binomial scatter of p chunks + ring allgather (MPICH, van de Geijn)",
+  cs_plan_unit_per_rank, ops};
