@@ -13,6 +13,8 @@
 # kept for a hand-written analysis: when README.md already has that section,
 # its text is carried over.
 set -euo pipefail
+# shellcheck source=differences.sh
+source "$(dirname "${BASH_SOURCE[0]}")/differences.sh"
 
 dir=${1:-results/seed000}
 if [ ! -d "$dir" ]; then
@@ -367,17 +369,7 @@ else
 fi
 
 # ----------------------------------------------------------- differences ----
-{
-  echo "## Differences"
-  echo
-  if [ -f "$readme" ] && grep -q '^## Differences' "$readme"; then
-    # keep the hand-written analysis
-    awk 'found && /^## / {exit} found && !(first && /^$/) {print; first = 0} /^## Differences/ {found = 1; first = 1}' "$readme"
-  else
-    echo "<!-- Written by hand: where our numbers differ from the paper's, and why. -->"
-    echo "_To be written._"
-  fi
-} >> "$tmp"
+differences_section "$readme" >> "$tmp"
 
 mv "$tmp" "$readme"
 trap - EXIT

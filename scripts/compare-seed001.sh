@@ -18,6 +18,8 @@
 # that section, its text is carried over.
 # Exit status: 0 written; 2 missing input or unreadable CSV.
 set -euo pipefail
+# shellcheck source=differences.sh
+source "$(dirname "${BASH_SOURCE[0]}")/differences.sh"
 export LC_ALL=C
 
 die() { printf 'compare-seed001: %s\n' "$*" >&2; exit 2; }
@@ -492,17 +494,7 @@ if ! awk -v have_t2="$have_t2" -v gamma="$gamma" -v gamma_src="$gamma_src" "$pro
 fi
 
 # ----------------------------------------------------------- differences ----
-{
-  echo "## Differences"
-  echo
-  if [ -f "$readme" ] && grep -q '^## Differences' "$readme"; then
-    # keep the hand-written analysis
-    awk 'found && /^## / {exit} found && !(first && /^$/) {print; first = 0} /^## Differences/ {found = 1; first = 1}' "$readme"
-  else
-    echo "<!-- Written by hand: where our numbers differ from the paper's, and why. -->"
-    echo "_To be written._"
-  fi
-} >> "$tmp"
+differences_section "$readme" >> "$tmp"
 
 chmod 644 "$tmp"
 mv "$tmp" "$readme"

@@ -17,6 +17,8 @@
 # carried over.
 # Exit status: 0 written; 2 missing input or unreadable CSV.
 set -euo pipefail
+# shellcheck source=differences.sh
+source "$(dirname "${BASH_SOURCE[0]}")/differences.sh"
 export LC_ALL=C
 
 die() { printf 'compare-seed002: %s\n' "$*" >&2; exit 2; }
@@ -425,16 +427,7 @@ if ! awk -F, -v psp4="$PAPER_SPEEDUP_4W" -v psp8="$PAPER_SPEEDUP_8W" -v psp2="$P
 fi
 
 # ----------------------------------------------------------- differences ----
-{
-  echo "## Differences"
-  echo
-  if [ -f "$readme" ] && grep -q '^## Differences' "$readme"; then
-    awk 'found && /^## / {exit} found && !(first && /^$/) {print; first = 0} /^## Differences/ {found = 1; first = 1}' "$readme"
-  else
-    echo "<!-- Written by hand: where our numbers differ from the paper's, and why. -->"
-    echo "_To be written._"
-  fi
-} >> "$tmp"
+differences_section "$readme" >> "$tmp"
 
 chmod 644 "$tmp"
 mv "$tmp" "$readme"

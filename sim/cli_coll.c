@@ -318,8 +318,6 @@ static gboolean same_pairs(GArray *a, GArray *b)
 
 /* ---- output ---- */
 
-static const char *tier_key(const char *name) { return name; }
-
 static void write_json(FILE *f, const coll_result *R)
 {
   fprintf(f, "{\"net\": \"%s\", \"coll\": \"%s\", \"algo\": \"%s\", \"p\": %" PRId64 ", \"sn\": %" PRId64
@@ -341,7 +339,7 @@ static void write_json(FILE *f, const coll_result *R)
       fprintf(f, "%s\"%s\": {\"links\": %" PRId64 ", \"links_used\": %" PRId64 ", \"min_bytes\": %" PRIu64
                  ", \"max_bytes\": %" PRIu64 ", \"total_bytes\": %" PRIu64 ", \"messages\": %" PRIu64
                  ", \"min_human\": \"%s\", \"max_human\": \"%s\", \"total_human\": \"%s\"}",
-              i ? ", " : "", tier_key(t->name), t->links, t->links_used, t->min_bytes, t->max_bytes,
+              i ? ", " : "", t->name, t->links, t->links_used, t->min_bytes, t->max_bytes,
               t->total_bytes, t->messages, lo, hi, tot);
     }
     cs_linkusage_totals tot = cs_linkusage_get_totals(R->lu);
