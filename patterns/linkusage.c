@@ -1,5 +1,5 @@
 /* linkUsage: per-link accounting of node-to-node traffic (see linkusage.h). */
-#include "linkusage.h"
+#include "patterns/linkusage.h"
 
 #include <glib.h>
 #include <string.h>

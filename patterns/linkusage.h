@@ -2,7 +2,7 @@
  *
  * Exchanges arrive aggregated per (source node, destination node) and are
  * routed with a route function (in collsim: the platform's own routes, see
- * sim/sg_routes.h); every link of the route is charged the bytes and the
+ * sim/engine/sg_routes.h); every link of the route is charged the bytes and the
  * messages.  Traffic between cores of one node never touches a network link:
  * it is kept apart as the "intra" tier (one pseudo-link per node).
  * All byte counts are exact integers. */

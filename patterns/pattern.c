@@ -1,5 +1,5 @@
 /* The pattern-generator: see pattern.h. */
-#include "pattern.h"
+#include "patterns/pattern.h"
 
 #include <stdlib.h>
 #include <string.h>

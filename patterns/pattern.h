@@ -10,7 +10,7 @@
 #ifndef COLLSIM_PATTERN_H
 #define COLLSIM_PATTERN_H
 
-#include "../algorithms/collectives/schedule.h"
+#include "sim/contracts/schedule.h"
 
 typedef void (*cs_pair_sink)(void *user, int64_t src_node, int64_t dst_node, uint64_t bytes, uint64_t messages);
 

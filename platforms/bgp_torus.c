@@ -7,9 +7,9 @@
  * about 100 ns per hop.  The loopback (two ranks on one node talking through
  * memory) is our choice: 2 GB/s and 100 ns.  The per-message software overhead
  * of the messaging layer is not part of the platform: it is a run parameter
- * (sim/sg_engine.h, --o-send / --o-recv).
+ * (sim/engine/sg_engine.h, --o-send / --o-recv).
  */
-#include "bgp_torus.h"
+#include "platforms/bgp_torus.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -56,7 +56,7 @@
  * in 0.14 s; percs:256,32,128 77 MB, 0.15 s, 2.5 s (350 MB of memory);
  * dragonfly:64,16,4,8 (8192 nodes) 20 MB, 0.05 s, 0.7 s.
  */
-#include "net.h"
+#include "platforms/net.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

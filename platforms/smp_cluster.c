@@ -9,7 +9,7 @@
  * (40 us each on the 200 MHz Pentium Pro, 18 us on the 450 MHz Pentium III),
  * 300 us node to node (wire, switch and the kernel's TCP path), 80 us through
  * shared memory.  results/seed002/calibration.md shows the fit. */
-#include "smp_cluster.h"
+#include "platforms/smp_cluster.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Tests of the collsim command line (sim/main.c, sim/cli_tree.c), through the
+/* Tests of the collsim command line (sim/cli/main.c, sim/cli/cli_tree.c), through the
  * binary ($COLLSIM, see harness.h).  Every run is tiny (n <= 64).
  *  - Bad input: exit status 2 and one line on stderr naming the problem, for
  *    unknown options, algorithms, formats; out-of-range -k, -f, --colors; too
@@ -12,7 +12,7 @@
  *    wall_s; other seeds change the result; --members gives m = the number
  *    of ranks listed; `platform` writes a SimGrid TORUS; --out writes the
  *    file atomically and nothing on stdout. */
-#include "harness.h"
+#include "tests/harness.h"
 
 #include <check.h>
 #include <glib/gstdio.h>

@@ -11,7 +11,7 @@
  *  - The search's tree is no slower than LAM's or the hierarchical one, and
  *    its script, written out and loaded back, gives the same time.
  *  - Identical runs give identical output. */
-#include "harness.h"
+#include "tests/harness.h"
 
 #include <check.h>
 #include <stdio.h>

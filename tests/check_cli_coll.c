@@ -16,7 +16,7 @@
  *  - A tree script (seed 002) runs as a reduce and a broadcast schedule:
  *    replayed, and timed with the same per-link bytes as untimed.
  *  - Identical runs give identical output. */
-#include "harness.h"
+#include "tests/harness.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -211,7 +211,7 @@ END_TEST
 START_TEST(script_is_a_schedule)
 {
   const char *src = g_getenv("COLLSIM_SRCDIR");
-  char *script = g_build_filename(src ? src : "..", "trees", "8way-two-groups.yaml", NULL);
+  char *script = g_build_filename(src ? src : "..", "experiments", "tree-scripts", "8way-two-groups.yaml", NULL);
   const char *colls[] = {"reduce", "bcast"};
   for (int c = 0; c < 2; c++) {
     char *untimed = harness_path(tmpdir, "u.csv"), *timed = harness_path(tmpdir, "t.csv");

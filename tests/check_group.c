@@ -1,4 +1,4 @@
-/* Unit tests of the parent-group membership (sim/group.c, sim/prng.h):
+/* Unit tests of the parent-group membership (sim/drivers/members.c, sim/contracts/prng.h):
  *  - the draw is a function of (seed, rank): same seed, byte-identical arrays;
  *    different seeds differ; membership does not depend on the colour count
  *    or rule; the totals m and m_color agree with the array;
@@ -9,9 +9,9 @@
  *  - members files: comments, commas, blank lines, CRLF parsed exactly; an
  *    out-of-range rank, a garbage token, a duplicate, a missing file give NULL
  *    and a GError naming the line (or the file). */
-#include "../sim/group.h"
-#include "../sim/prng.h"
-#include "../sim/sg_engine.h"
+#include "sim/drivers/members.h"
+#include "sim/contracts/prng.h"
+#include "sim/engine/sg_engine.h"
 
 #include <check.h>
 #include <glib/gstdio.h>

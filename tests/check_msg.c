@@ -1,4 +1,4 @@
-/* Unit tests of the backend-independent messaging layer (sim/msg.c), run over
+/* Unit tests of the backend-independent messaging layer (sim/contracts/msg.c), run over
  * an in-test fake transport: single-threaded, one GQueue per process, and
  * `next` pops the receiver's queue (each test sends what a process will
  * receive before it receives, so an empty queue is a test failure).
@@ -14,7 +14,7 @@
  *    already queued messages are dispatched at installation, removal, cs_serve;
  *  - the send observer sees every (src, dst, bytes, phase);
  *  - cs_compute / cs_now reach the transport. */
-#include "../sim/msg_backend.h"
+#include "sim/contracts/transport.h"
 
 #include <check.h>
 #include <setjmp.h>

@@ -11,7 +11,7 @@
  *    zoneRoutes' gateways as above, written atomically (no temporary file
  *    left, an old file untouched when writing fails).
  * None of these loads SimGrid (tests/check_routes.c does). */
-#include "../platforms/net.h"
+#include "platforms/net.h"
 
 #include <check.h>
 #include <glib/gstdio.h>

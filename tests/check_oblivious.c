@@ -5,14 +5,14 @@
  *    equal formulas computed here independently, for many p including
  *    non-powers of two; every send has a matching receive;
  *  - tags are distinct per (sender, receiver) and fit in int32;
- *  - the semantic replay (sim/replay.c) succeeds on PERCS shapes with
+ *  - the semantic replay (sim/checks/replay.c) succeeds on PERCS shapes with
  *    blocks that divide evenly and that do not, and reports the same
  *    counts;
  *  - hand-checked op lists for small p;
  *  - ring and pairwise lists stay O(1) long at p = 2^20;
  *  - plan() refuses what the algorithm cannot do, naming the constraint. */
-#include "../algorithms/collectives/schedule.h"
-#include "../sim/replay.h"
+#include "sim/contracts/schedule.h"
+#include "sim/checks/replay.h"
 
 #include <check.h>
 #include <glib.h>

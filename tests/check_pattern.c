@@ -7,8 +7,8 @@
  *    every pair whose route crosses it; bytes x hops is conserved; intra-node
  *    traffic is kept off the links; tier summaries (links used, min, max,
  *    total) are right, unused links excluded from min. */
-#include "../patterns/linkusage.h"
-#include "../patterns/pattern.h"
+#include "patterns/linkusage.h"
+#include "patterns/pattern.h"
 
 #include <check.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* The semantic check (sim/replay.c) must catch broken schedules.  Small
+/* The semantic check (sim/checks/replay.c) must catch broken schedules.  Small
  * schedules written here, correct and deliberately broken:
  *  - a ring allgather (correct) and one that stops a step early;
  *  - a linear reduce (correct), one that adds a contribution twice, and one
@@ -8,7 +8,7 @@
  *    than the send, and a receive that is never matched (deadlock);
  *  - unit sizes and byte sums with and without remainders;
  *  - every algorithm of the registry on shapes and sizes of every kind. */
-#include "../sim/replay.h"
+#include "sim/checks/replay.h"
 
 #include <check.h>
 

@@ -16,8 +16,8 @@
  *    separate processes (digest of names, tiers and all routes);
  *  - cs_engine_load loads once per process; missing hosts are reported;
  *  - two actors on one host talk through the node's loopback. */
-#include "../platforms/net.h"
-#include "../sim/sg_routes.h"
+#include "platforms/net.h"
+#include "sim/engine/sg_routes.h"
 
 #include <check.h>
 #include <glib/gstdio.h>

@@ -1,5 +1,5 @@
-/* Unit tests of the experiment parser (sim/experiment.c), the resume logic
- * and the runner of `collsim sweep` (sim/sweep.c), and the progress line.
+/* Unit tests of the experiment parser (sim/sweep/experiment.c), the resume logic
+ * and the runner of `collsim sweep` (sim/sweep/sweep.c), and the progress line.
  *
  * The end-to-end tests run cs_sweep_main in-process.  The sweep starts each
  * point as /proc/self/exe, i.e. this test program, so main() answers
@@ -7,10 +7,10 @@
  * (no SimGrid involved) and fails on request (environment FAKE_FAIL,
  * FAKE_BAD, FAKE_CRASH = "algo:n").  With $COLLSIM set (make check sets it)
  * one more test runs the real binary on experiments/smoke.yaml. */
-#include "../sim/experiment.h"
-#include "../sim/progress.h"
-#include "../sim/result.h"
-#include "../sim/sweep.h"
+#include "sim/sweep/experiment.h"
+#include "sim/contracts/progress.h"
+#include "sim/drivers/spanning_tree_result.h"
+#include "sim/sweep/sweep.h"
 
 #include <check.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  * Sections 5.1-5.2's configurations, and cs_ts_validate over every
  * generator, n = 1..64 and the cluster shapes with round-robin (LAM's even
  * spread) and block placement. */
-#include "../algorithms/allreduce/tree_gen.h"
+#include "algorithms/reduce_bcast_trees/tree_gen.h"
 
 #include <check.h>
 #include <stdbool.h>

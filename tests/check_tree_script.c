@@ -1,6 +1,6 @@
 /* Unit tests of the scripted reduce/broadcast trees (seed 002, Section 4;
  * sim/tree_script.[ch]):
- *  - the example trees/8way-two-groups.yaml (Section 5.2) and a few literal
+ *  - the example experiments/tree-scripts/8way-two-groups.yaml (Section 5.2) and a few literal
  *    scripts parse, with defaults for root and receive_order;
  *  - to_yaml -> parse gives the same script and byte-identical YAML, also
  *    with names that need quoting, and through cs_ts_save / cs_ts_load;
@@ -11,7 +11,7 @@
  *    unknown key, peer out of range, and more;
  *  - the LAM-like binomial tree of 32 ranks, checked by hand: rank 12's
  *    reduce is [recv 13, recv 14, send 8], and its message counts. */
-#include "../sim/tree_script.h"
+#include "sim/contracts/tree_script.h"
 
 #include <check.h>
 #include <glib.h>
@@ -154,7 +154,7 @@ static void expect_cmds(const cs_tree_script *s, cs_ts_phase ph, int rank, const
 
 START_TEST(test_example_file)
 {
-  char *path = g_build_filename(srcdir(), "trees", "8way-two-groups.yaml", NULL);
+  char *path = g_build_filename(srcdir(), "experiments", "tree-scripts", "8way-two-groups.yaml", NULL);
   GError *err = NULL;
   cs_tree_script *s = cs_ts_load(path, &err);
   ck_assert_msg(s != NULL, "%s", err ? err->message : "");

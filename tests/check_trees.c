@@ -7,9 +7,9 @@
  * each algorithm's file, computed here independently from the membership.
  * Check runs each case in a forked child, so SimGrid starts once per case.
  */
-#include "../algorithms/trees/kary.h"
-#include "../platforms/bgp_torus.h"
-#include "../sim/tree_run.h"
+#include "algorithms/spanning_trees/kary.h"
+#include "platforms/bgp_torus.h"
+#include "sim/drivers/spanning_tree_run.h"
 
 #include <check.h>
 #include <math.h>

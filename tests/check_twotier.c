@@ -1,6 +1,6 @@
 /* Tests of the two-tier SDTA schedules (algorithms/collectives/twotier_*.c,
  * seed 001 Section 5), every algorithm and named variant:
- *  - the semantic replay (sim/replay.c) succeeds on many PERCS shapes (ones,
+ *  - the semantic replay (sim/checks/replay.c) succeeds on many PERCS shapes (ones,
  *    sn < nps, sn > nps, non-powers of two) and on Dragonfly wirings, with
  *    sizes that divide evenly and sizes that do not;
  *  - a rank that does nothing makes the replay fail (the check is not vacuous);
@@ -9,7 +9,7 @@
  *  - ops per rank stay O(sn + nps + cpn) on large machines;
  *  - per-link bytes on percs:64,16,16 (routed here with the PERCS rule of
  *    Section 3) equal the predicted Table 3-5 cells. */
-#include "../sim/replay.h"
+#include "sim/checks/replay.h"
 
 #include <check.h>
 #include <stdlib.h>

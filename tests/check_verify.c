@@ -1,4 +1,4 @@
-/* Unit tests of the tree verifier (sim/verify.c) on hand-built views.
+/* Unit tests of the tree verifier (sim/checks/spanning_tree_verify.c) on hand-built views.
  *  - Accepted: heap-shaped trees over arbitrary member sets (height reported
  *    is the minimal one), a single member, no member at all (m = 0), several
  *    colours at once (height = the largest), a chain when the minimal height
@@ -9,8 +9,8 @@
  *    it, a wrong colour, a link across colours, two roots, no root, a cycle
  *    detached from the root with consistent links, a too-tall tree when the
  *    minimal height is required. */
-#include "../sim/verify.h"
-#include "../algorithms/trees/kary.h"
+#include "sim/checks/spanning_tree_verify.h"
+#include "algorithms/spanning_trees/kary.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Test harness: spawn the collsim binary, parse its JSON line, temporary
  * directories.  See harness.h. */
-#include "harness.h"
+#include "tests/harness.h"
 
 #include <check.h>
 #include <glib/gstdio.h>

@@ -14,7 +14,7 @@
  * receives into a derived datatype; data movement between ranks is the same.
  *
  * Units: one unit per rank (nunits = p).  Tags: tree level, log2(mask). */
-#include "oblivious.h"
+#include "algorithms/collectives/oblivious.h"
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {

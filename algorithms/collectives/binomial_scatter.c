@@ -11,7 +11,7 @@
  *
  * Units: one unit per rank (nunits = p); rank r's block is unit r.
  * Tags: tree level, log2(mask).  Each (parent, child) pair meets once. */
-#include "oblivious.h"
+#include "algorithms/collectives/oblivious.h"
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {

@@ -1,5 +1,5 @@
 /* Helpers shared by the topology-oblivious schedules; see oblivious.h. */
-#include "oblivious.h"
+#include "algorithms/collectives/oblivious.h"
 
 int64_t cs_obl_pow2_floor(int64_t x)
 {

@@ -10,7 +10,7 @@
 #ifndef COLLSIM_OBLIVIOUS_H
 #define COLLSIM_OBLIVIOUS_H
 
-#include "schedule.h"
+#include "sim/contracts/schedule.h"
 
 /* Largest power of two <= x (x >= 1). */
 int64_t cs_obl_pow2_floor(int64_t x);

@@ -15,7 +15,7 @@
  * +1, unit_step +1 block) and a RECV_REDUCE (peer_step -1, units fixed), so
  * a rank's list is 3 ops long whatever p.  Units: one unit per rank
  * (nunits = p).  Tags: step i has tag i - 1. */
-#include "oblivious.h"
+#include "algorithms/collectives/oblivious.h"
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {

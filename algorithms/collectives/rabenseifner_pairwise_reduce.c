@@ -16,7 +16,7 @@
  * Units: one per rank (nunits = p), balanced sizes (cs_unit_bytes); rank r
  * owns block r after the first phase.  Tags: pairwise steps 0 .. p-2, gather
  * levels p + log2(mask).  Any p >= 1. */
-#include "oblivious.h"
+#include "algorithms/collectives/oblivious.h"
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {

@@ -27,7 +27,7 @@
  * is rank 0, the root, which ends with every piece.
  * MPICH's case of a root among the dropped odd ranks (extra send from rank
  * 0 to the root) never arises: the root is rank 0. */
-#include "oblivious.h"
+#include "algorithms/collectives/oblivious.h"
 
 #include <inttypes.h>
 

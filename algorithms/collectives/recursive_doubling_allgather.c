@@ -25,7 +25,7 @@
  * messages, (p-1) p blocks.
  *
  * Units: one unit per rank (nunits = p).  Works for any p >= 1. */
-#include "oblivious.h"
+#include "algorithms/collectives/oblivious.h"
 
 enum { EXCHANGE_TAG = 0, FIXUP_TAG = 64, FIXUP_TAGS_PER_STEP = 64 };
 

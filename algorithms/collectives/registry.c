@@ -2,7 +2,7 @@
  * CLI lists and selects algorithms from this table (collsim collective --list):
  * a (collective, name) pair selects one entry.  Each entry is defined in the
  * file named after it. */
-#include "schedule.h"
+#include "sim/contracts/schedule.h"
 
 #include <string.h>
 

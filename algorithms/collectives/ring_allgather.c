@@ -10,7 +10,7 @@
  * Representation: one CS_OP_LOOP of p-1 iterations over a send and a
  * receive (unit_step -1 block), so a rank's list is 3 ops long whatever p.
  * Units: one unit per rank (nunits = p).  Tags: step i has tag i. */
-#include "oblivious.h"
+#include "algorithms/collectives/oblivious.h"
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {

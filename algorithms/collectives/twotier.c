@@ -1,5 +1,5 @@
 /* Shared helpers of the two-tier SDTA algorithms (see twotier.h). */
-#include "twotier.h"
+#include "algorithms/collectives/twotier.h"
 
 #include <string.h>
 

@@ -21,7 +21,7 @@
 #ifndef COLLSIM_TWOTIER_H
 #define COLLSIM_TWOTIER_H
 
-#include "schedule.h"
+#include "sim/contracts/schedule.h"
 
 #define TT_STEPS 12
 

@@ -16,7 +16,7 @@
  *   5. core 0 -> every other core of its node: every block.
  * Under PERCS the landing node of supernode u's links from s = k, k+nps, ...
  * is node k: it forwards sn/nps supernodes, one fewer when k = u mod nps. */
-#include "twotier.h"
+#include "algorithms/collectives/twotier.h"
 
 enum { STEP_IN_NODE = 1, STEP_IN_SUPERNODE, STEP_OVER_L2, STEP_FORWARD, STEP_OUT_NODE };
 

@@ -33,7 +33,7 @@
  * "two-tier-missing" (step 4 only to supernodes still missing the chunk):
  *   as "two-tier" but step 4 skips supernode 0, whose nodes instead share
  *   their step-1 chunk with every other non-root node (the root holds all). */
-#include "twotier.h"
+#include "algorithms/collectives/twotier.h"
 
 #include <stdlib.h>
 

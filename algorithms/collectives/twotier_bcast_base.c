@@ -11,7 +11,7 @@
  *      landing(0, t) of t, for every supernode t != 0.
  *   3. core 0 of node landing(0, t) -> core 0 of every other node of t.
  *   4. core 0 -> every other core of its node. */
-#include "twotier.h"
+#include "algorithms/collectives/twotier.h"
 
 enum { STEP_IN_SUPERNODE0 = 1, STEP_OVER_L2, STEP_IN_SUPERNODE, STEP_IN_NODE };
 

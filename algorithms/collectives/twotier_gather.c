@@ -19,7 +19,7 @@
  *
  * "two-tier-direct" (the scatter's direct message send reversed): every rank
  * sends its block to the root in one message (tag = rank - 1). */
-#include "twotier.h"
+#include "algorithms/collectives/twotier.h"
 
 enum { STEP_IN_NODE = 1, STEP_IN_SUPERNODE, STEP_OVER_L2, STEP_TO_ROOT };
 

@@ -24,7 +24,7 @@
  *   7. collector of u != 0 -> node landing(u, 0) of supernode 0: P_u.
  *   8. every node n != 0 of supernode 0 -> root: the parts that landed on it
  *      (one message per arithmetic progression of them). */
-#include "twotier.h"
+#include "algorithms/collectives/twotier.h"
 
 enum {
   STEP_IN_NODE = 1,

@@ -22,7 +22,7 @@
  *      its piece of P_u (node j's blocks); node j combines them: the first
  *      replaces (RECV) if j held none, the rest add.
  *   6. core 0 -> every other core of its node: the core's finished block. */
-#include "twotier.h"
+#include "algorithms/collectives/twotier.h"
 
 enum { STEP_IN_NODE = 1, STEP_NODE_LEVEL = 3, STEP_SCATTER_PART = 5, STEP_OUT_NODE };
 

@@ -21,7 +21,7 @@
  * "two-tier-direct" (text, last paragraph: "direct message send"): the root
  * sends every rank its block in one message (tag = rank - 1); the network
  * routes it over the same links as above. */
-#include "twotier.h"
+#include "algorithms/collectives/twotier.h"
 
 enum { STEP_TO_GATEWAYS = 1, STEP_OVER_L2, STEP_IN_SUPERNODE, STEP_IN_NODE };
 

@@ -25,7 +25,7 @@
  * tree edge carries its (possibly empty) chunks, so the replay can track
  * every chunk.  The ring, as in MPICH, always runs its p-1 steps.
  * Works for any p >= 1 (p = 1: no messages). */
-#include "oblivious.h"
+#include "algorithms/collectives/oblivious.h"
 
 enum { SCATTER_TAG = 0, RING_TAG = 64 };
 

@@ -1,0 +1,55 @@
+/* Contract between the tree-construction algorithms (seed 000) and the driver.
+ *
+ * The driver (sim/drivers/spanning_tree_run.c) starts one simulated process per rank of the
+ * parent group, brackets the algorithm between a broadcast on the parent tree
+ * and a reduction on the new tree, and verifies what every process reports in
+ * its cs_tree_node.  An algorithm sees only its cs_proc (sim/contracts/msg.h) and the
+ * local facts in cs_tree_ctx: whether this process joins, and its colour.
+ */
+#ifndef COLLSIM_TREE_ALGO_H
+#define COLLSIM_TREE_ALGO_H
+
+#include "sim/contracts/msg.h"
+
+/* Tags below CS_TAG_ALGO_BASE belong to the driver (bracket messages). */
+#define CS_TAG_ALGO_BASE 16
+
+typedef struct cs_tree_ctx {
+  int n;           /* size of the parent group; its tree is the k-ary heap */
+  int k;           /* degree of the parent tree and of the new tree */
+  int colors;      /* number of colours (new groups) */
+  int is_member;   /* does this process join a new group? */
+  int color;       /* its colour in [0, colors) when a member */
+  /* Content of an allgather of (colour, key) pairs: colour of any rank, or -1
+   * when that rank does not join.  Only an algorithm that has *received* such
+   * an allgather (comm-split, with virtual payloads) may call it: it decodes the
+   * payload, it is not an oracle. */
+  int (*color_of)(const struct cs_tree_ctx *ctx, int rank);
+  const void *color_data;
+} cs_tree_ctx;
+
+/* What a process knows when the algorithm returns. Non-members leave
+ * member = 0 and touch nothing else. */
+typedef struct cs_tree_node {
+  int member;
+  int color;
+  int parent;      /* parent-group id of its parent in the new tree, -1 at a root */
+  int nchildren;
+  int *children;   /* parent-group ids, allocated with cs_alloc (held memory) */
+} cs_tree_node;
+
+typedef void (*cs_tree_run_fn)(cs_proc *p, const cs_tree_ctx *ctx, cs_tree_node *out);
+
+typedef struct cs_tree_algo {
+  const char *name;
+  const char *description;
+  cs_tree_run_fn run;
+  int multicolor;  /* accepts colors > 1 */
+} cs_tree_algo;
+
+/* The registry (algorithms/spanning_trees/registry.c). */
+extern const cs_tree_algo cs_tree_algos[];
+extern const int cs_tree_algo_count;
+const cs_tree_algo *cs_tree_algo_find(const char *name);
+
+#endif

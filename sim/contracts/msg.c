@@ -1,0 +1,213 @@
+/* Backend-independent part of the messaging interface: matching, handlers,
+ * counters and memory accounting.  See msg.h for the semantics. */
+#include "sim/contracts/transport.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int64_t words_of(size_t bytes) { return (int64_t)((bytes + 7) / 8); }
+
+static void mem_add(cs_proc *p, int64_t words)
+{
+  p->mem_words += words;
+  if (p->mem_words > p->mem_peak)
+    p->mem_peak = p->mem_words;
+}
+
+void cs_proc_init(cs_proc *p, int rank, int size, const cs_transport *t, void *backend)
+{
+  memset(p, 0, sizeof *p);
+  p->rank = rank;
+  p->size = size;
+  p->transport = t;
+  p->backend = backend;
+  g_queue_init(&p->pending);
+  p->phase = CS_PHASE_ALGO;
+}
+
+void cs_proc_release(cs_proc *p)
+{
+  cs_msg *m;
+  while ((m = g_queue_pop_head(&p->pending)) != NULL) {
+    free(m->data);
+    free(m);
+  }
+}
+
+int cs_rank(const cs_proc *p) { return p->rank; }
+int cs_size(const cs_proc *p) { return p->size; }
+void cs_set_phase(cs_proc *p, cs_phase phase) { p->phase = phase; }
+double cs_now(const cs_proc *p) { return p->transport->now(p); }
+void cs_compute(cs_proc *p, double seconds)
+{
+  if (seconds > 0)
+    p->transport->compute(p, seconds);
+}
+
+void cs_send(cs_proc *p, int dst, int tag, const void *data, size_t bytes)
+{
+  g_assert(dst >= 0 && dst < p->size);
+  cs_msg *m = malloc(sizeof *m);
+  g_assert(m != NULL);
+  m->src = p->rank;
+  m->tag = tag;
+  m->bytes = bytes;
+  m->data = NULL;
+  if (data != NULL && bytes > 0) {
+    m->data = malloc(bytes);
+    g_assert(m->data != NULL);
+    memcpy(m->data, data, bytes);
+  }
+  cs_counters *c = &p->counters[p->phase];
+  c->messages++;
+  c->bytes += bytes;
+  if (bytes > c->max_message_bytes)
+    c->max_message_bytes = bytes;
+  if (p->observer)
+    p->observer(p->rank, dst, bytes, p->phase, p->observer_user);
+  p->transport->send(p, dst, m);
+}
+
+static int is_handled(const cs_proc *p, const cs_msg *m)
+{
+  return p->handler != NULL && m->tag >= p->handler_lo && m->tag <= p->handler_hi;
+}
+
+static int matches(const cs_msg *m, int src, int tag)
+{
+  return m->tag == tag && (src == CS_ANY || m->src == src);
+}
+
+static void dispatch(cs_proc *p, cs_msg *m)
+{
+  p->received++;
+  mem_add(p, words_of(m->bytes));
+  cs_phase current = p->phase;
+  p->phase = p->handler_phase;
+  p->handler(p, m, p->handler_user);
+  p->phase = current;
+}
+
+cs_msg *cs_recv(cs_proc *p, int src, int tag)
+{
+  for (GList *l = p->pending.head; l != NULL; l = l->next) {
+    cs_msg *m = l->data;
+    if (matches(m, src, tag)) {
+      g_queue_delete_link(&p->pending, l);
+      p->received++;
+      return m; /* already counted as held while queued */
+    }
+  }
+  for (;;) {
+    cs_msg *m = p->transport->next(p);
+    if (is_handled(p, m)) {
+      dispatch(p, m);
+      continue;
+    }
+    mem_add(p, words_of(m->bytes));
+    if (matches(m, src, tag)) {
+      p->received++;
+      return m;
+    }
+    g_queue_push_tail(&p->pending, m);
+  }
+}
+
+void cs_msg_free(cs_proc *p, cs_msg *m)
+{
+  if (m == NULL)
+    return;
+  p->mem_words -= words_of(m->bytes);
+  free(m->data);
+  free(m);
+}
+
+void cs_set_handler(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, void *user)
+{
+  p->handler_lo = tag_lo;
+  p->handler_hi = tag_hi;
+  p->handler = fn;
+  p->handler_user = user;
+  p->handler_phase = p->phase;
+  if (fn == NULL)
+    return;
+  /* Messages for the new handler that arrived before it was installed: taken
+   * out of the queue first, so a handler may itself receive. */
+  GQueue early = G_QUEUE_INIT;
+  GList *l = p->pending.head;
+  while (l != NULL) {
+    GList *next = l->next;
+    if (is_handled(p, l->data)) {
+      g_queue_push_tail(&early, l->data);
+      g_queue_delete_link(&p->pending, l);
+    }
+    l = next;
+  }
+  cs_msg *m;
+  while ((m = g_queue_pop_head(&early)) != NULL) {
+    p->mem_words -= words_of(m->bytes);
+    dispatch(p, m);
+  }
+}
+
+void cs_serve(cs_proc *p)
+{
+  p->transport->retire(p);
+  for (;;) {
+    cs_msg *m = p->transport->next(p);
+    if (is_handled(p, m))
+      dispatch(p, m);
+    else
+      g_queue_push_tail(&p->pending, m); /* nobody will want it: kept for the leak check */
+  }
+}
+
+/* ---- memory ---- */
+
+typedef struct { size_t bytes; size_t pad; } alloc_header;
+
+void *cs_alloc(cs_proc *p, size_t bytes)
+{
+  alloc_header *h = calloc(1, sizeof *h + (bytes ? bytes : 1));
+  g_assert(h != NULL);
+  h->bytes = bytes;
+  mem_add(p, words_of(bytes));
+  return h + 1;
+}
+
+void *cs_realloc(cs_proc *p, void *ptr, size_t bytes)
+{
+  if (ptr == NULL)
+    return cs_alloc(p, bytes);
+  alloc_header *h = (alloc_header *)ptr - 1;
+  int64_t old_words = words_of(h->bytes);
+  h = realloc(h, sizeof *h + (bytes ? bytes : 1));
+  g_assert(h != NULL);
+  h->bytes = bytes;
+  p->mem_words -= old_words;
+  mem_add(p, words_of(bytes));
+  return h + 1;
+}
+
+void cs_free(cs_proc *p, void *ptr)
+{
+  if (ptr == NULL)
+    return;
+  alloc_header *h = (alloc_header *)ptr - 1;
+  p->mem_words -= words_of(h->bytes);
+  free(h);
+}
+
+void cs_mem_hold(cs_proc *p, int64_t words)
+{
+  if (words >= 0)
+    mem_add(p, words);
+  else
+    p->mem_words += words;
+}
+
+uint64_t cs_proc_received(const cs_proc *p) { return p->received; }
+
+const cs_counters *cs_proc_counters(const cs_proc *p, cs_phase phase) { return &p->counters[phase]; }
+int64_t cs_proc_mem_peak_words(const cs_proc *p) { return p->mem_peak; }
+int64_t cs_proc_mem_words(const cs_proc *p) { return p->mem_words; }

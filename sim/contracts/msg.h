@@ -1,0 +1,95 @@
+/* The messaging interface: the only thing an algorithm may talk to.
+ *
+ * A simulated process is a `cs_proc`.  Algorithms send and receive tagged
+ * messages, declare the memory they hold, and charge computation.  Nothing here
+ * names SimGrid: the timed backend (sim/engine/sg_engine.c) implements the transport
+ * with SimGrid actors and mailboxes; another backend may run the same code
+ * untimed.
+ *
+ * Semantics (chosen to match a message-driven runtime such as Charm++, which
+ * the seed-000 paper used):
+ *  - cs_send is asynchronous (eager): it returns at once; the payload is copied.
+ *  - cs_recv blocks until a message with the given tag (and source, unless
+ *    CS_ANY) arrives.  Messages that do not match are kept, in arrival order,
+ *    for a later cs_recv; while they wait they count as memory the process holds.
+ *  - A process may install one *handler* for a range of tags.  A message in that
+ *    range is never queued: it is handed to the handler as soon as the process
+ *    looks at its mailbox (inside any cs_recv, or in cs_serve).  This is how
+ *    "intermediary" roles (Rank-and-Hash) are served while the process is busy.
+ *  - Every send is counted (messages, bytes, largest message) in the counter set
+ *    of the current phase, including sends to oneself; a handler's sends count
+ *    in the phase that was current when the handler was installed.
+ *  - Memory: every byte obtained with cs_alloc, every received message not yet
+ *    freed, and every queued message counts, in 8-byte words, with a peak.
+ */
+#ifndef COLLSIM_MSG_H
+#define COLLSIM_MSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CS_ANY (-1)
+
+/* Phases split the counters: the algorithm itself versus the broadcast and
+ * reduction that bracket it in the paper's experiments. */
+typedef enum { CS_PHASE_ALGO = 0, CS_PHASE_BRACKET = 1, CS_NPHASES = 2 } cs_phase;
+
+typedef struct cs_proc cs_proc;
+
+typedef struct cs_msg {
+  int src;
+  int tag;
+  size_t bytes;   /* simulated size of the message */
+  void *data;     /* payload (NULL for a virtual payload), owned by the message */
+} cs_msg;
+
+typedef struct cs_counters {
+  uint64_t messages;
+  uint64_t bytes;
+  uint64_t max_message_bytes;
+} cs_counters;
+
+typedef void (*cs_handler_fn)(cs_proc *p, cs_msg *m, void *user);
+
+/* Identity. */
+int cs_rank(const cs_proc *p);
+int cs_size(const cs_proc *p);
+
+/* Point to point. `data` may be NULL: a virtual payload of `bytes` bytes whose
+ * content the receiver can recompute (used where simulating the content would
+ * cost more real memory than the machine has, e.g. an allgather of n entries on
+ * each of n processes). */
+void cs_send(cs_proc *p, int dst, int tag, const void *data, size_t bytes);
+cs_msg *cs_recv(cs_proc *p, int src, int tag);
+void cs_msg_free(cs_proc *p, cs_msg *m);
+
+/* Handler for tags in [tag_lo, tag_hi]; pass fn = NULL to remove it. */
+void cs_set_handler(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, void *user);
+/* Serve handler messages until the simulation ends (the process has finished
+ * its own part but may still be asked to act for others).  The timed backend
+ * ends the run at quiescence: every process serving and no message in
+ * flight.  Never returns in the timed backend. */
+void cs_serve(cs_proc *p);
+
+/* Memory the algorithm holds, counted in 8-byte words (rounded up). */
+void *cs_alloc(cs_proc *p, size_t bytes);
+void *cs_realloc(cs_proc *p, void *ptr, size_t bytes);
+void cs_free(cs_proc *p, void *ptr);
+/* Declare memory held outside cs_alloc (e.g. a conceptual table). */
+void cs_mem_hold(cs_proc *p, int64_t words);
+
+/* Local computation of `seconds` of CPU time on this process's core. */
+void cs_compute(cs_proc *p, double seconds);
+/* Current simulated time, for timestamps only (never for decisions). */
+double cs_now(const cs_proc *p);
+
+void cs_set_phase(cs_proc *p, cs_phase phase);
+
+/* ---- what the engine reads after a run ---- */
+const cs_counters *cs_proc_counters(const cs_proc *p, cs_phase phase);
+int64_t cs_proc_mem_peak_words(const cs_proc *p);
+int64_t cs_proc_mem_words(const cs_proc *p);
+/* Messages this process took (cs_recv or its handler). */
+uint64_t cs_proc_received(const cs_proc *p);
+
+#endif

@@ -1,0 +1,181 @@
+/* Progress line with elapsed time and ETA; see progress.h. */
+#if !defined _POSIX_C_SOURCE && !defined _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "sim/contracts/progress.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TTY_INTERVAL_S 0.25
+#define LOG_INTERVAL_S 10.0
+
+struct cs_progress {
+  FILE *stream;
+  char *label;
+  size_t total, done, failed, running;
+  double total_weight, done_weight;
+  gboolean quiet, tty;
+  gint64 start_us;
+  double last_draw_s;   /* elapsed at the last draw, < 0 before the first */
+  size_t last_len;      /* length of the line on screen (tty) */
+  size_t last_drawn_done;
+};
+
+static double elapsed_s(const cs_progress *p) { return (double)(g_get_monotonic_time() - p->start_us) / 1e6; }
+
+void cs_progress_duration(char *buf, size_t size, double s)
+{
+  if (!(s >= 0) || isinf(s)) {
+    snprintf(buf, size, "?");
+    return;
+  }
+  long long t = llround(s);
+  if (t < 60)
+    snprintf(buf, size, "%llds", t);
+  else if (t < 3600)
+    snprintf(buf, size, "%lldm%02llds", t / 60, t % 60);
+  else if (t < 86400)
+    snprintf(buf, size, "%lldh%02lldm", t / 3600, (t % 3600) / 60);
+  else
+    snprintf(buf, size, "%lldd%02lldh", t / 86400, (t % 86400) / 3600);
+}
+
+char *cs_progress_format(const char *label, size_t done, size_t total, size_t failed, size_t running,
+                         double elapsed, double eta)
+{
+  char el[32], et[32];
+  cs_progress_duration(el, sizeof el, elapsed);
+  GString *s = g_string_new(NULL);
+  if (label && *label)
+    g_string_append_printf(s, "%s: ", label);
+  g_string_append_printf(s, "%zu/%zu done", done, total);
+  if (failed)
+    g_string_append_printf(s, ", %zu failed", failed);
+  if (running > 1)
+    g_string_append_printf(s, ", %zu running", running);
+  g_string_append_printf(s, ", elapsed %s", el);
+  if (done < total) {
+    cs_progress_duration(et, sizeof et, eta);
+    g_string_append_printf(s, ", ETA %s", et);
+  }
+  return g_string_free(s, FALSE);
+}
+
+cs_progress *cs_progress_new(FILE *stream, const char *label, size_t total, double total_weight, gboolean quiet)
+{
+  cs_progress *p = g_new0(cs_progress, 1);
+  p->stream = stream;
+  p->label = g_strdup(label ? label : "");
+  p->total = total;
+  p->total_weight = total_weight > 0 ? total_weight : (double)total;
+  p->quiet = quiet;
+  p->tty = isatty(fileno(stream));
+  p->start_us = g_get_monotonic_time();
+  p->last_draw_s = -1;
+  p->last_drawn_done = (size_t)-1;
+  return p;
+}
+
+void cs_progress_set_tty(cs_progress *p, gboolean tty) { p->tty = tty; }
+
+static double eta(const cs_progress *p, double el)
+{
+  if (p->done_weight <= 0)
+    return NAN;
+  double remaining = p->total_weight - p->done_weight;
+  return remaining <= 0 ? 0 : el * remaining / p->done_weight;
+}
+
+static void clear_line(cs_progress *p)
+{
+  if (p->tty && p->last_len) {
+    fprintf(p->stream, "\r%*s\r", (int)p->last_len, "");
+    p->last_len = 0;
+  }
+}
+
+static void draw(cs_progress *p, double el)
+{
+  char *line = cs_progress_format(p->label, p->done, p->total, p->failed, p->running, el, eta(p, el));
+  size_t len = strlen(line);
+  if (p->tty) {
+    /* pad over a longer previous line */
+    fprintf(p->stream, "\r%s%*s", line, p->last_len > len ? (int)(p->last_len - len) : 0, "");
+    p->last_len = len;
+  } else {
+    fprintf(p->stream, "%s\n", line);
+  }
+  fflush(p->stream);
+  g_free(line);
+  p->last_draw_s = el;
+  p->last_drawn_done = p->done;
+}
+
+/* Terminal: redraw at most every TTY_INTERVAL_S (and at the end).  Log: a
+ * line on a completion, at most one every LOG_INTERVAL_S, and the last one. */
+static void maybe_draw(cs_progress *p, gboolean completion)
+{
+  if (p->quiet)
+    return;
+  double el = elapsed_s(p);
+  if (p->tty) {
+    if (p->last_draw_s < 0 || el - p->last_draw_s >= TTY_INTERVAL_S || (completion && p->done == p->total))
+      draw(p, el);
+  } else {
+    if (!completion)
+      return; /* a log file gets lines on completions only */
+    if (p->last_draw_s < 0 || el - p->last_draw_s >= LOG_INTERVAL_S || p->done == p->total)
+      draw(p, el);
+  }
+}
+
+void cs_progress_done(cs_progress *p, double weight, gboolean failed)
+{
+  p->done++;
+  p->done_weight += weight;
+  if (failed)
+    p->failed++;
+  maybe_draw(p, TRUE);
+}
+
+void cs_progress_set_running(cs_progress *p, size_t running) { p->running = running; }
+
+void cs_progress_tick(cs_progress *p)
+{
+  if (p->tty)
+    maybe_draw(p, FALSE);
+}
+
+void cs_progress_message(cs_progress *p, const char *fmt, ...)
+{
+  clear_line(p);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(p->stream, fmt, ap);
+  va_end(ap);
+  fputc('\n', p->stream);
+  fflush(p->stream);
+  if (p->tty && !p->quiet && p->last_draw_s >= 0)
+    draw(p, elapsed_s(p));
+}
+
+void cs_progress_finish(cs_progress *p)
+{
+  if (!p)
+    return;
+  if (!p->quiet && p->total > 0) {
+    double el = elapsed_s(p);
+    if (p->tty) {
+      draw(p, el);
+      fputc('\n', p->stream);
+    } else if (p->last_drawn_done != p->done) {
+      draw(p, el);
+    }
+    fflush(p->stream);
+  }
+  g_free(p->label);
+  g_free(p);
+}

@@ -1,0 +1,270 @@
+/* Building blocks of schedules: collectives' names, unit sets and their
+ * sizes, op lists and loop expansion.  See schedule.h for the semantics. */
+#include "sim/contracts/schedule.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK(collsim-schedule-error, cs_sched_error)
+
+static const char *const coll_names[CS_NCOLLS] = {"scatter",   "gather",         "bcast",
+                                                  "allgather", "reduce-scatter", "reduce"};
+
+const char *cs_coll_name(cs_coll c) { return (unsigned)c < CS_NCOLLS ? coll_names[c] : "?"; }
+
+bool cs_coll_from_name(const char *name, cs_coll *out)
+{
+  for (int c = 0; c < CS_NCOLLS; c++)
+    if (name && strcmp(name, coll_names[c]) == 0) {
+      *out = (cs_coll)c;
+      return true;
+    }
+  return false;
+}
+
+bool cs_coll_is_reduction(cs_coll c) { return c == CS_COLL_REDUCE_SCATTER || c == CS_COLL_REDUCE; }
+
+bool cs_coll_per_rank(cs_coll c) { return c != CS_COLL_BCAST && c != CS_COLL_REDUCE; }
+
+/* ---- unit sets ---- */
+
+static int64_t mod(int64_t a, int64_t m)
+{
+  int64_t r = a % m;
+  return r < 0 ? r + m : r;
+}
+
+cs_units cs_units_range(int64_t first, int64_t len) { return (cs_units){first, len, 0, 1}; }
+
+cs_units cs_units_strided(int64_t first, int64_t len, int64_t stride, int64_t runs)
+{
+  return (cs_units){first, len, stride, runs};
+}
+
+static int64_t units_per_rank(const cs_sched_params *prm) { return prm->nunits / prm->p; }
+
+cs_units cs_units_block(const cs_sched_params *prm, int64_t r) { return cs_units_blocks(prm, r, 1); }
+
+cs_units cs_units_blocks(const cs_sched_params *prm, int64_t r0, int64_t count)
+{
+  int64_t m = units_per_rank(prm);
+  return cs_units_range(mod(r0, prm->p) * m, count * m);
+}
+
+cs_units cs_units_all(const cs_sched_params *prm) { return cs_units_range(0, prm->nunits); }
+
+int64_t cs_units_count(cs_units u) { return u.len > 0 && u.runs > 0 ? u.len * u.runs : 0; }
+
+static cs_units normalise(cs_units u)
+{
+  if (cs_units_count(u) == 0)
+    return (cs_units){0, 0, 0, 0};
+  if (u.runs == 1)
+    u.stride = 0;
+  if (u.runs > 1 && u.stride == u.len) { /* adjacent runs: one range */
+    u.len *= u.runs;
+    u.runs = 1;
+    u.stride = 0;
+  }
+  return u;
+}
+
+bool cs_units_equal(cs_units a, cs_units b)
+{
+  a = normalise(a);
+  b = normalise(b);
+  return a.first == b.first && a.len == b.len && a.stride == b.stride && a.runs == b.runs;
+}
+
+/* Sizes: `total` bytes over `count` units, the first total % count units one
+ * byte larger.  A per-rank collective does this inside every block. */
+static void spread(const cs_sched_params *prm, uint64_t *total, int64_t *count)
+{
+  if (cs_coll_per_rank(prm->coll)) {
+    *total = prm->block;
+    *count = units_per_rank(prm);
+  } else {
+    *total = prm->bytes;
+    *count = prm->nunits;
+  }
+}
+
+uint64_t cs_unit_bytes(const cs_sched_params *prm, int64_t u)
+{
+  uint64_t total;
+  int64_t count;
+  spread(prm, &total, &count);
+  int64_t j = mod(u, prm->nunits) % count;
+  return total / (uint64_t)count + ((uint64_t)j < total % (uint64_t)count ? 1 : 0);
+}
+
+bool cs_units_uniform(const cs_sched_params *prm)
+{
+  uint64_t total;
+  int64_t count;
+  spread(prm, &total, &count);
+  return total % (uint64_t)count == 0;
+}
+
+/* Bytes of units [0, n) of the whole buffer, 0 <= n <= nunits. */
+static uint64_t prefix_bytes(const cs_sched_params *prm, int64_t n)
+{
+  uint64_t total;
+  int64_t count;
+  spread(prm, &total, &count);
+  uint64_t q = total / (uint64_t)count, extra = total % (uint64_t)count;
+  uint64_t whole = (uint64_t)(n / count), part = (uint64_t)(n % count);
+  return whole * total + part * q + (part < extra ? part : extra);
+}
+
+/* Bytes of the run of `len` units starting at `first` (wrapping). */
+static uint64_t run_bytes(const cs_sched_params *prm, int64_t first, int64_t len)
+{
+  int64_t n = prm->nunits;
+  uint64_t all = prefix_bytes(prm, n), sum = 0;
+  sum += (uint64_t)(len / n) * all;
+  len %= n;
+  first = mod(first, n);
+  if (first + len <= n)
+    return sum + prefix_bytes(prm, first + len) - prefix_bytes(prm, first);
+  return sum + all - prefix_bytes(prm, first) + prefix_bytes(prm, first + len - n);
+}
+
+uint64_t cs_units_bytes(const cs_sched_params *prm, cs_units u)
+{
+  if (cs_units_count(u) == 0)
+    return 0;
+  if (cs_units_uniform(prm))
+    return (uint64_t)cs_units_count(u) * cs_unit_bytes(prm, 0);
+  uint64_t sum = 0;
+  for (int64_t i = 0; i < u.runs; i++)
+    sum += run_bytes(prm, u.first + i * u.stride, u.len);
+  return sum;
+}
+
+/* ---- op lists ---- */
+
+void cs_oplist_init(cs_oplist *o) { memset(o, 0, sizeof *o); }
+
+void cs_oplist_clear(cs_oplist *o) { o->n = 0; }
+
+void cs_oplist_free(cs_oplist *o)
+{
+  g_free(o->op);
+  cs_oplist_init(o);
+}
+
+static cs_op *push(cs_oplist *o, cs_op_kind kind)
+{
+  if (o->n == o->cap) {
+    o->cap = o->cap ? 2 * o->cap : 16;
+    o->op = g_renew(cs_op, o->op, o->cap);
+  }
+  cs_op *op = &o->op[o->n++];
+  memset(op, 0, sizeof *op);
+  op->kind = kind;
+  return op;
+}
+
+static void push_comm(cs_oplist *o, cs_op_kind kind, int64_t peer, int32_t tag, cs_units u)
+{
+  cs_op *op = push(o, kind);
+  op->peer = peer;
+  op->tag = tag;
+  op->units = u;
+}
+
+void cs_ops_send(cs_oplist *o, int64_t to, int32_t tag, cs_units u) { push_comm(o, CS_OP_SEND, to, tag, u); }
+
+void cs_ops_recv(cs_oplist *o, int64_t from, int32_t tag, cs_units u) { push_comm(o, CS_OP_RECV, from, tag, u); }
+
+void cs_ops_recv_reduce(cs_oplist *o, int64_t from, int32_t tag, cs_units u)
+{
+  push_comm(o, CS_OP_RECV_REDUCE, from, tag, u);
+}
+
+void cs_ops_loop(cs_oplist *o, int64_t iterations, int64_t body)
+{
+  cs_op *op = push(o, CS_OP_LOOP);
+  op->iterations = iterations;
+  op->body = body;
+}
+
+void cs_ops_step(cs_oplist *o, int64_t peer_step, int64_t unit_step)
+{
+  g_assert(o->n > 0);
+  o->op[o->n - 1].peer_step = peer_step;
+  o->op[o->n - 1].unit_step = unit_step;
+}
+
+cs_op cs_op_at_iteration(const cs_sched_params *prm, const cs_op *op, int64_t i)
+{
+  cs_op e = *op;
+  if (i != 0) {
+    e.peer = mod(op->peer + i * op->peer_step, prm->p);
+    e.units.first = mod(op->units.first + i * op->unit_step, prm->nunits);
+    e.tag = (int32_t)(op->tag + i);
+  }
+  e.peer_step = e.unit_step = 0;
+  return e;
+}
+
+bool cs_oplist_expand(const cs_sched_params *prm, const cs_oplist *o, cs_op_visit_fn fn, void *user)
+{
+  for (size_t k = 0; k < o->n; k++) {
+    const cs_op *op = &o->op[k];
+    if (op->kind != CS_OP_LOOP) {
+      cs_op e = cs_op_at_iteration(prm, op, 0);
+      if (!fn(&e, user))
+        return false;
+      continue;
+    }
+    size_t body = (size_t)op->body;
+    g_assert(k + body < o->n || body == 0);
+    for (int64_t i = 0; i < op->iterations; i++)
+      for (size_t b = 1; b <= body; b++) {
+        cs_op e = cs_op_at_iteration(prm, &o->op[k + b], i);
+        if (!fn(&e, user))
+          return false;
+      }
+    k += body;
+  }
+  return true;
+}
+
+bool cs_plan_unit_per_rank(cs_sched_params *prm, GError **err)
+{
+  (void)err;
+  prm->nunits = prm->p;
+  return true;
+}
+
+bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
+                    GError **err)
+{
+  return cs_sched_setup_arg(prm, a, net, size, NULL, err);
+}
+
+bool cs_sched_setup_arg(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
+                        const char *arg, GError **err)
+{
+  memset(prm, 0, sizeof *prm);
+  prm->variant_arg = arg;
+  prm->coll = a->coll;
+  prm->net = net;
+  prm->p = net->p;
+  prm->root = 0;
+  if (cs_coll_per_rank(a->coll)) {
+    prm->block = size;
+    prm->bytes = size * (uint64_t)net->p;
+  } else {
+    prm->bytes = size;
+  }
+  if (!a->plan(prm, err))
+    return false;
+  if (prm->nunits < 1 || (cs_coll_per_rank(a->coll) && prm->nunits % prm->p != 0)) {
+    g_set_error(err, CS_SCHED_ERROR, 1, "%s %s: internal error: plan chose %lld units for p = %lld",
+                cs_coll_name(a->coll), a->name, (long long)prm->nunits, (long long)prm->p);
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,183 @@
+/* Collective algorithms as schedules (seed 001, Sections 4-5).
+ *
+ * A schedule algorithm yields, for ONE rank at a time, that rank's ordered
+ * operations: send units to a peer, receive units from a peer (copying them,
+ * or combining them into partial sums).  Schedules are data-independent and
+ * produced on demand, never for all ranks at once.  Three consumers run the
+ * same operations:
+ *   - sim/checks/replay.c       the semantic check (who holds which data at the end),
+ *   - patterns/pattern.c the untimed pattern-generator feeding linkUsage,
+ *   - sim/engine/sched_interp.c     the timed interpreter (SimGrid actors).
+ *
+ * DATA UNITS.  The buffer of a collective is cut into `nunits` units, chosen
+ * by the algorithm's plan().  For scatter, gather, allgather and
+ * reduce-scatter nunits is a multiple m of p, and rank r's block (the data it
+ * contributes or must end with) is units [r*m, (r+1)*m).  For bcast and reduce
+ * any nunits >= 1 will do (the whole buffer).  Unit sizes: see cs_unit_bytes.
+ *
+ * WHAT EACH COLLECTIVE STARTS WITH AND MUST END WITH (the replay checks it):
+ *   scatter        root holds every unit       -> rank r holds its block
+ *   gather         rank r holds its block      -> root holds every unit
+ *   allgather      rank r holds its block      -> every rank holds every unit
+ *   bcast          root holds every unit       -> every rank holds every unit
+ *   reduce-scatter every rank holds its own contribution to every unit
+ *                                               -> rank r holds its block, summed over all p ranks
+ *   reduce         idem                        -> root holds every unit, summed over all p ranks
+ * A rank may send only units it holds.  In reductions a send carries the
+ * sender's current partial sums; CS_OP_RECV_REDUCE adds the received partial
+ * sums into the receiver's (a contribution counted twice is an error), and
+ * CS_OP_RECV replaces them (a finished block being delivered).
+ *
+ * LOOPS.  CS_OP_LOOP says: the next `body` ops are repeated `iterations` times;
+ * in iteration i (from 0) an op uses peer (peer + i*peer_step) mod p, units
+ * starting at (first + i*unit_step) mod nunits, and tag (tag + i).  Loops do
+ * not nest.  They keep a ring (p-1 steps) one op long, so the pattern-generator
+ * can handle a million ranks.
+ *
+ * TAGS pair a send with its receive: for a given (sender, receiver) the
+ * (tag + iteration) of the messages must be distinct, and the receive must
+ * name the same units as the send.  Choose tags per phase, e.g. phase * p.
+ */
+#ifndef COLLSIM_SCHEDULE_H
+#define COLLSIM_SCHEDULE_H
+
+#include "platforms/net.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+  CS_COLL_SCATTER,
+  CS_COLL_GATHER,
+  CS_COLL_BCAST,
+  CS_COLL_ALLGATHER,
+  CS_COLL_REDUCE_SCATTER,
+  CS_COLL_REDUCE,
+  CS_NCOLLS
+} cs_coll;
+
+const char *cs_coll_name(cs_coll c);  /* "scatter", ..., "reduce-scatter", "reduce" */
+bool cs_coll_from_name(const char *name, cs_coll *out);
+bool cs_coll_is_reduction(cs_coll c); /* reduce-scatter, reduce */
+/* Collectives whose size is given per rank (--block): scatter, gather,
+ * allgather, reduce-scatter.  The others take the whole buffer (--bytes). */
+bool cs_coll_per_rank(cs_coll c);
+
+/* What one run of a schedule is about. */
+typedef struct cs_sched_params {
+  cs_coll coll;
+  const cs_net *net;  /* sn, nps, cpn and the L2 wiring (gateway/landing) */
+  int64_t p;          /* ranks = sn * nps * cpn, in-order mapping */
+  int64_t root;       /* 0: the paper's root (core 0 of node 0 of supernode 0) */
+  uint64_t block;     /* per-rank collectives: bytes of one rank's block */
+  uint64_t bytes;     /* whole buffer: block * p, or the bcast/reduce buffer */
+  int64_t nunits;     /* chosen by the algorithm's plan() */
+  const char *variant_arg; /* an algorithm's argument, may be NULL (script: the YAML file) */
+} cs_sched_params;
+
+/* A set of units: `runs` runs of `len` consecutive units, run i starting at
+ * unit (first + i*stride); all indices mod nunits.  Empty if len or runs is 0. */
+typedef struct cs_units {
+  int64_t first, len, stride, runs;
+} cs_units;
+
+cs_units cs_units_range(int64_t first, int64_t len);
+cs_units cs_units_strided(int64_t first, int64_t len, int64_t stride, int64_t runs);
+/* Units of rank r's block (per-rank collectives): [r*m, (r+1)*m). */
+cs_units cs_units_block(const cs_sched_params *prm, int64_t r);
+/* Blocks of ranks [r0, r0+count). */
+cs_units cs_units_blocks(const cs_sched_params *prm, int64_t r0, int64_t count);
+/* Every unit. */
+cs_units cs_units_all(const cs_sched_params *prm);
+int64_t cs_units_count(cs_units u);
+bool cs_units_equal(cs_units a, cs_units b); /* same descriptor after normalising */
+
+/* Size of unit u: per-rank collectives spread the block over its m units
+ * (the first block % m units of a block get one byte more); bcast and reduce
+ * spread the buffer over all units the same way. */
+uint64_t cs_unit_bytes(const cs_sched_params *prm, int64_t u);
+uint64_t cs_units_bytes(const cs_sched_params *prm, cs_units u);
+/* Do all units have the same size? (lets consumers multiply instead of add) */
+bool cs_units_uniform(const cs_sched_params *prm);
+
+typedef enum { CS_OP_SEND, CS_OP_RECV, CS_OP_RECV_REDUCE, CS_OP_LOOP } cs_op_kind;
+
+typedef struct cs_op {
+  cs_op_kind kind;
+  int64_t peer;       /* SEND: destination rank; RECV*: source rank */
+  int32_t tag;
+  cs_units units;
+  int64_t peer_step;  /* inside a loop: per-iteration increments */
+  int64_t unit_step;
+  int64_t body;       /* CS_OP_LOOP only */
+  int64_t iterations; /* CS_OP_LOOP only */
+} cs_op;
+
+typedef struct cs_oplist {
+  cs_op *op;
+  size_t n, cap;
+} cs_oplist;
+
+void cs_oplist_init(cs_oplist *o);
+void cs_oplist_clear(cs_oplist *o); /* keeps the storage */
+void cs_oplist_free(cs_oplist *o);
+
+void cs_ops_send(cs_oplist *o, int64_t to, int32_t tag, cs_units u);
+void cs_ops_recv(cs_oplist *o, int64_t from, int32_t tag, cs_units u);
+void cs_ops_recv_reduce(cs_oplist *o, int64_t from, int32_t tag, cs_units u);
+/* The next `body` ops appended repeat `iterations` times (iterations >= 0). */
+void cs_ops_loop(cs_oplist *o, int64_t iterations, int64_t body);
+/* Per-iteration increments of the op appended last (inside a loop). */
+void cs_ops_step(cs_oplist *o, int64_t peer_step, int64_t unit_step);
+
+/* An op as executed in iteration i of its loop (i = 0 outside loops). */
+cs_op cs_op_at_iteration(const cs_sched_params *prm, const cs_op *op, int64_t i);
+
+/* Calls fn for every SEND/RECV/RECV_REDUCE op of the list, loops expanded,
+ * in execution order.  Stops early and returns false if fn returns false. */
+typedef bool (*cs_op_visit_fn)(const cs_op *op, void *user);
+bool cs_oplist_expand(const cs_sched_params *prm, const cs_oplist *o, cs_op_visit_fn fn, void *user);
+
+#define CS_SCHED_ERROR (cs_sched_error_quark())
+GQuark cs_sched_error_quark(void);
+
+/* One collective algorithm.  Register it in algorithms/collectives/registry.c. */
+typedef struct cs_coll_algo {
+  const char *name;    /* e.g. "binomial", "two-tier", "two-tier-base" */
+  cs_coll coll;
+  const char *summary; /* one line for `collsim collective --list` */
+  /* Check that the shape suits the algorithm and set prm->nunits.  On
+   * failure set err (CS_SCHED_ERROR) naming the constraint. */
+  bool (*plan)(cs_sched_params *prm, GError **err);
+  /* Append rank's operations, in order, to out (which the caller cleared). */
+  void (*ops)(const cs_sched_params *prm, int64_t rank, cs_oplist *out);
+} cs_coll_algo;
+
+/* A plan() for the many algorithms that move one unit per rank's block
+ * (nunits = p) and accept any shape. */
+bool cs_plan_unit_per_rank(cs_sched_params *prm, GError **err);
+
+/* The registry (algorithms/collectives/registry.c). */
+size_t cs_coll_algo_count(void);
+const cs_coll_algo *cs_coll_algo_at(size_t i);
+const cs_coll_algo *cs_coll_algo_find(cs_coll c, const char *name);
+
+/* Fill prm (coll, net, p, root 0, block/bytes) and run the algorithm's plan.
+ * size = block for per-rank collectives, whole buffer otherwise. */
+bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
+                    GError **err);
+/* The same with an algorithm argument (prm->variant_arg). */
+bool cs_sched_setup_arg(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
+                        const char *arg, GError **err);
+
+/* Handy in algorithms: node and supernode of a rank, first rank of a node. */
+static inline int64_t cs_rank_node(const cs_sched_params *prm, int64_t r) { return r / prm->net->cpn; }
+static inline int64_t cs_rank_supernode(const cs_sched_params *prm, int64_t r)
+{
+  return r / (prm->net->cpn * prm->net->nps);
+}
+static inline int64_t cs_node_leader(const cs_sched_params *prm, int64_t node) { return node * prm->net->cpn; }
+
+#endif

@@ -1,0 +1,46 @@
+/* What a transport backend provides to the messaging interface (sim/contracts/msg.c).
+ * Algorithms never include this file. */
+#ifndef COLLSIM_MSG_BACKEND_H
+#define COLLSIM_MSG_BACKEND_H
+
+#include "sim/contracts/msg.h"
+#include <glib.h>
+
+typedef struct cs_transport {
+  /* Deliver m to dst; takes ownership of m. */
+  void (*send)(cs_proc *p, int dst, cs_msg *m);
+  /* Block until the next message addressed to p arrives; return it. */
+  cs_msg *(*next)(cs_proc *p);
+  void (*compute)(cs_proc *p, double seconds);
+  double (*now)(const cs_proc *p);
+  /* Called once by cs_serve before it loops: the process's own part is over. */
+  void (*retire)(cs_proc *p);
+} cs_transport;
+
+/* Observer of every send, e.g. to record the (src, dst, bytes) stream. */
+typedef void (*cs_send_observer)(int src, int dst, size_t bytes, cs_phase phase, void *user);
+
+struct cs_proc {
+  int rank;
+  int size;
+  const cs_transport *transport;
+  void *backend;                  /* backend's per-process state */
+  GQueue pending;                 /* received, not yet matched (cs_msg *) */
+  int64_t mem_words;
+  int64_t mem_peak;
+  cs_phase phase;
+  cs_counters counters[CS_NPHASES];
+  uint64_t received;              /* messages taken by cs_recv or a handler */
+  int handler_lo, handler_hi;
+  cs_handler_fn handler;
+  cs_phase handler_phase;         /* sends of the handler count in this phase */
+  void *handler_user;
+  cs_send_observer observer;
+  void *observer_user;
+};
+
+void cs_proc_init(cs_proc *p, int rank, int size, const cs_transport *t, void *backend);
+/* Release what is still queued (messages nobody received). */
+void cs_proc_release(cs_proc *p);
+
+#endif

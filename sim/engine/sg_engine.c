@@ -1,0 +1,488 @@
+/* SimGrid 3.32 backend (see ../shared/SIMGRID-NOTES.md for the measured facts
+ * behind the defaults).
+ *
+ * - One actor per simulated process, rank r on host r / cores; hosts are taken
+ *   in natural order of their names (node-2 before node-10), not sg_host_list's.
+ * - One mailbox per rank, with its actor declared as permanent receiver, and
+ *   asynchronous sends: a message starts flowing when it is sent (eager, like
+ *   a message-driven runtime), whether or not the receiver is waiting.
+ * - Software overhead: the sender sleeps o_send before injecting, the receiver
+ *   sleeps o_recv after taking a message.  Each rank has a core of its own
+ *   (BG/P virtual-node mode), so sleeping is the same as computing.
+ * - Scale: 16 KiB stacks and no guard pages let 131,072 actors fit (guard pages
+ *   exhaust vm.max_map_count near 32,768 actors); crosstraffic off divides the
+ *   solver's work by about 8 at that scale.
+ */
+#include "sim/engine/sg_engine.h"
+#include "sim/contracts/transport.h"
+#include "sim/contracts/progress.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <xbt/config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct {
+  const cs_engine_config *cfg;
+  cs_proc *procs;
+  sg_mailbox_t *mailboxes;
+  cs_proc_main_fn fn;
+  void *user;
+  int64_t in_flight;   /* messages sent and not yet in their receiver's hands */
+  int retired;         /* processes whose own part is over (in cs_serve) */
+} eng;
+
+void cs_engine_config_defaults(cs_engine_config *c)
+{
+  memset(c, 0, sizeof *c);
+  c->cores = 4;
+  c->o_send = 1.5e-6;
+  c->o_recv = 1.5e-6;
+  c->stack_kib = CS_DEFAULT_STACK_KIB;
+  c->model = "LV08";
+  c->crosstraffic = 0;
+}
+
+/* ---- transport ---- */
+
+/* Sends in flight of one process.  Detached comms would be simpler, but
+ * SimGrid 3.32 finishes each detached comm by a linear search of a global list,
+ * which made runs quadratic in the number of messages in flight (157 s instead
+ * of a few at 32,768 ranks): each process keeps its handles and reaps them. */
+typedef struct outbox {
+  sg_comm_t *comm;
+  int *dst;
+  int count, cap;
+  /* Receive window (recv_window > 1): receives posted ahead, each with the
+   * slot its payload lands in. */
+  sg_comm_t rcomm[CS_MAX_RECV_WINDOW];
+  void *rdata[CS_MAX_RECV_WINDOW];
+} outbox;
+
+static void outbox_reap(outbox *o)
+{
+  int kept = 0;
+  for (int i = 0; i < o->count; i++)
+    if (!sg_comm_test(o->comm[i])) {
+      o->dst[kept] = o->dst[i];
+      o->comm[kept++] = o->comm[i];
+    }
+  o->count = kept;
+}
+
+static void outbox_push(outbox *o, sg_comm_t c, int dst)
+{
+  if (o->count == o->cap) {
+    o->cap = o->cap ? 2 * o->cap : 4;
+    o->comm = g_renew(sg_comm_t, o->comm, o->cap);
+    o->dst = g_renew(int, o->dst, o->cap);
+  }
+  o->dst[o->count] = dst;
+  o->comm[o->count++] = c;
+}
+
+/* FIFO channels: wait until the message still in flight to dst (at most one,
+ * by construction) has been delivered. */
+static void outbox_wait_channel(outbox *o, int dst)
+{
+  for (int i = 0; i < o->count; i++)
+    if (o->dst[i] == dst) {
+      sg_comm_wait(o->comm[i]); /* also releases the handle */
+      o->comm[i] = o->comm[o->count - 1];
+      o->dst[i] = o->dst[o->count - 1];
+      o->count--;
+      return;
+    }
+}
+
+static outbox *outbox_of(cs_proc *p)
+{
+  if (p->backend == NULL)
+    p->backend = g_new0(outbox, 1);
+  return p->backend;
+}
+
+/* Termination by quiescence, as a message-driven runtime detects it: the run
+ * is over when every process has finished its own part and no message is in
+ * flight.  Until then finished processes keep serving (e.g. as hash
+ * intermediaries), so every message sent is delivered and handled.  The
+ * process that observes quiescence ends the others and itself. */
+static void end_if_quiescent(void)
+{
+  if (eng.retired == eng.cfg->n && eng.in_flight == 0) {
+    sg_actor_kill_all();
+    sg_actor_exit();
+  }
+}
+
+static void sg_send(cs_proc *p, int dst, cs_msg *m)
+{
+  if (eng.cfg->o_send > 0)
+    sg_actor_sleep_for(eng.cfg->o_send);
+  eng.in_flight++;
+  outbox *o = outbox_of(p);
+  outbox_reap(o);
+  if (eng.cfg->fifo_channels)
+    outbox_wait_channel(o, dst);
+  outbox_push(o, sg_mailbox_put_async(eng.mailboxes[dst], m, (long)m->bytes), dst);
+}
+
+/* The next message in order of arrival: with a permanent receiver SimGrid
+ * hands messages over in the order they were sent, so a blocking get waits
+ * for the oldest message even when a younger one (from a less loaded route)
+ * has already arrived.  Keeping `recv_window` receives posted and taking
+ * whichever completes first removes that head-of-line blocking (MPI matches
+ * a receive against any arrived message). */
+static cs_msg *next_arrived(cs_proc *p)
+{
+  outbox *o = outbox_of(p);
+  int w = eng.cfg->recv_window, slot_of[CS_MAX_RECV_WINDOW], n = 0;
+  sg_comm_t posted[CS_MAX_RECV_WINDOW];
+  for (int i = 0; i < w; i++) {
+    if (!o->rcomm[i])
+      o->rcomm[i] = sg_mailbox_get_async(eng.mailboxes[p->rank], &o->rdata[i]);
+    posted[n] = o->rcomm[i];
+    slot_of[n++] = i;
+  }
+  ssize_t done = sg_comm_wait_any(posted, (size_t)n); /* releases the finished comm */
+  int slot = slot_of[done];
+  o->rcomm[slot] = NULL;
+  return o->rdata[slot];
+}
+
+static cs_msg *sg_next(cs_proc *p)
+{
+  end_if_quiescent();
+  cs_msg *m = eng.cfg->recv_window > 1 ? next_arrived(p) : sg_mailbox_get(eng.mailboxes[p->rank]);
+  if (p->backend)
+    outbox_reap(p->backend);
+  if (eng.cfg->o_recv > 0)
+    sg_actor_sleep_for(eng.cfg->o_recv);
+  eng.in_flight--; /* only now is the message in the process's hands */
+  return m;
+}
+
+static void sg_compute(cs_proc *p, double seconds)
+{
+  (void)p;
+  sg_actor_sleep_for(seconds);
+}
+
+static double sg_now(const cs_proc *p)
+{
+  (void)p;
+  return simgrid_get_clock();
+}
+
+static void sg_retire(cs_proc *p)
+{
+  (void)p;
+  eng.retired++;
+}
+
+static const cs_transport sg_transport = {sg_send, sg_next, sg_compute, sg_now, sg_retire};
+
+/* ---- platform ---- */
+
+static void precheck_start(GMarkupParseContext *ctx, const gchar *element, const gchar **names,
+                           const gchar **values, gpointer user, GError **err)
+{
+  (void)names;
+  (void)values;
+  int *depth = user;
+  if (*depth == 0 && strcmp(element, "platform") != 0) {
+    int line, col;
+    g_markup_parse_context_get_position(ctx, &line, &col);
+    g_set_error(err, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT,
+                "line %d: root element is <%s>, expected <platform>", line, element);
+  }
+  (*depth)++;
+}
+
+static void precheck_end(GMarkupParseContext *ctx, const gchar *element, gpointer user, GError **err)
+{
+  (void)ctx;
+  (void)element;
+  (void)err;
+  (*(int *)user)--;
+}
+
+gboolean cs_platform_parse(const char *path, const GMarkupParser *parser, gpointer user, GError **err)
+{
+  gchar *text = NULL;
+  gsize len = 0;
+  GError *e = NULL;
+  if (!g_file_get_contents(path, &text, &len, &e)) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "cannot read platform file: %s", e->message);
+    g_error_free(e);
+    return FALSE;
+  }
+  GMarkupParseContext *ctx = g_markup_parse_context_new(parser, G_MARKUP_IGNORE_QUALIFIED, user, NULL);
+  gboolean ok = g_markup_parse_context_parse(ctx, text, (gssize)len, &e) &&
+                g_markup_parse_context_end_parse(ctx, &e);
+  if (!ok)
+    g_set_error(err, CS_INPUT_ERROR, 1, "malformed platform XML %s: %s", path, e->message);
+  g_clear_error(&e);
+  g_markup_parse_context_free(ctx);
+  g_free(text);
+  return ok;
+}
+
+gboolean cs_platform_precheck(const char *path, GError **err)
+{
+  GMarkupParser parser = {precheck_start, precheck_end, NULL, NULL, NULL};
+  int depth = 0;
+  if (!cs_platform_parse(path, &parser, &depth, err))
+    return FALSE;
+  if (depth != 0) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "malformed platform XML %s: no <platform> element", path);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* SimGrid aborts the process on a platform it rejects (unknown element, bad
+ * attribute value, no host), so a user's file is first loaded in a child
+ * process; its last complaint becomes our error message. */
+static gboolean simgrid_accepts(const char *path, GError **err)
+{
+  int pipefd[2];
+  if (pipe(pipefd) != 0)
+    return TRUE; /* cannot check: let the real load report */
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(pipefd[0]);
+    dup2(pipefd[1], STDERR_FILENO);
+    int argc = 2;
+    char *argv[] = {"collsim", "--log=root.fmt:%m%n", NULL};
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(path);
+    _exit(sg_host_count() > 0 ? 0 : 3);
+  }
+  close(pipefd[1]);
+  GString *text = g_string_new(NULL);
+  char buf[4096];
+  ssize_t got;
+  while ((got = read(pipefd[0], buf, sizeof buf)) > 0)
+    g_string_append_len(text, buf, got);
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  gboolean ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!ok) {
+    char **lines = g_strsplit(text->str, "\n", -1);
+    const char *why = WIFEXITED(status) && WEXITSTATUS(status) == 3 ? "it declares no host" : NULL;
+    for (char **l = lines; !why && *l; l++)
+      if (**l && !g_str_has_prefix(*l, "Backtrace") && !g_str_has_prefix(g_strchug(*l), "->"))
+        why = *l;
+    g_set_error(err, CS_INPUT_ERROR, 1, "SimGrid rejects platform file %s: %s", path, why ? why : "no reason given");
+    g_strfreev(lines);
+  }
+  g_string_free(text, TRUE);
+  return ok;
+}
+
+/* Natural order: "L1-s0-n9" < "L1-s0-n10". */
+int cs_natural_cmp(const char *x, const char *y)
+{
+  while (*x && *y) {
+    if (g_ascii_isdigit(*x) && g_ascii_isdigit(*y)) {
+      char *ex, *ey;
+      unsigned long long vx = strtoull(x, &ex, 10), vy = strtoull(y, &ey, 10);
+      if (vx != vy)
+        return vx < vy ? -1 : 1;
+      if (ex - x != ey - y) /* same value, more leading zeros last */
+        return (ex - x) < (ey - y) ? -1 : 1;
+      x = ex;
+      y = ey;
+    } else {
+      if (*x != *y)
+        return (unsigned char)*x - (unsigned char)*y;
+      x++;
+      y++;
+    }
+  }
+  return (unsigned char)*x - (unsigned char)*y;
+}
+
+static int natural_name_cmp(const void *a, const void *b)
+{
+  return cs_natural_cmp(sg_host_get_name(*(const sg_host_t *)a), sg_host_get_name(*(const sg_host_t *)b));
+}
+
+/* ---- run ---- */
+
+/* Runs the simulation in slices of simulated time sized to take about 0.2 s
+ * of wall time each, reporting progress between slices (from the main stack,
+ * never from an actor's small one).  Slicing does not change the order of
+ * events.  When a slice neither advances the clock nor finishes a process,
+ * the rest runs in one go. */
+static void run_with_progress(const cs_engine_config *c)
+{
+  if (c->quiet) {
+    simgrid_run();
+    return;
+  }
+  gint64 start = g_get_monotonic_time();
+  cs_progress *progress = NULL;
+  double slice = 1e-6;
+  int reported = 0;
+  for (;;) {
+    double before = simgrid_get_clock();
+    int done_before = eng.retired;
+    gint64 w0 = g_get_monotonic_time();
+    simgrid_run_until(before + slice);
+    double wall = (double)(g_get_monotonic_time() - w0) / 1e6;
+    slice = wall < 0.1 ? slice * 2 : wall > 0.4 ? slice / 2 : slice;
+    int done = eng.retired;
+    if (done >= c->n || (simgrid_get_clock() == before && done == done_before))
+      break;
+    if (!progress && g_get_monotonic_time() - start > 2000000)
+      progress = cs_progress_new(stderr, "simulated processes finished", (size_t)c->n, c->n, FALSE);
+    for (; progress && reported < done; reported++)
+      cs_progress_done(progress, 1, FALSE);
+  }
+  simgrid_run();
+  if (progress) {
+    for (; reported < eng.retired; reported++)
+      cs_progress_done(progress, 1, FALSE);
+    cs_progress_finish(progress);
+  }
+}
+
+static void actor_main(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  cs_proc *p = sg_actor_self_get_data();
+  char name[24];
+  snprintf(name, sizeof name, "m%d", p->rank);
+  sg_mailbox_set_receiver(name);
+  eng.fn(p, eng.user);
+}
+
+static void init_simgrid(const cs_engine_config *c)
+{
+  GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(args, g_strdup("collsim"));
+  g_ptr_array_add(args, g_strdup("--log=xbt_cfg.thres:warning"));
+  g_ptr_array_add(args, g_strdup_printf("--cfg=network/model:%s", c->model));
+  g_ptr_array_add(args, g_strdup_printf("--cfg=network/crosstraffic:%d", c->crosstraffic));
+  g_ptr_array_add(args, g_strdup_printf("--cfg=contexts/stack-size:%d", c->stack_kib));
+  g_ptr_array_add(args, g_strdup("--cfg=contexts/guard-size:0"));
+  if (c->factory)
+    g_ptr_array_add(args, g_strdup_printf("--cfg=contexts/factory:%s", c->factory));
+  for (guint i = 0; c->extra_cfg && i < c->extra_cfg->len; i++)
+    g_ptr_array_add(args, g_strdup(g_ptr_array_index(c->extra_cfg, i)));
+  int argc = (int)args->len;
+  char **argv = g_new0(char *, argc + 1);
+  for (int i = 0; i < argc; i++)
+    argv[i] = g_ptr_array_index(args, i);
+  simgrid_init(&argc, argv);
+  g_free(argv);
+  g_ptr_array_free(args, TRUE);
+}
+
+/* Platform loaded in this process (SimGrid can be initialised once), as an
+ * absolute path with symbolic links resolved when the file exists. */
+static char *loaded_platform;
+
+static char *platform_key(const char *path)
+{
+  char *real = realpath(path, NULL);
+  char *key = real ? g_strdup(real) : g_canonicalize_filename(path, NULL);
+  free(real);
+  return key;
+}
+
+gboolean cs_engine_load(const cs_engine_config *c, GError **err)
+{
+  char *key = platform_key(c->platform_file);
+  if (loaded_platform) {
+    gboolean same = strcmp(key, loaded_platform) == 0;
+    if (!same)
+      g_set_error(err, CS_INPUT_ERROR, 1,
+                  "cannot load platform %s: this process already holds %s (SimGrid loads one platform per process)",
+                  c->platform_file, loaded_platform);
+    g_free(key);
+    return same;
+  }
+  if (!cs_platform_precheck(c->platform_file, err) ||
+      (c->validate_platform && !simgrid_accepts(c->platform_file, err))) {
+    g_free(key);
+    return FALSE;
+  }
+  init_simgrid(c);
+  simgrid_load_platform(c->platform_file);
+  loaded_platform = key;
+  return TRUE;
+}
+
+gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_fn fn, void *user,
+                       GError **err)
+{
+  if (!cs_engine_load(c, err))
+    return FALSE;
+
+  size_t nhosts = sg_host_count();
+  sg_host_t *hosts = sg_host_list();
+  qsort(hosts, nhosts, sizeof *hosts, natural_name_cmp);
+  if ((int64_t)nhosts * c->cores < c->n) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "n = %d is larger than the platform: %zu hosts x %d cores = %lld",
+                c->n, nhosts, c->cores, (long long)nhosts * c->cores);
+    free(hosts);
+    return FALSE;
+  }
+
+  eng.cfg = c;
+  eng.procs = procs;
+  eng.fn = fn;
+  eng.user = user;
+  eng.in_flight = 0;
+  eng.retired = 0;
+  eng.mailboxes = g_new(sg_mailbox_t, c->n);
+  char name[24];
+  for (int r = 0; r < c->n; r++) {
+    snprintf(name, sizeof name, "m%d", r);
+    eng.mailboxes[r] = sg_mailbox_by_name(name);
+    cs_proc_init(&procs[r], r, c->n, &sg_transport, NULL);
+    procs[r].observer = c->observer;
+    procs[r].observer_user = c->observer_user;
+    snprintf(name, sizeof name, "%d", r);
+    sg_actor_t a = sg_actor_init(name, hosts[c->host_of ? c->host_of[r] : r / c->cores]);
+    sg_actor_set_data(a, &procs[r]);
+    sg_actor_start(a, actor_main, 0, NULL);
+  }
+  free(hosts);
+  run_with_progress(c);
+  for (int r = 0; r < c->n; r++) {
+    outbox *o = procs[r].backend;
+    if (o) {
+      for (int i = 0; i < o->count; i++)
+        sg_comm_unref(o->comm[i]); /* finished: quiescence means all were received */
+      for (int i = 0; i < CS_MAX_RECV_WINDOW; i++)
+        if (o->rcomm[i])
+          sg_comm_unref(o->rcomm[i]); /* receives posted ahead, never matched */
+      g_free(o->comm);
+      g_free(o->dst);
+      g_free(o);
+      procs[r].backend = NULL;
+    }
+  }
+  g_free(eng.mailboxes);
+  eng.mailboxes = NULL;
+  return TRUE;
+}
+
+int cs_engine_retired(void) { return eng.retired; }
+
+double cs_engine_clock(void) { return simgrid_get_clock(); }

@@ -1,0 +1,86 @@
+/* SimGrid glue: the timed backend of the messaging interface.
+ * The only file of collsim that calls SimGrid. */
+#ifndef COLLSIM_SG_ENGINE_H
+#define COLLSIM_SG_ENGINE_H
+
+#include "sim/contracts/errors.h"
+#include "sim/contracts/msg.h"
+#include <glib.h>
+
+/* Actor stacks: 16 KiB fit 131,072 actors; sanitizer builds need deeper. */
+#ifdef COLLSIM_SANITIZED
+#define CS_DEFAULT_STACK_KIB 256
+#else
+#define CS_DEFAULT_STACK_KIB 16
+#endif
+
+#define CS_MAX_RECV_WINDOW 16
+
+typedef struct cs_engine_config {
+  const char *platform_file;  /* SimGrid XML */
+  int n;                      /* simulated processes */
+  int cores;                  /* ranks per host; rank r on host r / cores (in-order mapping) */
+  const int *host_of;         /* or NULL; else rank r on host host_of[r] (each < number of hosts) */
+  double o_send;              /* software overhead per message sent, seconds */
+  double o_recv;              /* software overhead per message received, seconds */
+  int stack_kib;              /* actor stack size */
+  const char *factory;        /* contexts/factory, NULL = SimGrid's default */
+  const char *model;          /* network/model */
+  int crosstraffic;           /* network/crosstraffic */
+  /* FIFO channels: a process has at most one message in flight to each
+   * destination; a second send to it blocks the sender until the first is
+   * delivered (in-order delivery per pair, as MPI and a NIC queue behave).
+   * Off: every send starts at once and concurrent messages to one
+   * destination share the bandwidth (the first finishes with the last). */
+  int fifo_channels;
+  /* Receives posted ahead per process (1 = none, at most
+   * CS_MAX_RECV_WINDOW): messages are taken in order of arrival rather than
+   * in order of sending. */
+  int recv_window;
+  int validate_platform;      /* load a user's file in a child first (SimGrid aborts on a bad one) */
+  GPtrArray *extra_cfg;       /* further "--cfg=name:value" / "--log=..." strings */
+  /* Called on every send (e.g. to record the message stream), or NULL. */
+  void (*observer)(int src, int dst, size_t bytes, cs_phase phase, void *user);
+  void *observer_user;
+  /* Progress on stderr for runs longer than 2 s: processes whose own part is
+   * over (they called cs_serve) out of n, with an ETA.  Off when quiet. */
+  int quiet;
+} cs_engine_config;
+
+void cs_engine_config_defaults(cs_engine_config *c);
+
+typedef void (*cs_proc_main_fn)(cs_proc *p, void *user);
+
+/* Well-formedness check of a platform file before SimGrid sees it (SimGrid
+ * aborts on a bad file).  Returns FALSE with a message naming the problem. */
+gboolean cs_platform_precheck(const char *path, GError **err);
+/* Read and parse a platform file with a GMarkup parser; FALSE with a message
+ * (CS_INPUT_ERROR) naming the file if it cannot be read or is not XML. */
+gboolean cs_platform_parse(const char *path, const GMarkupParser *parser, gpointer user, GError **err);
+
+/* Initialise SimGrid with c's configuration and load c->platform_file (after
+ * cs_platform_precheck, and in a child first if c->validate_platform), once
+ * per OS process: later calls return TRUE at once for the same file (the
+ * configuration of the first call stays in force) and fail with
+ * CS_INPUT_ERROR for another file. */
+gboolean cs_engine_load(const cs_engine_config *c, GError **err);
+
+/* Load the platform (cs_engine_load), start n processes, run to completion.
+ * procs must hold n entries; they are initialised here.  May be called once
+ * per OS process (SimGrid cannot be re-initialised).  Returns FALSE on bad
+ * input (error set, domain CS_INPUT_ERROR) or internal failure. */
+gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_fn fn, void *user,
+                       GError **err);
+
+/* Processes of the last run that finished their own part (called cs_serve):
+ * fewer than n means the run deadlocked. */
+int cs_engine_retired(void);
+
+/* Simulated time at the end of the run. */
+double cs_engine_clock(void);
+
+/* Natural order of names: "node-9" < "node-10" (hosts and links are
+ * numbered in this order). */
+int cs_natural_cmp(const char *x, const char *y);
+
+#endif

@@ -1,0 +1,720 @@
+/* Experiment YAML parser (libyaml document API).  See experiment.h for the
+ * schema and the point order. */
+#include "sim/sweep/experiment.h"
+#include "sim/contracts/yaml_util.h"
+
+#include "algorithms/spanning_trees/tree_algo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+G_DEFINE_QUARK(cs-experiment-error-quark, cs_experiment_error)
+
+#define MAX_POINTS 1000000
+
+typedef struct parse_ctx {
+  const char *path;
+  yaml_document_t *doc;
+  GError **err;
+} parse_ctx;
+
+G_GNUC_PRINTF(4, 5)
+static gboolean fail(parse_ctx *c, const yaml_node_t *node, const char *key, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *what = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  if (key)
+    g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s:%d: key '%s': %s", c->path, cs_yaml_line(node), key, what);
+  else
+    g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s:%d: %s", c->path, cs_yaml_line(node), what);
+  g_free(what);
+  return FALSE;
+}
+
+static gboolean is_null(const yaml_node_t *node)
+{
+  if (node->type != YAML_SCALAR_NODE || node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+    return FALSE;
+  const char *s = cs_yaml_scalar(node);
+  return s[0] == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 || strcmp(s, "Null") == 0 ||
+         strcmp(s, "NULL") == 0;
+}
+
+/* ---- scalars ---- */
+
+static gboolean get_string(parse_ctx *c, const yaml_node_t *node, const char *key, gboolean allow_empty,
+                           char **out)
+{
+  if (node->type != YAML_SCALAR_NODE)
+    return fail(c, node, key, "expected a string, found %s", cs_yaml_type_name(node));
+  if (is_null(node)) {
+    if (!allow_empty)
+      return fail(c, node, key, "expected a non-empty string");
+    *out = g_strdup("");
+    return TRUE;
+  }
+  *out = g_strdup(cs_yaml_scalar(node));
+  return TRUE;
+}
+
+static gboolean plain_number(parse_ctx *c, const yaml_node_t *node, const char *key, const char *kind)
+{
+  if (node->type != YAML_SCALAR_NODE)
+    return fail(c, node, key, "expected %s, found %s", kind, cs_yaml_type_name(node));
+  if (node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+    return fail(c, node, key, "expected %s, found the quoted string \"%s\"", kind, cs_yaml_scalar(node));
+  if (is_null(node))
+    return fail(c, node, key, "expected %s, found an empty value", kind);
+  return TRUE;
+}
+
+static gboolean get_int(parse_ctx *c, const yaml_node_t *node, const char *key, long min, const char *rule,
+                        int *out)
+{
+  if (!plain_number(c, node, key, "an integer"))
+    return FALSE;
+  const char *s = cs_yaml_scalar(node);
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (end == s || *end != '\0')
+    return fail(c, node, key, "'%s' is not an integer", s);
+  if (errno == ERANGE || v > G_MAXINT || v < G_MININT)
+    return fail(c, node, key, "%s is out of range", s);
+  if (v < min)
+    return fail(c, node, key, "%s is invalid: %s", s, rule);
+  *out = (int)v;
+  return TRUE;
+}
+
+static gboolean get_u64(parse_ctx *c, const yaml_node_t *node, const char *key, uint64_t *out)
+{
+  if (!plain_number(c, node, key, "an integer"))
+    return FALSE;
+  const char *s = cs_yaml_scalar(node);
+  if (s[0] == '-')
+    return fail(c, node, key, "%s is invalid: seeds are integers >= 0", s);
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s || *end != '\0')
+    return fail(c, node, key, "'%s' is not an integer", s);
+  if (errno == ERANGE)
+    return fail(c, node, key, "%s is out of range (64 bits)", s);
+  *out = (uint64_t)v;
+  return TRUE;
+}
+
+static gboolean get_fraction(parse_ctx *c, const yaml_node_t *node, const char *key, double *out)
+{
+  if (!plain_number(c, node, key, "a number"))
+    return FALSE;
+  const char *s = cs_yaml_scalar(node);
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end != '\0' || !isfinite(v))
+    return fail(c, node, key, "'%s' is not a number", s);
+  if (v < 0.0 || v > 1.0)
+    return fail(c, node, key, "%s is outside [0, 1] (f is the fraction of processes that join)", s);
+  *out = v;
+  return TRUE;
+}
+
+/* ---- lists ---- */
+
+typedef enum { LIST_INT, LIST_U64, LIST_FRACTION, LIST_ALGO, LIST_STRING } list_kind;
+
+typedef struct list_spec {
+  list_kind kind;
+  long min;         /* LIST_INT */
+  const char *rule; /* LIST_INT: the rule violated below min */
+  gboolean unique;
+} list_spec;
+
+static gboolean algo_name_ok(parse_ctx *c, const yaml_node_t *node, const char *key, const char *name)
+{
+  if (cs_tree_algo_find(name))
+    return TRUE;
+  GString *known = g_string_new(NULL);
+  for (int i = 0; i < cs_tree_algo_count; i++)
+    g_string_append_printf(known, "%s%s", i ? ", " : "", cs_tree_algos[i].name);
+  fail(c, node, key, "unknown algorithm '%s' (known: %s)", name, known->str);
+  g_string_free(known, TRUE);
+  return FALSE;
+}
+
+/* Fills `out`: a GArray of int / uint64_t / double, or a GPtrArray of char *. */
+static gboolean get_list(parse_ctx *c, const yaml_node_t *node, const char *key, const list_spec *spec,
+                         gpointer out)
+{
+  if (node->type != YAML_SEQUENCE_NODE)
+    return fail(c, node, key, "expected a list (e.g. [1, 2]), found %s", cs_yaml_type_name(node));
+  yaml_node_item_t *start = node->data.sequence.items.start, *top = node->data.sequence.items.top;
+  if (start == top)
+    return fail(c, node, key, "the list is empty");
+  for (yaml_node_item_t *it = start; it < top; it++) {
+    yaml_node_t *item = yaml_document_get_node(c->doc, *it);
+    switch (spec->kind) {
+    case LIST_INT: {
+      int v;
+      if (!get_int(c, item, key, spec->min, spec->rule, &v))
+        return FALSE;
+      GArray *a = out;
+      for (guint j = 0; spec->unique && j < a->len; j++)
+        if (g_array_index(a, int, j) == v)
+          return fail(c, item, key, "%d appears twice", v);
+      g_array_append_val(a, v);
+      break;
+    }
+    case LIST_U64: {
+      uint64_t v;
+      if (!get_u64(c, item, key, &v))
+        return FALSE;
+      GArray *a = out;
+      for (guint j = 0; spec->unique && j < a->len; j++)
+        if (g_array_index(a, uint64_t, j) == v)
+          return fail(c, item, key, "%s appears twice", cs_yaml_scalar(item));
+      g_array_append_val(a, v);
+      break;
+    }
+    case LIST_FRACTION: {
+      double v;
+      if (!get_fraction(c, item, key, &v))
+        return FALSE;
+      GArray *a = out;
+      for (guint j = 0; spec->unique && j < a->len; j++)
+        if (cs_same_fraction(g_array_index(a, double, j), v))
+          return fail(c, item, key,
+                      "%s appears twice (collsim prints f with 6 significant digits, so values that close "
+                      "are one point)",
+                      cs_yaml_scalar(item));
+      g_array_append_val(a, v);
+      break;
+    }
+    case LIST_ALGO:
+    case LIST_STRING: {
+      char *s = NULL;
+      if (!get_string(c, item, key, spec->kind == LIST_STRING, &s))
+        return FALSE;
+      GPtrArray *a = out;
+      if (spec->kind == LIST_ALGO && !algo_name_ok(c, item, key, s)) {
+        g_free(s);
+        return FALSE;
+      }
+      for (guint j = 0; spec->unique && j < a->len; j++)
+        if (strcmp(g_ptr_array_index(a, j), s) == 0) {
+          fail(c, item, key, "'%s' appears twice", s);
+          g_free(s);
+          return FALSE;
+        }
+      g_ptr_array_add(a, s);
+      break;
+    }
+    }
+  }
+  return TRUE;
+}
+
+static const list_spec SPEC_ALGOS = {LIST_ALGO, 0, NULL, TRUE};
+static const list_spec SPEC_N = {LIST_INT, 1, "n is a process count >= 1", TRUE};
+static const list_spec SPEC_F = {LIST_FRACTION, 0, NULL, TRUE};
+static const list_spec SPEC_K = {LIST_INT, 2, "k is a tree degree >= 2", TRUE};
+static const list_spec SPEC_COLORS = {LIST_INT, 1, "colors must be >= 1", TRUE};
+static const list_spec SPEC_SEEDS = {LIST_U64, 0, NULL, TRUE};
+static const list_spec SPEC_ARGS = {LIST_STRING, 0, NULL, FALSE};
+
+/* ---- mappings ---- */
+
+typedef struct map_iter {
+  parse_ctx *c;
+  const yaml_node_t *map;
+  yaml_node_pair_t *pair;
+  GHashTable *seen;
+} map_iter;
+
+static gboolean map_begin(parse_ctx *c, const yaml_node_t *node, const char *key, const char *what,
+                          map_iter *it)
+{
+  memset(it, 0, sizeof *it);
+  if (node->type != YAML_MAPPING_NODE)
+    return fail(c, node, key, "expected %s, found %s", what, cs_yaml_type_name(node));
+  it->c = c;
+  it->map = node;
+  it->pair = node->data.mapping.pairs.start;
+  it->seen = g_hash_table_new(g_str_hash, g_str_equal);
+  return TRUE;
+}
+
+static void map_end(map_iter *it)
+{
+  if (it->seen)
+    g_hash_table_destroy(it->seen);
+  it->seen = NULL;
+}
+
+/* Next (key, value); returns 0 at the end, -1 on error (non-scalar or repeated key). */
+static int map_next(map_iter *it, const char *parent, const char **key, yaml_node_t **knode,
+                    yaml_node_t **value)
+{
+  if (it->pair >= it->map->data.mapping.pairs.top)
+    return 0;
+  yaml_node_t *k = yaml_document_get_node(it->c->doc, it->pair->key);
+  yaml_node_t *v = yaml_document_get_node(it->c->doc, it->pair->value);
+  it->pair++;
+  if (k->type != YAML_SCALAR_NODE) {
+    fail(it->c, k, parent, "keys must be plain words, found %s", cs_yaml_type_name(k));
+    return -1;
+  }
+  if (g_hash_table_contains(it->seen, cs_yaml_scalar(k))) {
+    fail(it->c, k, cs_yaml_scalar(k), "appears twice%s%s", parent ? " in " : "", parent ? parent : "");
+    return -1;
+  }
+  g_hash_table_add(it->seen, (gpointer)cs_yaml_scalar(k));
+  *key = cs_yaml_scalar(k);
+  *knode = k;
+  *value = v;
+  return 1;
+}
+
+/* ---- platform ---- */
+
+static gboolean torus_ok(const char *s)
+{
+  if (strcmp(s, "auto") == 0)
+    return TRUE;
+  const char *p = s;
+  for (int d = 0; d < 3; d++) {
+    if (!g_ascii_isdigit(*p) || *p == '0')
+      return FALSE;
+    char *end;
+    errno = 0;
+    long v = strtol(p, &end, 10);
+    if (errno || v < 2 || v > 1 << 20) /* collsim wants every dimension >= 2 */
+      return FALSE;
+    p = end;
+    if (d < 2) {
+      if (*p != 'x')
+        return FALSE;
+      p++;
+    }
+  }
+  return *p == '\0';
+}
+
+static gboolean parse_platform(parse_ctx *c, const yaml_node_t *node, cs_experiment *e)
+{
+  map_iter it;
+  if (!map_begin(c, node, "platform", "a mapping such as {torus: auto, cores: 4}", &it))
+    return FALSE;
+  const char *key;
+  yaml_node_t *knode, *v;
+  int r;
+  const yaml_node_t *torus_node = NULL, *file_node = NULL;
+  while ((r = map_next(&it, "platform", &key, &knode, &v)) > 0) {
+    if (strcmp(key, "torus") == 0) {
+      torus_node = knode;
+      if (file_node) {
+        fail(c, knode, "platform.torus", "give either torus or file, not both");
+        goto out;
+      }
+      if (!get_string(c, v, "platform.torus", FALSE, &e->torus))
+        goto out;
+      if (!torus_ok(e->torus)) {
+        fail(c, v, "platform.torus", "'%s' is neither 'auto' nor XxYxZ with every dimension >= 2 (e.g. 8x8x16)", cs_yaml_scalar(v));
+        goto out;
+      }
+    } else if (strcmp(key, "cores") == 0) {
+      if (!get_int(c, v, "platform.cores", 1, "cores per node must be >= 1", &e->cores))
+        goto out;
+    } else if (strcmp(key, "file") == 0) {
+      file_node = knode;
+      if (torus_node) {
+        fail(c, knode, "platform.file", "give either torus or file, not both");
+        goto out;
+      }
+      char *file = NULL;
+      if (!get_string(c, v, "platform.file", FALSE, &file))
+        goto out;
+      if (g_path_is_absolute(file)) {
+        e->platform_file = file;
+      } else {
+        char *dir = g_path_get_dirname(c->path);
+        e->platform_file = strcmp(dir, ".") == 0 ? g_strdup(file) : g_build_filename(dir, file, NULL);
+        g_free(dir);
+        g_free(file);
+      }
+      if (!g_file_test(e->platform_file, G_FILE_TEST_IS_REGULAR)) {
+        fail(c, v, "platform.file", "no such file: %s (relative paths start at the experiment's folder)",
+             e->platform_file);
+        goto out;
+      }
+    } else {
+      fail(c, knode, key, "unknown key in platform (known: torus, cores, file)");
+      goto out;
+    }
+  }
+  if (r < 0)
+    goto out;
+  if (torus_node && file_node) {
+    fail(c, file_node, "platform.file", "give either torus or file, not both");
+    goto out;
+  }
+  if (!torus_node && !file_node)
+    e->torus = g_strdup("auto");
+  map_end(&it);
+  return TRUE;
+out:
+  map_end(&it);
+  return FALSE;
+}
+
+/* ---- exclusion rules ---- */
+
+typedef struct exclude_rule {
+  GPtrArray *algorithms;
+  GArray *n, *f, *k, *colors, *seeds;
+} exclude_rule;
+
+static void exclude_rule_free(gpointer p)
+{
+  exclude_rule *r = p;
+  if (r->algorithms)
+    g_ptr_array_unref(r->algorithms);
+  GArray **arrays[] = {&r->n, &r->f, &r->k, &r->colors, &r->seeds};
+  for (size_t i = 0; i < G_N_ELEMENTS(arrays); i++)
+    if (*arrays[i])
+      g_array_unref(*arrays[i]);
+  g_free(r);
+}
+
+static gboolean parse_exclude(parse_ctx *c, const yaml_node_t *node, GPtrArray *rules)
+{
+  if (node->type != YAML_SEQUENCE_NODE)
+    return fail(c, node, "exclude", "expected a list of rules such as [{algorithms: [comm-split], n: [65536]}], "
+                "found %s", cs_yaml_type_name(node));
+  for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+    yaml_node_t *rn = yaml_document_get_node(c->doc, *it);
+    exclude_rule *rule = g_new0(exclude_rule, 1);
+    g_ptr_array_add(rules, rule);
+    map_iter mi;
+    if (!map_begin(c, rn, "exclude", "a mapping such as {algorithms: [comm-split], n: [65536]}", &mi))
+      return FALSE;
+    const char *key;
+    yaml_node_t *knode, *v;
+    int r;
+    while ((r = map_next(&mi, "exclude", &key, &knode, &v)) > 0) {
+      char *qkey = g_strdup_printf("exclude.%s", key);
+      gboolean ok;
+      if (strcmp(key, "algorithms") == 0)
+        ok = get_list(c, v, qkey, &SPEC_ALGOS, rule->algorithms = g_ptr_array_new_with_free_func(g_free));
+      else if (strcmp(key, "n") == 0)
+        ok = get_list(c, v, qkey, &SPEC_N, rule->n = g_array_new(FALSE, FALSE, sizeof(int)));
+      else if (strcmp(key, "f") == 0)
+        ok = get_list(c, v, qkey, &SPEC_F, rule->f = g_array_new(FALSE, FALSE, sizeof(double)));
+      else if (strcmp(key, "k") == 0)
+        ok = get_list(c, v, qkey, &SPEC_K, rule->k = g_array_new(FALSE, FALSE, sizeof(int)));
+      else if (strcmp(key, "colors") == 0)
+        ok = get_list(c, v, qkey, &SPEC_COLORS, rule->colors = g_array_new(FALSE, FALSE, sizeof(int)));
+      else if (strcmp(key, "seeds") == 0)
+        ok = get_list(c, v, qkey, &SPEC_SEEDS, rule->seeds = g_array_new(FALSE, FALSE, sizeof(uint64_t)));
+      else
+        ok = fail(c, knode, qkey, "unknown key in an exclude rule (known: algorithms, n, f, k, colors, seeds)");
+      g_free(qkey);
+      if (!ok) {
+        map_end(&mi);
+        return FALSE;
+      }
+    }
+    map_end(&mi);
+    if (r < 0)
+      return FALSE;
+    if (rn->data.mapping.pairs.start == rn->data.mapping.pairs.top)
+      return fail(c, rn, "exclude", "an empty rule would exclude every point");
+  }
+  return TRUE;
+}
+
+static gboolean int_in(const GArray *a, int v)
+{
+  if (!a)
+    return TRUE;
+  for (guint i = 0; i < a->len; i++)
+    if (g_array_index(a, int, i) == v)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean excluded_by(const exclude_rule *r, const cs_point *p)
+{
+  if (r->algorithms) {
+    gboolean found = FALSE;
+    for (guint i = 0; i < r->algorithms->len && !found; i++)
+      found = strcmp(g_ptr_array_index(r->algorithms, i), p->algo) == 0;
+    if (!found)
+      return FALSE;
+  }
+  if (!int_in(r->n, p->n) || !int_in(r->k, p->k) || !int_in(r->colors, p->colors))
+    return FALSE;
+  if (r->f) {
+    gboolean found = FALSE;
+    for (guint i = 0; i < r->f->len && !found; i++)
+      found = cs_same_fraction(g_array_index(r->f, double, i), p->f);
+    if (!found)
+      return FALSE;
+  }
+  if (r->seeds) {
+    gboolean found = FALSE;
+    for (guint i = 0; i < r->seeds->len && !found; i++)
+      found = g_array_index(r->seeds, uint64_t, i) == p->seed;
+    if (!found)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- the document ---- */
+
+static void experiment_init(cs_experiment *e, const char *path)
+{
+  e->path = g_strdup(path);
+  e->algorithms = g_ptr_array_new_with_free_func(g_free);
+  e->n = g_array_new(FALSE, FALSE, sizeof(int));
+  e->f = g_array_new(FALSE, FALSE, sizeof(double));
+  e->k = g_array_new(FALSE, FALSE, sizeof(int));
+  e->colors = g_array_new(FALSE, FALSE, sizeof(int));
+  e->seeds = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+  e->extra_args = g_ptr_array_new_with_free_func(g_free);
+  e->points = g_array_new(FALSE, FALSE, sizeof(cs_point));
+}
+
+static gboolean build_points(parse_ctx *c, cs_experiment *e, GPtrArray *rules, const yaml_node_t *root,
+                             const yaml_node_t *colors_node, const yaml_node_t *exclude_node)
+{
+  guint64 total = (guint64)e->n->len * e->f->len * e->k->len * e->colors->len * e->seeds->len *
+                  e->algorithms->len;
+  if (total > MAX_POINTS)
+    return fail(c, root, NULL, "%" G_GUINT64_FORMAT " points is more than this runner takes (%d)", total,
+                MAX_POINTS);
+  for (guint in = 0; in < e->n->len; in++)
+    for (guint jf = 0; jf < e->f->len; jf++)
+      for (guint jk = 0; jk < e->k->len; jk++)
+        for (guint jc = 0; jc < e->colors->len; jc++)
+          for (guint js = 0; js < e->seeds->len; js++)
+            for (guint ja = 0; ja < e->algorithms->len; ja++) {
+              cs_point p = {
+                  .index = e->points->len,
+                  .algo = g_ptr_array_index(e->algorithms, ja),
+                  .n = g_array_index(e->n, int, in),
+                  .f = g_array_index(e->f, double, jf),
+                  .k = g_array_index(e->k, int, jk),
+                  .colors = g_array_index(e->colors, int, jc),
+                  .seed = g_array_index(e->seeds, uint64_t, js),
+              };
+              gboolean drop = FALSE;
+              for (guint r = 0; r < rules->len && !drop; r++)
+                drop = excluded_by(g_ptr_array_index(rules, r), &p);
+              if (drop) {
+                e->excluded++;
+                continue;
+              }
+              if (p.colors > 1 && !cs_tree_algo_find(p.algo)->multicolor)
+                return fail(c, colors_node, "colors",
+                            "colors = %d with algorithm '%s', which builds a single group; exclude those "
+                            "points (exclude: [{algorithms: [%s], colors: [...]}])",
+                            p.colors, p.algo, p.algo);
+              g_array_append_val(e->points, p);
+            }
+  if (e->points->len == 0)
+    return fail(c, exclude_node, "exclude", "every point is excluded");
+  return TRUE;
+}
+
+static const char *const KNOWN_KEYS =
+    "name, description, platform, algorithms, n, f, k, colors, seeds, extra_args, exclude";
+
+static gboolean parse_root(parse_ctx *c, const yaml_node_t *root, cs_experiment *e)
+{
+  map_iter it;
+  if (!map_begin(c, root, NULL, "a mapping of keys (" "name, algorithms, n, f, k, ...)", &it))
+    return FALSE;
+  GPtrArray *rules = g_ptr_array_new_with_free_func(exclude_rule_free);
+  const yaml_node_t *colors_node = root, *exclude_node = root;
+  const char *key;
+  yaml_node_t *knode, *v;
+  int r;
+  gboolean ok = TRUE;
+  gboolean have_platform = FALSE;
+  while (ok && (r = map_next(&it, NULL, &key, &knode, &v)) > 0) {
+    if (strcmp(key, "name") == 0)
+      ok = get_string(c, v, key, FALSE, &e->name);
+    else if (strcmp(key, "description") == 0)
+      ok = get_string(c, v, key, TRUE, &e->description);
+    else if (strcmp(key, "platform") == 0)
+      ok = have_platform = parse_platform(c, v, e);
+    else if (strcmp(key, "algorithms") == 0)
+      ok = get_list(c, v, key, &SPEC_ALGOS, e->algorithms);
+    else if (strcmp(key, "n") == 0)
+      ok = get_list(c, v, key, &SPEC_N, e->n);
+    else if (strcmp(key, "f") == 0)
+      ok = get_list(c, v, key, &SPEC_F, e->f);
+    else if (strcmp(key, "k") == 0)
+      ok = get_list(c, v, key, &SPEC_K, e->k);
+    else if (strcmp(key, "colors") == 0) {
+      colors_node = knode;
+      ok = get_list(c, v, key, &SPEC_COLORS, e->colors);
+    } else if (strcmp(key, "seeds") == 0)
+      ok = get_list(c, v, key, &SPEC_SEEDS, e->seeds);
+    else if (strcmp(key, "extra_args") == 0)
+      ok = get_list(c, v, key, &SPEC_ARGS, e->extra_args);
+    else if (strcmp(key, "exclude") == 0) {
+      exclude_node = knode;
+      ok = parse_exclude(c, v, rules);
+    }
+    else
+      ok = fail(c, knode, key, "unknown key (known: %s)", KNOWN_KEYS);
+  }
+  map_end(&it);
+  if (ok && r < 0)
+    ok = FALSE;
+  /* required keys */
+  const struct { const char *key; gboolean present; } required[] = {
+      {"name", e->name != NULL},       {"algorithms", e->algorithms->len > 0},
+      {"n", e->n->len > 0},            {"f", e->f->len > 0},
+      {"k", e->k->len > 0},
+  };
+  for (size_t i = 0; ok && i < G_N_ELEMENTS(required); i++)
+    if (!required[i].present)
+      ok = fail(c, root, required[i].key, "missing (required keys: name, algorithms, n, f, k)");
+  if (ok) {
+    if (!e->description)
+      e->description = g_strdup("");
+    if (!have_platform)
+      e->torus = g_strdup("auto");
+    if (e->colors->len == 0) {
+      int one = 1;
+      g_array_append_val(e->colors, one);
+    }
+    if (e->seeds->len == 0) {
+      uint64_t one = 1;
+      g_array_append_val(e->seeds, one);
+    }
+    ok = build_points(c, e, rules, root, colors_node, exclude_node);
+  }
+  g_ptr_array_unref(rules);
+  return ok;
+}
+
+cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, GError **err)
+{
+  cs_experiment *e = g_new0(cs_experiment, 1);
+  experiment_init(e, path);
+  parse_ctx c = {.path = path, .doc = NULL, .err = err};
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  gboolean ok = FALSE;
+  yaml_parser_initialize(&parser);
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  if (!yaml_parser_load(&parser, &doc)) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 1, "%s:%d: YAML syntax error: %s%s%s", path,
+                (int)parser.problem_mark.line + 1, parser.problem ? parser.problem : "unknown",
+                parser.context ? " " : "", parser.context ? parser.context : "");
+    yaml_parser_delete(&parser);
+    cs_experiment_free(e);
+    return NULL;
+  }
+  c.doc = &doc;
+  yaml_node_t *root = yaml_document_get_root_node(&doc);
+  if (!root) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 1, "%s:1: the file is empty (required keys: name, algorithms, n, f, k)",
+                path);
+  } else {
+    yaml_document_t next;
+    if (!yaml_parser_load(&parser, &next)) {
+      g_set_error(err, CS_EXPERIMENT_ERROR, 1, "%s:%d: YAML syntax error: %s", path,
+                  (int)parser.problem_mark.line + 1, parser.problem ? parser.problem : "unknown");
+    } else {
+      yaml_node_t *second = yaml_document_get_root_node(&next);
+      if (second)
+        g_set_error(err, CS_EXPERIMENT_ERROR, 1, "%s:%d: only one YAML document is allowed", path,
+                    (int)second->start_mark.line + 1);
+      else
+        ok = parse_root(&c, root, e);
+      yaml_document_delete(&next);
+    }
+  }
+  yaml_document_delete(&doc);
+  yaml_parser_delete(&parser);
+  if (!ok) {
+    cs_experiment_free(e);
+    return NULL;
+  }
+  return e;
+}
+
+cs_experiment *cs_experiment_load(const char *path, GError **err)
+{
+  char *text = NULL;
+  gsize len = 0;
+  GError *e = NULL;
+  if (!g_file_get_contents(path, &text, &len, &e)) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot read the experiment: %s", path, e->message);
+    g_error_free(e);
+    return NULL;
+  }
+  cs_experiment *x = cs_experiment_parse(text, len, path, err);
+  g_free(text);
+  return x;
+}
+
+void cs_experiment_free(cs_experiment *e)
+{
+  if (!e)
+    return;
+  g_free(e->path);
+  g_free(e->name);
+  g_free(e->description);
+  g_free(e->torus);
+  g_free(e->platform_file);
+  g_ptr_array_unref(e->algorithms);
+  g_array_unref(e->n);
+  g_array_unref(e->f);
+  g_array_unref(e->k);
+  g_array_unref(e->colors);
+  g_array_unref(e->seeds);
+  g_ptr_array_unref(e->extra_args);
+  g_array_unref(e->points);
+  g_free(e);
+}
+
+char *cs_experiment_platform_label(const cs_experiment *e)
+{
+  if (e->platform_file)
+    return e->cores ? g_strdup_printf("file %s, %d cores", e->platform_file, e->cores)
+                    : g_strdup_printf("file %s", e->platform_file);
+  return e->cores ? g_strdup_printf("torus %s, %d cores", e->torus, e->cores)
+                  : g_strdup_printf("torus %s", e->torus);
+}
+
+const char *cs_format_double(char *buf, size_t size, double d)
+{
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(buf, size, "%.*g", prec, d);
+    if (strtod(buf, NULL) == d)
+      return buf;
+  }
+  return buf;
+}
+
+gboolean cs_same_fraction(double a, double b)
+{
+  if (a == b)
+    return TRUE;
+  return fabs(a - b) <= 6e-6 * fmax(fabs(a), fabs(b));
+}

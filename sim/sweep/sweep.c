@@ -1,0 +1,1093 @@
+/* collsim sweep EXPERIMENT.yaml --out results.csv [--quiet] [--jobs J]
+ *                [--shard I/N] [--dry-run]
+ *
+ * Runs every point of an experiment (see experiment.h for the YAML schema and
+ * the point order) as a child process: the collsim binary itself
+ * (/proc/self/exe) with `tree ... --format csv --no-header --quiet`, so
+ * SimGrid is initialised once per point and a crash costs one point.  Each
+ * finished row is appended to the output and flushed to disk (fsync) at once.
+ *
+ * Resume: when the output exists its rows are read, and points already there
+ * (key algo, n, f, k, colors, seed, platform; f compared as a number) are
+ * skipped, so running the same command again after an interruption finishes
+ * the sweep.  The header is written only into a new or empty file; a file
+ * whose header differs from this collsim's is refused (exit 2).  A last line
+ * cut by an interrupted write is dropped.  The output is locked (flock) while
+ * a sweep writes it: give each concurrent sweep its own file.
+ *
+ * Exit status: 0 all done; 1 some point failed (each is reported on stderr
+ * with its command line, and the sweep goes on); 2 bad input (usage, YAML,
+ * output file, or a child exiting 2, which stops the sweep); 128+signal when
+ * interrupted (SIGINT, SIGTERM, SIGHUP: running children are terminated).
+ *
+ * Larger sweeps run on existing engines, never on a scheduler of ours:
+ *
+ *   # GNU parallel, one machine or several (--sshlogin): --dry-run lists the
+ *   # pending points, each prints its row on stdout.  exp.csv must hold the
+ *   # header first (any earlier sweep into it wrote it; for a new file take it
+ *   # from one `collsim tree` run with a header):
+ *   collsim tree --algo rank-hash -n 4 -f 1 -k 2 --format csv --quiet | head -n 1 > exp.csv
+ *   collsim sweep exp.yaml --out exp.csv --dry-run | parallel -j 8 >> exp.csv
+ *   collsim sweep exp.yaml --out exp.csv   # checks: runs what is still missing
+ *
+ *   # Slurm job array, 16 shards, one output file per shard:
+ *   #SBATCH --array=0-15
+ *   collsim sweep exp.yaml --quiet --shard $SLURM_ARRAY_TASK_ID/16 \
+ *       --out results/exp.shard-$SLURM_ARRAY_TASK_ID.csv
+ *   # then merge (one header):
+ *   awk 'FNR > 1 || NR == 1' results/exp.shard-*.csv > results/exp.csv
+ *
+ * --shard I/N keeps the points whose index (in the experiment's point order)
+ * is I modulo N.  --dry-run prints the command lines of the pending points,
+ * one per line, and runs nothing.  --jobs J runs J points at once (each point
+ * is one process; SimGrid itself is sequential).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "sim/sweep/sweep.h"
+
+#include "sim/contracts/progress.h"
+#include "sim/drivers/spanning_tree_result.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_ROW_BYTES (1 << 20)
+#define MAX_ERR_BYTES (16 << 10)
+
+/* ---------------------------------------------------------------- CSV ---- */
+
+GPtrArray *cs_csv_split(const char *line)
+{
+  GPtrArray *fields = g_ptr_array_new_with_free_func(g_free);
+  GString *cur = g_string_new(NULL);
+  const char *s = line;
+  gboolean quoted = FALSE;
+  for (;; s++) {
+    char ch = *s;
+    if (quoted) {
+      if (ch == '\0')
+        break;
+      if (ch == '"') {
+        if (s[1] == '"') {
+          g_string_append_c(cur, '"');
+          s++;
+        } else {
+          quoted = FALSE;
+        }
+      } else {
+        g_string_append_c(cur, ch);
+      }
+    } else if (ch == '"' && cur->len == 0) {
+      quoted = TRUE;
+    } else if (ch == ',' || ch == '\0') {
+      g_ptr_array_add(fields, g_strdup(cur->str));
+      g_string_truncate(cur, 0);
+      if (ch == '\0')
+        break;
+    } else {
+      g_string_append_c(cur, ch);
+    }
+  }
+  if (quoted) /* unterminated quote: keep what was read */
+    g_ptr_array_add(fields, g_strdup(cur->str));
+  g_string_free(cur, TRUE);
+  return fields;
+}
+
+/* Column positions of the key in CS_TREE_CSV_HEADER. */
+typedef struct key_cols {
+  int ncols;
+  int algo, n, f, k, colors, seed, platform;
+} key_cols;
+
+static gboolean key_cols_from_header(const char *header, key_cols *kc)
+{
+  GPtrArray *h = cs_csv_split(header);
+  kc->ncols = (int)h->len;
+  int *slots[] = {&kc->algo, &kc->n, &kc->f, &kc->k, &kc->colors, &kc->seed, &kc->platform};
+  const char *names[] = {"algo", "n", "f", "k", "colors", "seed", "platform"};
+  gboolean ok = TRUE;
+  for (size_t i = 0; i < G_N_ELEMENTS(slots); i++) {
+    *slots[i] = -1;
+    for (guint j = 0; j < h->len; j++)
+      if (strcmp(g_ptr_array_index(h, j), names[i]) == 0)
+        *slots[i] = (int)j;
+    ok = ok && *slots[i] >= 0;
+  }
+  g_ptr_array_unref(h);
+  return ok;
+}
+
+static const key_cols *result_cols(void)
+{
+  static key_cols kc;
+  static gboolean done;
+  if (!done) {
+    if (!key_cols_from_header(CS_TREE_CSV_HEADER, &kc))
+      g_error("CS_TREE_CSV_HEADER lacks a key column: %s", CS_TREE_CSV_HEADER);
+    done = TRUE;
+  }
+  return &kc;
+}
+
+/* A row's key, parsed. */
+typedef struct row_key {
+  char *algo;
+  long long n, k, colors;
+  uint64_t seed;
+  double f;
+  char *platform;
+} row_key;
+
+static gboolean parse_ll(const char *s, long long *out)
+{
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (end == s || *end || errno)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+static gboolean row_key_parse(GPtrArray *fields, const key_cols *kc, row_key *key)
+{
+  if ((int)fields->len != kc->ncols)
+    return FALSE;
+#define FIELD(i) ((const char *)g_ptr_array_index(fields, (i)))
+  char *end;
+  errno = 0;
+  key->f = strtod(FIELD(kc->f), &end);
+  if (end == FIELD(kc->f) || *end)
+    return FALSE;
+  const char *seed = FIELD(kc->seed);
+  errno = 0;
+  key->seed = strtoull(seed, &end, 10);
+  if (end == seed || *end || errno || seed[0] == '-')
+    return FALSE;
+  if (!parse_ll(FIELD(kc->n), &key->n) || !parse_ll(FIELD(kc->k), &key->k) ||
+      !parse_ll(FIELD(kc->colors), &key->colors))
+    return FALSE;
+  key->algo = (char *)FIELD(kc->algo);
+  key->platform = (char *)FIELD(kc->platform);
+#undef FIELD
+  return TRUE;
+}
+
+/* --------------------------------------------------------- platforms ---- */
+
+gboolean cs_sweep_platform_matches(const cs_experiment *e, const char *platform)
+{
+  if (e->platform_file) {
+    char *a = g_path_get_basename(e->platform_file), *b = g_path_get_basename(platform);
+    gboolean same = strcmp(a, b) == 0;
+    g_free(a);
+    g_free(b);
+    return same;
+  }
+  if (!g_str_has_prefix(platform, "torus:"))
+    return FALSE;
+  const char *dims = platform + strlen("torus:");
+  const char *slash = strchr(dims, '/');
+  if (strcmp(e->torus, "auto") != 0) {
+    size_t len = slash ? (size_t)(slash - dims) : strlen(dims);
+    if (strlen(e->torus) != len || strncmp(e->torus, dims, len) != 0)
+      return FALSE;
+  }
+  if (e->cores) {
+    char want[32];
+    snprintf(want, sizeof want, "%d", e->cores);
+    return slash && strcmp(slash + 1, want) == 0;
+  }
+  return TRUE;
+}
+
+/* ---------------------------------------------------------- row sets ---- */
+
+typedef struct row_entry {
+  double f;
+  char *platform;
+} row_entry;
+
+struct cs_sweep_rows {
+  key_cols cols;
+  GHashTable *by_key; /* "algo|n|k|colors|seed" -> GArray of row_entry */
+  size_t count, bad;
+};
+
+static char *hash_key(const char *algo, long long n, long long k, long long colors, uint64_t seed)
+{
+  return g_strdup_printf("%s|%lld|%lld|%lld|%" PRIu64, algo, n, k, colors, seed);
+}
+
+static void entries_free(gpointer p)
+{
+  GArray *a = p;
+  for (guint i = 0; i < a->len; i++)
+    g_free(g_array_index(a, row_entry, i).platform);
+  g_array_unref(a);
+}
+
+static cs_sweep_rows *rows_new(const key_cols *kc)
+{
+  cs_sweep_rows *r = g_new0(cs_sweep_rows, 1);
+  r->cols = *kc;
+  r->by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, entries_free);
+  return r;
+}
+
+gboolean cs_sweep_rows_add(cs_sweep_rows *r, const char *line)
+{
+  GPtrArray *fields = cs_csv_split(line);
+  row_key key;
+  gboolean ok = row_key_parse(fields, &r->cols, &key);
+  if (ok) {
+    char *hk = hash_key(key.algo, key.n, key.k, key.colors, key.seed);
+    GArray *a = g_hash_table_lookup(r->by_key, hk);
+    if (!a) {
+      a = g_array_new(FALSE, FALSE, sizeof(row_entry));
+      g_hash_table_insert(r->by_key, hk, a);
+    } else {
+      g_free(hk);
+    }
+    row_entry ent = {key.f, g_strdup(key.platform)};
+    g_array_append_val(a, ent);
+    r->count++;
+  } else {
+    r->bad++;
+  }
+  g_ptr_array_unref(fields);
+  return ok;
+}
+
+cs_sweep_rows *cs_sweep_rows_parse(const char *text, size_t len, const char *path, size_t *complete_len,
+                                   GError **err)
+{
+  /* complete lines only */
+  size_t complete = len;
+  while (complete > 0 && text[complete - 1] != '\n')
+    complete--;
+  if (complete_len)
+    *complete_len = complete;
+  cs_sweep_rows *r = rows_new(result_cols());
+  if (complete == 0)
+    return r; /* new, empty, or only a cut header: start afresh */
+  char *copy = g_strndup(text, complete);
+  char **lines = g_strsplit(copy, "\n", -1);
+  g_free(copy);
+  gboolean ok = TRUE;
+  for (size_t i = 0; lines[i]; i++) {
+    char *line = lines[i];
+    size_t l = strlen(line);
+    if (l && line[l - 1] == '\r')
+      line[l - 1] = '\0';
+    if (i == 0) {
+      if (strcmp(line, CS_TREE_CSV_HEADER) != 0) {
+        g_set_error(err, CS_EXPERIMENT_ERROR, 3,
+                    "%s: its header is not this collsim's; refusing to append to it.\n"
+                    "  found:    %.200s\n  expected: %s\n"
+                    "  (write to a new file, or move the old one away)",
+                    path, line, CS_TREE_CSV_HEADER);
+        ok = FALSE;
+        break;
+      }
+      continue;
+    }
+    if (line[0] == '\0')
+      continue;
+    cs_sweep_rows_add(r, line);
+  }
+  g_strfreev(lines);
+  if (!ok) {
+    cs_sweep_rows_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+size_t cs_sweep_rows_count(const cs_sweep_rows *r) { return r->count; }
+size_t cs_sweep_rows_bad(const cs_sweep_rows *r) { return r->bad; }
+
+gboolean cs_sweep_rows_has(const cs_sweep_rows *r, const cs_experiment *e, const cs_point *p)
+{
+  char *hk = hash_key(p->algo, p->n, p->k, p->colors, p->seed);
+  GArray *a = g_hash_table_lookup(r->by_key, hk);
+  g_free(hk);
+  if (!a)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++) {
+    const row_entry *ent = &g_array_index(a, row_entry, i);
+    if (cs_same_fraction(ent->f, p->f) && cs_sweep_platform_matches(e, ent->platform))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+void cs_sweep_rows_free(cs_sweep_rows *r)
+{
+  if (!r)
+    return;
+  g_hash_table_destroy(r->by_key);
+  g_free(r);
+}
+
+gboolean cs_sweep_check_row(const char *row, const cs_experiment *e, const cs_point *p, gboolean *platform_only,
+                            char **why)
+{
+  *platform_only = FALSE;
+  *why = NULL;
+  if (row[0] == '\0') {
+    *why = g_strdup("it printed nothing on stdout");
+    return FALSE;
+  }
+  if (strchr(row, '\n')) {
+    *why = g_strdup("it printed more than one line on stdout");
+    return FALSE;
+  }
+  const key_cols *kc = result_cols();
+  GPtrArray *fields = cs_csv_split(row);
+  row_key key;
+  gboolean ok = FALSE;
+  if ((int)fields->len != kc->ncols) {
+    *why = g_strdup_printf("its row has %u fields, the header %d", fields->len, kc->ncols);
+  } else if (!row_key_parse(fields, kc, &key)) {
+    *why = g_strdup("its row has unreadable key columns (n, f, k, colors, seed)");
+  } else if (strcmp(key.algo, p->algo) != 0 || key.n != p->n || key.k != p->k || key.colors != p->colors ||
+             key.seed != p->seed || !cs_same_fraction(key.f, p->f)) {
+    *why = g_strdup("its row is for another point (algo, n, f, k, colors or seed differ)");
+  } else if (!cs_sweep_platform_matches(e, key.platform)) {
+    char *label = cs_experiment_platform_label(e);
+    *why = g_strdup_printf("its platform column '%s' does not match the experiment's (%s), so a resumed sweep "
+                           "would not recognise the row (kept anyway)",
+                           key.platform, label);
+    g_free(label);
+    *platform_only = TRUE;
+  } else {
+    ok = TRUE;
+  }
+  g_ptr_array_unref(fields);
+  return ok;
+}
+
+/* ------------------------------------------------------ command lines ---- */
+
+char **cs_sweep_point_argv(const cs_experiment *e, const cs_point *p, const char *exe)
+{
+  GPtrArray *a = g_ptr_array_new();
+  char buf[64];
+  g_ptr_array_add(a, g_strdup(exe));
+  g_ptr_array_add(a, g_strdup("tree"));
+  g_ptr_array_add(a, g_strdup("--algo"));
+  g_ptr_array_add(a, g_strdup(p->algo));
+  g_ptr_array_add(a, g_strdup("-n"));
+  g_ptr_array_add(a, g_strdup_printf("%d", p->n));
+  g_ptr_array_add(a, g_strdup("-f"));
+  g_ptr_array_add(a, g_strdup(cs_format_double(buf, sizeof buf, p->f)));
+  g_ptr_array_add(a, g_strdup("-k"));
+  g_ptr_array_add(a, g_strdup_printf("%d", p->k));
+  g_ptr_array_add(a, g_strdup("--colors"));
+  g_ptr_array_add(a, g_strdup_printf("%d", p->colors));
+  g_ptr_array_add(a, g_strdup("--seed"));
+  g_ptr_array_add(a, g_strdup_printf("%" PRIu64, p->seed));
+  if (e->platform_file) {
+    g_ptr_array_add(a, g_strdup("--platform"));
+    g_ptr_array_add(a, g_strdup(e->platform_file));
+  } else {
+    g_ptr_array_add(a, g_strdup("--torus"));
+    g_ptr_array_add(a, g_strdup(e->torus));
+  }
+  if (e->cores) {
+    g_ptr_array_add(a, g_strdup("--cores"));
+    g_ptr_array_add(a, g_strdup_printf("%d", e->cores));
+  }
+  g_ptr_array_add(a, g_strdup("--format"));
+  g_ptr_array_add(a, g_strdup("csv"));
+  g_ptr_array_add(a, g_strdup("--no-header"));
+  g_ptr_array_add(a, g_strdup("--quiet"));
+  for (guint i = 0; i < e->extra_args->len; i++)
+    g_ptr_array_add(a, g_strdup(g_ptr_array_index(e->extra_args, i)));
+  g_ptr_array_add(a, NULL);
+  return (char **)g_ptr_array_free(a, FALSE);
+}
+
+char *cs_sweep_command_line(char *const *argv)
+{
+  GString *s = g_string_new(NULL);
+  for (size_t i = 0; argv[i]; i++) {
+    const char *arg = argv[i];
+    if (i)
+      g_string_append_c(s, ' ');
+    if (arg[0] && strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,+@%^-") ==
+                      strlen(arg)) {
+      g_string_append(s, arg);
+    } else {
+      char *q = g_shell_quote(arg);
+      g_string_append(s, q);
+      g_free(q);
+    }
+  }
+  return g_string_free(s, FALSE);
+}
+
+gboolean cs_sweep_parse_shard(const char *s, int *index, int *count)
+{
+  long long i, n;
+  char *end;
+  errno = 0;
+  if (!s || !g_ascii_isdigit(s[0]))
+    return FALSE;
+  i = strtoll(s, &end, 10);
+  if (errno || *end != '/' || !g_ascii_isdigit(end[1]))
+    return FALSE;
+  const char *t = end + 1;
+  n = strtoll(t, &end, 10);
+  if (errno || *end || n < 1 || n > G_MAXINT || i >= n)
+    return FALSE;
+  *index = (int)i;
+  *count = (int)n;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------ signals ---- */
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig) { got_signal = sig; }
+
+typedef struct saved_signals {
+  struct sigaction old_int, old_term, old_hup;
+} saved_signals;
+
+static void install_signals(saved_signals *s)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0; /* no SA_RESTART: poll() returns EINTR */
+  got_signal = 0;
+  sigaction(SIGINT, &sa, &s->old_int);
+  sigaction(SIGTERM, &sa, &s->old_term);
+  sigaction(SIGHUP, &sa, &s->old_hup);
+}
+
+static void restore_signals(const saved_signals *s)
+{
+  sigaction(SIGINT, &s->old_int, NULL);
+  sigaction(SIGTERM, &s->old_term, NULL);
+  sigaction(SIGHUP, &s->old_hup, NULL);
+}
+
+/* ------------------------------------------------------------ running ---- */
+
+typedef struct job {
+  pid_t pid;
+  const cs_point *pt;
+  char **argv;
+  int out_fd, err_fd;
+  GString *out, *err;
+  gboolean out_overflow;
+  gboolean killed; /* we sent it SIGTERM (stopping): its end is not a failure */
+} job;
+
+typedef struct sweep {
+  const cs_experiment *e;
+  const char *out_path;
+  int out_fd;
+  gboolean quiet;
+  cs_progress *progress;
+  char *exe_display;
+  size_t written, failed;
+  int stop_status; /* 0, or the status to exit with (2: bad input, 1: write error) */
+} sweep;
+
+static gboolean spawn_job(job *j, GError **err)
+{
+  int o[2], e[2];
+  if (pipe2(o, O_CLOEXEC) != 0) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 4, "pipe: %s", g_strerror(errno));
+    return FALSE;
+  }
+  if (pipe2(e, O_CLOEXEC) != 0) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 4, "pipe: %s", g_strerror(errno));
+    close(o[0]);
+    close(o[1]);
+    return FALSE;
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 4, "fork: %s", g_strerror(errno));
+    close(o[0]), close(o[1]), close(e[0]), close(e[1]);
+    return FALSE;
+  }
+  if (pid == 0) {
+    /* child: only async-signal-safe calls from here */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    int nul = open("/dev/null", O_RDONLY);
+    if (nul >= 0 && nul != 0) {
+      dup2(nul, 0);
+      close(nul);
+    }
+    dup2(o[1], 1);
+    dup2(e[1], 2);
+    execv("/proc/self/exe", j->argv);
+    static const char msg[] = "collsim sweep: cannot execute /proc/self/exe\n";
+    ssize_t unused = write(2, msg, sizeof msg - 1);
+    (void)unused;
+    _exit(127);
+  }
+  close(o[1]);
+  close(e[1]);
+  j->pid = pid;
+  j->out_fd = o[0];
+  j->err_fd = e[0];
+  j->out = g_string_new(NULL);
+  j->err = g_string_new(NULL);
+  j->out_overflow = FALSE;
+  return TRUE;
+}
+
+static void job_clear(job *j)
+{
+  if (j->out_fd >= 0)
+    close(j->out_fd);
+  if (j->err_fd >= 0)
+    close(j->err_fd);
+  if (j->out)
+    g_string_free(j->out, TRUE);
+  if (j->err)
+    g_string_free(j->err, TRUE);
+  g_strfreev(j->argv);
+  memset(j, 0, sizeof *j);
+  j->out_fd = j->err_fd = -1;
+  j->pid = 0;
+}
+
+/* Read what is available; closes the fd at EOF. */
+static void drain(int *fd, GString *buf, size_t cap, gboolean keep_tail, gboolean *overflow)
+{
+  char chunk[4096];
+  ssize_t r = read(*fd, chunk, sizeof chunk);
+  if (r < 0 && (errno == EINTR || errno == EAGAIN))
+    return;
+  if (r <= 0) {
+    close(*fd);
+    *fd = -1;
+    return;
+  }
+  g_string_append_len(buf, chunk, r);
+  if (buf->len > cap) {
+    if (keep_tail)
+      g_string_erase(buf, 0, (gssize)(buf->len - cap));
+    else {
+      g_string_truncate(buf, cap);
+      if (overflow)
+        *overflow = TRUE;
+    }
+  }
+}
+
+static gboolean write_all(int fd, const char *data, size_t len)
+{
+  while (len > 0) {
+    ssize_t w = write(fd, data, len);
+    if (w < 0) {
+      if (errno == EINTR)
+        continue;
+      return FALSE;
+    }
+    data += w;
+    len -= (size_t)w;
+  }
+  return TRUE;
+}
+
+static void report_failure(sweep *sw, const job *j, const char *what)
+{
+  char *cmd = cs_sweep_command_line(j->argv);
+  GString *msg = g_string_new(NULL);
+  g_string_append_printf(msg, "collsim sweep: point %zu (%s n=%d f=%g k=%d colors=%d seed=%" PRIu64 ") %s\n  command: %s",
+                         j->pt->index, j->pt->algo, j->pt->n, j->pt->f, j->pt->k, j->pt->colors, j->pt->seed,
+                         what, cmd);
+  if (j->err->len) {
+    char *tail = g_strchomp(g_strdup(j->err->str));
+    char **lines = g_strsplit(tail, "\n", -1);
+    g_string_append(msg, "\n  its stderr:");
+    for (size_t i = 0; lines[i]; i++)
+      g_string_append_printf(msg, "\n    %s", lines[i]);
+    g_strfreev(lines);
+    g_free(tail);
+  }
+  cs_progress_message(sw->progress, "%s", msg->str);
+  g_string_free(msg, TRUE);
+  g_free(cmd);
+}
+
+/* The child is gone: look at its status and output. */
+static void finish_job(sweep *sw, job *j, int status)
+{
+  gboolean failed = TRUE;
+  gboolean exited0 = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!exited0 && (got_signal || j->killed))
+    return; /* interrupted or stopped by us: its end is ours, not the point's */
+  if (exited0) {
+    GString *out = j->out;
+    /* one line, newline-terminated */
+    while (out->len && (out->str[out->len - 1] == '\n' || out->str[out->len - 1] == '\r'))
+      g_string_truncate(out, out->len - 1);
+    gboolean platform_only = FALSE;
+    char *why = NULL;
+    gboolean ok = !j->out_overflow && cs_sweep_check_row(out->str, sw->e, j->pt, &platform_only, &why);
+    if (j->out_overflow)
+      why = g_strdup("it printed more than 1 MiB on stdout");
+    if (ok || platform_only) {
+      g_string_append_c(out, '\n');
+      if (!write_all(sw->out_fd, out->str, out->len) || fsync(sw->out_fd) != 0) {
+        cs_progress_message(sw->progress, "collsim sweep: cannot write %s: %s", sw->out_path, g_strerror(errno));
+        sw->stop_status = 1;
+      } else {
+        sw->written++;
+      }
+    }
+    if (ok) {
+      failed = FALSE;
+    } else {
+      char *what = g_strdup_printf("exited 0 but %s", why);
+      report_failure(sw, j, what);
+      g_free(what);
+    }
+    g_free(why);
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+    report_failure(sw, j, "was refused as bad input (exit status 2); stopping the sweep");
+    if (!sw->stop_status)
+      sw->stop_status = 2;
+  } else if (WIFEXITED(status)) {
+    char *what = g_strdup_printf("failed (exit status %d)", WEXITSTATUS(status));
+    report_failure(sw, j, what);
+    g_free(what);
+  } else if (WIFSIGNALED(status)) {
+    char *what = g_strdup_printf("was killed by signal %d (%s)", WTERMSIG(status), g_strsignal(WTERMSIG(status)));
+    report_failure(sw, j, what);
+    g_free(what);
+  }
+  if (failed)
+    sw->failed++;
+  cs_progress_done(sw->progress, (double)j->pt->n, failed);
+}
+
+static void kill_all(job *jobs, int njobs)
+{
+  for (int i = 0; i < njobs; i++)
+    if (jobs[i].pid > 0 && !jobs[i].killed) {
+      kill(jobs[i].pid, SIGTERM);
+      jobs[i].killed = TRUE;
+    }
+}
+
+/* Run the pending points with up to njobs children; returns FALSE on an
+ * internal error (pipe, fork, poll) with err set. */
+static gboolean run_points(sweep *sw, GPtrArray *pending, int njobs, GError **err)
+{
+  job *jobs = g_new0(job, njobs);
+  for (int i = 0; i < njobs; i++)
+    jobs[i].out_fd = jobs[i].err_fd = -1;
+  guint next = 0;
+  int running = 0;
+  gboolean ok = TRUE;
+  struct pollfd *pfd = g_new0(struct pollfd, 2 * njobs);
+  int *owner = g_new0(int, 2 * njobs);
+  for (;;) {
+    /* start */
+    while (ok && !got_signal && !sw->stop_status && running < njobs && next < pending->len) {
+      int slot = 0;
+      while (jobs[slot].pid > 0)
+        slot++;
+      job *j = &jobs[slot];
+      j->pt = g_ptr_array_index(pending, next);
+      j->argv = cs_sweep_point_argv(sw->e, j->pt, sw->exe_display);
+      if (!spawn_job(j, err)) {
+        g_strfreev(j->argv);
+        j->argv = NULL;
+        ok = FALSE;
+        break;
+      }
+      next++;
+      running++;
+    }
+    cs_progress_set_running(sw->progress, (size_t)running);
+    if (running == 0)
+      break;
+    if (got_signal || sw->stop_status || !ok)
+      kill_all(jobs, njobs);
+    /* wait for output */
+    int nfds = 0;
+    for (int i = 0; i < njobs; i++) {
+      if (jobs[i].pid <= 0)
+        continue;
+      if (jobs[i].out_fd >= 0) {
+        pfd[nfds] = (struct pollfd){.fd = jobs[i].out_fd, .events = POLLIN};
+        owner[nfds++] = i;
+      }
+      if (jobs[i].err_fd >= 0) {
+        pfd[nfds] = (struct pollfd){.fd = jobs[i].err_fd, .events = POLLIN};
+        owner[nfds++] = i;
+      }
+    }
+    if (nfds > 0) {
+      int r = poll(pfd, (nfds_t)nfds, 250);
+      if (r < 0 && errno != EINTR) {
+        g_set_error(err, CS_EXPERIMENT_ERROR, 4, "poll: %s", g_strerror(errno));
+        ok = FALSE;
+        kill_all(jobs, njobs);
+      }
+      for (int p = 0; r > 0 && p < nfds; p++) {
+        if (!pfd[p].revents)
+          continue;
+        job *j = &jobs[owner[p]];
+        if (pfd[p].fd == j->out_fd)
+          drain(&j->out_fd, j->out, MAX_ROW_BYTES, FALSE, &j->out_overflow);
+        else if (pfd[p].fd == j->err_fd)
+          drain(&j->err_fd, j->err, MAX_ERR_BYTES, TRUE, NULL);
+      }
+    }
+    /* reap children whose pipes are closed */
+    for (int i = 0; i < njobs; i++) {
+      job *j = &jobs[i];
+      if (j->pid <= 0 || j->out_fd >= 0 || j->err_fd >= 0)
+        continue;
+      int status;
+      pid_t w;
+      do
+        w = waitpid(j->pid, &status, 0);
+      while (w < 0 && errno == EINTR);
+      if (w == j->pid)
+        finish_job(sw, j, status);
+      job_clear(j);
+      running--;
+    }
+    cs_progress_tick(sw->progress);
+  }
+  g_free(pfd);
+  g_free(owner);
+  for (int i = 0; i < njobs; i++)
+    if (jobs[i].argv)
+      job_clear(&jobs[i]);
+  g_free(jobs);
+  return ok;
+}
+
+/* ------------------------------------------------------- output file ---- */
+
+static gboolean read_fd(int fd, GString *buf, GError **err, const char *path)
+{
+  char chunk[65536];
+  off_t off = 0;
+  for (;;) {
+    ssize_t r = pread(fd, chunk, sizeof chunk, off);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot read: %s", path, g_strerror(errno));
+      return FALSE;
+    }
+    if (r == 0)
+      return TRUE;
+    g_string_append_len(buf, chunk, r);
+    off += r;
+  }
+}
+
+static void fsync_dir_of(const char *path)
+{
+  char *dir = g_path_get_dirname(path);
+  int d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (d >= 0) {
+    fsync(d);
+    close(d);
+  }
+  g_free(dir);
+}
+
+/* Open (creating) and lock the output, read its rows, repair a cut last line,
+ * write the header into an empty file.  Returns the fd or -1 (err set). */
+static int open_output(const char *path, cs_sweep_rows **rows, GError **err)
+{
+  gboolean created = FALSE;
+  int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd >= 0)
+    created = TRUE;
+  else if (errno == EEXIST)
+    fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC);
+  if (fd < 0) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot open for writing: %s", path, g_strerror(errno));
+    return -1;
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: %s", path,
+                errno == EWOULDBLOCK ? "another sweep is writing to it (give each sweep its own file)"
+                                     : g_strerror(errno));
+    close(fd);
+    return -1;
+  }
+  GString *text = g_string_new(NULL);
+  size_t complete = 0;
+  if (!read_fd(fd, text, err, path) ||
+      !(*rows = cs_sweep_rows_parse(text->str, text->len, path, &complete, err))) {
+    g_string_free(text, TRUE);
+    close(fd);
+    return -1;
+  }
+  if (complete < text->len) {
+    fprintf(stderr, "collsim sweep: %s: dropping an incomplete last line (%zu bytes, an interrupted write)\n",
+              path, text->len - complete);
+    if (ftruncate(fd, (off_t)complete) != 0) {
+      g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot truncate: %s", path, g_strerror(errno));
+      g_string_free(text, TRUE);
+      cs_sweep_rows_free(*rows);
+      *rows = NULL;
+      close(fd);
+      return -1;
+    }
+  }
+  if (cs_sweep_rows_bad(*rows))
+    fprintf(stderr, "collsim sweep: %s: ignoring %zu malformed row(s); their points will run again\n", path,
+            cs_sweep_rows_bad(*rows));
+  if (complete == 0) {
+    char *header = g_strconcat(CS_TREE_CSV_HEADER, "\n", NULL);
+    gboolean ok = write_all(fd, header, strlen(header)) && fsync(fd) == 0;
+    g_free(header);
+    if (!ok) {
+      g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot write: %s", path, g_strerror(errno));
+      g_string_free(text, TRUE);
+      cs_sweep_rows_free(*rows);
+      *rows = NULL;
+      close(fd);
+      return -1;
+    }
+  }
+  if (created)
+    fsync_dir_of(path);
+  g_string_free(text, TRUE);
+  return fd;
+}
+
+/* --------------------------------------------------------------- main ---- */
+
+static const char *const SUMMARY =
+    "Runs every point of EXPERIMENT.yaml (the cartesian product of its lists) as\n"
+    "`collsim tree ... --format csv --no-header --quiet` and appends one row per\n"
+    "point to the output, skipping points already there (an interrupted sweep\n"
+    "resumes when run again).  Exit status: 0 all done, 1 some point failed,\n"
+    "2 bad input.";
+
+static const char *const DESCRIPTION =
+    "Points run in the experiment's order (n outermost, then f, k, colors, seeds,\n"
+    "algorithms innermost); --shard I/N keeps those whose index is I modulo N.\n"
+    "\n"
+    "Examples:\n"
+    "  collsim sweep experiments/smoke.yaml --out smoke.csv\n"
+    "  # Slurm job array of 16 shards, then merge with one header:\n"
+    "  collsim sweep exp.yaml --quiet --shard $SLURM_ARRAY_TASK_ID/16 --out exp.$SLURM_ARRAY_TASK_ID.csv\n"
+    "  awk 'FNR > 1 || NR == 1' exp.*.csv > exp.csv\n"
+    "  # GNU parallel (exp.csv must already hold the header):\n"
+    "  collsim sweep exp.yaml --out exp.csv --dry-run | parallel -j 8 >> exp.csv\n";
+
+int cs_sweep_main(int argc, char **argv)
+{
+  char *out_path = NULL, *shard = NULL;
+  gboolean quiet = FALSE, dry_run = FALSE;
+  int njobs = 1;
+  GOptionEntry entries[] = {
+      {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "Results CSV (appended to; required unless --dry-run)",
+       "FILE"},
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress line", NULL},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &njobs, "Points run at once (default 1)", "J"},
+      {"shard", 0, 0, G_OPTION_ARG_STRING, &shard, "Only points whose index is I modulo N", "I/N"},
+      {"dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run, "Print the pending points' command lines, run nothing",
+       NULL},
+      {NULL, 0, 0, 0, NULL, NULL, NULL},
+  };
+  GOptionContext *oc = g_option_context_new("EXPERIMENT.yaml");
+  g_option_context_set_summary(oc, SUMMARY);
+  g_option_context_set_description(oc, DESCRIPTION);
+  g_option_context_add_main_entries(oc, entries, NULL);
+  /* GOption rearranges the vector: work on a copy. */
+  int ac = argc;
+  char **av = g_new0(char *, argc + 1);
+  memcpy(av, argv, sizeof(char *) * (size_t)argc);
+  av[0] = (char *)"collsim sweep";
+  GError *err = NULL;
+  int status = 0;
+  cs_experiment *e = NULL;
+  cs_sweep_rows *rows = NULL;
+  GPtrArray *pending = NULL;
+  char *exe = NULL;
+  int out_fd = -1;
+  int shard_i = 0, shard_n = 1;
+
+  if (!g_option_context_parse(oc, &ac, &av, &err)) {
+    fprintf(stderr, "collsim sweep: %s (see collsim sweep --help)\n", err->message);
+    status = 2;
+    goto done;
+  }
+  if (ac != 2) {
+    fprintf(stderr, "collsim sweep: expected one EXPERIMENT.yaml, got %d argument(s) (see collsim sweep --help)\n",
+            ac - 1);
+    status = 2;
+    goto done;
+  }
+  if (!out_path && !dry_run) {
+    fprintf(stderr, "collsim sweep: --out FILE is required (see collsim sweep --help)\n");
+    status = 2;
+    goto done;
+  }
+  if (njobs < 1) {
+    fprintf(stderr, "collsim sweep: --jobs must be >= 1\n");
+    status = 2;
+    goto done;
+  }
+  if (shard && !cs_sweep_parse_shard(shard, &shard_i, &shard_n)) {
+    fprintf(stderr, "collsim sweep: --shard '%s': expected I/N with 0 <= I < N, e.g. 0/4\n", shard);
+    status = 2;
+    goto done;
+  }
+  e = cs_experiment_load(av[1], &err);
+  if (!e) {
+    fprintf(stderr, "collsim sweep: %s\n", err->message);
+    status = 2;
+    goto done;
+  }
+  exe = g_file_read_link("/proc/self/exe", NULL);
+  if (!exe)
+    exe = g_strdup("collsim");
+
+  /* rows already present */
+  if (dry_run) {
+    char *text = NULL;
+    gsize len = 0;
+    if (out_path && g_file_get_contents(out_path, &text, &len, NULL)) {
+      rows = cs_sweep_rows_parse(text, len, out_path, NULL, &err);
+      g_free(text);
+      if (!rows) {
+        fprintf(stderr, "collsim sweep: %s\n", err->message);
+        status = 2;
+        goto done;
+      }
+    }
+  } else {
+    out_fd = open_output(out_path, &rows, &err);
+    if (out_fd < 0) {
+      fprintf(stderr, "collsim sweep: %s\n", err->message);
+      status = 2;
+      goto done;
+    }
+  }
+
+  /* pending points */
+  pending = g_ptr_array_new();
+  size_t in_shard = 0, present = 0;
+  double weight = 0;
+  for (size_t i = 0; i < cs_experiment_npoints(e); i++) {
+    const cs_point *p = cs_experiment_point(e, i);
+    if ((int)(p->index % (size_t)shard_n) != shard_i)
+      continue;
+    in_shard++;
+    if (rows && cs_sweep_rows_has(rows, e, p)) {
+      present++;
+      continue;
+    }
+    g_ptr_array_add(pending, (gpointer)p);
+    weight += p->n;
+  }
+
+  if (dry_run) {
+    for (guint i = 0; i < pending->len; i++) {
+      char **pa = cs_sweep_point_argv(e, g_ptr_array_index(pending, i), exe);
+      char *line = cs_sweep_command_line(pa);
+      printf("%s\n", line);
+      g_free(line);
+      g_strfreev(pa);
+    }
+    fflush(stdout);
+    goto done;
+  }
+
+  if (!quiet) {
+    char *plat = cs_experiment_platform_label(e);
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "collsim sweep %s: %zu points", e->name, cs_experiment_npoints(e));
+    if (shard_n > 1)
+      g_string_append_printf(s, ", %zu in shard %d/%d", in_shard, shard_i, shard_n);
+    g_string_append_printf(s, " (%s); %zu already in %s, %u to run", plat, present, out_path, pending->len);
+    if (njobs > 1)
+      g_string_append_printf(s, ", %d at a time", njobs);
+    fprintf(stderr, "%s\n", s->str);
+    g_string_free(s, TRUE);
+    g_free(plat);
+  }
+
+  sweep sw = {
+      .e = e,
+      .out_path = out_path,
+      .out_fd = out_fd,
+      .quiet = quiet,
+      .progress = cs_progress_new(stderr, e->name, pending->len, weight, quiet),
+      .exe_display = exe,
+  };
+  saved_signals saved;
+  install_signals(&saved);
+  gboolean ran = run_points(&sw, pending, njobs, &err);
+  restore_signals(&saved);
+  cs_progress_finish(sw.progress);
+  if (!ran) {
+    fprintf(stderr, "collsim sweep: %s\n", err->message);
+    status = 1;
+  } else if (got_signal) {
+    fprintf(stderr,
+            "collsim sweep: interrupted by signal %d; %zu row(s) written to %s; run the same command again to "
+            "resume\n",
+            (int)got_signal, sw.written, out_path);
+    status = 128 + got_signal;
+  } else if (sw.stop_status) {
+    fprintf(stderr, "collsim sweep: stopped; %zu row(s) written to %s\n", sw.written, out_path);
+    status = sw.stop_status;
+  } else if (sw.failed) {
+    fprintf(stderr, "collsim sweep: %zu of %u point(s) failed (see above); %zu row(s) written to %s; "
+            "run the same command again to retry them\n",
+            sw.failed, pending->len, sw.written, out_path);
+    status = 1;
+  } else if (!quiet) {
+    fprintf(stderr, "collsim sweep %s: done, %zu row(s) written to %s\n", e->name, sw.written, out_path);
+  }
+
+done:
+  if (out_fd >= 0)
+    close(out_fd); /* releases the lock */
+  if (pending)
+    g_ptr_array_unref(pending);
+  cs_sweep_rows_free(rows);
+  cs_experiment_free(e);
+  g_free(exe);
+  g_clear_error(&err);
+  g_free(out_path);
+  g_free(shard);
+  g_option_context_free(oc);
+  g_free(av);
+  return status;
+}
