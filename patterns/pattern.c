@@ -63,7 +63,7 @@ static void note_largest(gen *G, uint64_t bytes)
 /* A send repeated `it` times by its loop, peer fixed. */
 static void send_fixed_peer(gen *G, const cs_op *op, int64_t it)
 {
-  int64_t node = op->peer / G->prm->net->cpn;
+  int64_t node = cs_rank_node(G->prm, op->peer);
   uint64_t bytes = 0;
   if (op->unit_step == 0 || cs_units_uniform(G->prm)) {
     uint64_t one = op_bytes(G, op, 0);
@@ -82,7 +82,7 @@ static void send_fixed_peer(gen *G, const cs_op *op, int64_t it)
 /* Iterations from i on whose peer stays on the node of peer(i). */
 static int64_t same_node_run(const gen *G, int64_t peer, int64_t step, int64_t left)
 {
-  int64_t cpn = G->prm->net->cpn, lo = peer / cpn * cpn, run;
+  int64_t cpn = G->prm->tt->cpn, lo = peer / cpn * cpn, run;
   if (step > 0)
     run = (lo + cpn - peer + step - 1) / step;
   else
@@ -100,7 +100,7 @@ static void send_moving_peer(gen *G, const cs_op *op, int64_t it)
   uint64_t one = uniform ? op_bytes(G, op, 0) : 0;
   for (int64_t i = 0; i < it;) {
     int64_t peer = mod(op->peer + i * op->peer_step, p);
-    int64_t run = llabs(step) < G->prm->net->cpn ? same_node_run(G, peer, step, it - i) : 1;
+    int64_t run = cs_tt_in_order(G->prm->tt) && llabs(step) < G->prm->tt->cpn ? same_node_run(G, peer, step, it - i) : 1;
     uint64_t bytes = 0;
     if (uniform) {
       bytes = one * (uint64_t)run;
@@ -112,7 +112,7 @@ static void send_moving_peer(gen *G, const cs_op *op, int64_t it)
         bytes += b;
       }
     }
-    charge(G, peer / G->prm->net->cpn, bytes, (uint64_t)run);
+    charge(G, cs_rank_node(G->prm, peer), bytes, (uint64_t)run);
     i += run;
   }
 }
@@ -144,19 +144,41 @@ static void rank_sends(gen *G, const cs_oplist *o)
   }
 }
 
+/* Ranks grouped by node, nodes in increasing order (the identity for the
+ * in-order mapping); g_free it. */
+static int64_t *ranks_by_node(const cs_sched_params *prm, int64_t nodes)
+{
+  int64_t *order = g_new(int64_t, prm->p > 0 ? prm->p : 1);
+  if (cs_tt_in_order(prm->tt)) {
+    for (int64_t r = 0; r < prm->p; r++)
+      order[r] = r;
+    return order;
+  }
+  int64_t *start = g_new0(int64_t, nodes + 1);
+  for (int64_t r = 0; r < prm->p; r++)
+    start[cs_rank_node(prm, r) + 1]++;
+  for (int64_t g = 0; g < nodes; g++)
+    start[g + 1] += start[g];
+  for (int64_t r = 0; r < prm->p; r++)
+    order[start[cs_rank_node(prm, r)]++] = r;
+  g_free(start);
+  return order;
+}
+
 void cs_pattern_generate(const cs_coll_algo *a, const cs_sched_params *prm, cs_pair_sink sink, void *sink_user,
                          cs_pattern_totals *totals, cs_pattern_progress_fn progress, void *progress_user)
 {
   memset(totals, 0, sizeof *totals);
-  gen G = {.prm = prm, .nodes = prm->p / prm->net->cpn, .src_node = 0, .sink = sink, .sink_user = sink_user,
+  gen G = {.prm = prm, .nodes = cs_tt_nodes(prm->tt), .src_node = 0, .sink = sink, .sink_user = sink_user,
            .tot = totals};
   G.bytes = g_new0(uint64_t, G.nodes);
   G.messages = g_new0(uint64_t, G.nodes);
   G.touched = g_new(int64_t, G.nodes);
+  int64_t *order = ranks_by_node(prm, G.nodes);
   cs_oplist ops;
   cs_oplist_init(&ops);
-  for (int64_t r = 0; r < prm->p; r++) {
-    int64_t node = r / prm->net->cpn;
+  for (int64_t i = 0; i < prm->p; i++) {
+    int64_t r = order[i], node = cs_rank_node(prm, r);
     if (node != G.src_node) {
       flush(&G);
       G.src_node = node;
@@ -164,11 +186,12 @@ void cs_pattern_generate(const cs_coll_algo *a, const cs_sched_params *prm, cs_p
     cs_oplist_clear(&ops);
     a->ops(prm, r, &ops);
     rank_sends(&G, &ops);
-    if (progress && ((r + 1) % CS_PATTERN_CHUNK == 0 || r + 1 == prm->p))
-      progress(progress_user, r + 1);
+    if (progress && ((i + 1) % CS_PATTERN_CHUNK == 0 || i + 1 == prm->p))
+      progress(progress_user, i + 1);
   }
   flush(&G);
   cs_oplist_free(&ops);
+  g_free(order);
   g_free(G.bytes);
   g_free(G.messages);
   g_free(G.touched);

@@ -12,7 +12,6 @@
 
 #include "sim/contracts/schedule.h"
 
-typedef void (*cs_pair_sink)(void *user, int64_t src_node, int64_t dst_node, uint64_t bytes, uint64_t messages);
 
 typedef struct cs_pattern_totals {
   uint64_t messages, bytes;

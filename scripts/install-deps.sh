@@ -3,7 +3,8 @@
 # are missing.  Debian 12 or later; run as root or with sudo available.
 set -euo pipefail
 packages=(build-essential autoconf automake libtool pkg-config
-          libsimgrid-dev simgrid libglib2.0-dev libyaml-dev check gnuplot-nox)
+          libsimgrid-dev simgrid libglib2.0-dev libyaml-dev check gnuplot-nox
+          libbdd-dev libbz2-dev libroaring-dev valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

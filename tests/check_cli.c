@@ -577,14 +577,30 @@ START_TEST(test_out_writes_file_and_nothing_on_stdout)
 }
 END_TEST
 
-START_TEST(test_out_into_missing_directory_fails)
+/* --out makes the folders it needs (after the run: a failed run makes none). */
+START_TEST(test_out_into_missing_directory_makes_it)
 {
-  char *path = harness_path(tmpdir, "no-such-dir/result.csv");
+  char *path = harness_path(tmpdir, "no-such-dir/deeper/result.csv");
   harness_result r;
-  harness_runl(&r, "tree", "-a", "rank-hash", "-n", "16", "-q", "--out", path, NULL);
-  ck_assert_msg(r.exit_status != 0, "writing into a missing directory succeeded");
-  ck_assert_msg(strstr(r.err, "result.csv") != NULL, "stderr:\n%s", r.err);
+  harness_runl(&r, "tree", "-a", "rank-hash", "-n", "16", "-q", "--format", "csv", "--out", path, NULL);
+  ck_assert_msg(r.exit_status == 0, "exit %d: %s", r.exit_status, r.err);
+  ck_assert_msg(g_file_test(path, G_FILE_TEST_IS_REGULAR), "%s was not written", path);
   harness_result_clear(&r);
+  char *dir = harness_path(tmpdir, "no-such-dir/deeper"), *top = harness_path(tmpdir, "no-such-dir");
+  g_unlink(path);
+  g_rmdir(dir);
+  g_rmdir(top);
+  char *bad = harness_path(tmpdir, "other-dir/result.csv");
+  harness_runl(&r, "tree", "-a", "no-such-algo", "-n", "16", "-q", "--out", bad, NULL);
+  ck_assert_int_eq(r.exit_status, 2);
+  ck_assert_msg(!g_file_test(top, G_FILE_TEST_EXISTS), "a failed run made a folder");
+  char *other = harness_path(tmpdir, "other-dir");
+  ck_assert_msg(!g_file_test(other, G_FILE_TEST_EXISTS), "a failed run made a folder");
+  harness_result_clear(&r);
+  g_free(other);
+  g_free(bad);
+  g_free(dir);
+  g_free(top);
   g_free(path);
 }
 END_TEST
@@ -638,7 +654,7 @@ static Suite *cli_suite(void)
   tcase_add_test(good, test_platform_prints_torus_xml);
   tcase_add_test(good, test_platform_out_matches_stdout);
   tcase_add_test(good, test_out_writes_file_and_nothing_on_stdout);
-  tcase_add_test(good, test_out_into_missing_directory_fails);
+  tcase_add_test(good, test_out_into_missing_directory_makes_it);
   suite_add_tcase(s, good);
   return s;
 }

@@ -32,11 +32,11 @@ static void teardown(void)
 
 START_TEST(bad_inputs)
 {
-  expect_bad("--cluster is required", "--trees", "lam", NULL);
+  expect_bad("--platform SPEC is required", "--trees", "lam", NULL);
   expect_bad("bad cluster", "--cluster", "8x", NULL);
   expect_bad("bad cluster", "--cluster", "6x4", NULL); /* no processor known for this shape */
   expect_bad("unknown trees", "--cluster", "8x4", "--trees", "spiral", NULL);
-  expect_bad("-n must be", "--cluster", "8x4", "-n", "33", NULL);
+  expect_bad("n = 33 is larger than the platform", "--cluster", "8x4", "-n", "33", NULL);
   expect_bad("--order", "--cluster", "8x4", "--order", "random", NULL);
   expect_bad("--groups", "--cluster", "8x4", "--trees", "hierarchical", "--groups", "5", NULL);
   char *broken = harness_write_file(tmpdir, "broken.yaml",

@@ -42,7 +42,7 @@ START_TEST(bad_inputs)
   expect_bad("percs", "--net", "percs:4,4", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
   expect_bad("net", "--net", "torus:4,4,4", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
   expect_bad("net", "--net", "percs:4,0,2", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
-  expect_bad("unknown collective", "--net", "percs:4,4,2", "--coll", "alltoall", "--algo", "binomial", "--block",
+  expect_bad("unknown value 'alltoall'", "--net", "percs:4,4,2", "--coll", "alltoall", "--algo", "binomial", "--block",
              "1KiB", NULL);
   expect_bad("unknown algorithm", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "ring", "--block", "1KiB",
              NULL);
@@ -50,7 +50,7 @@ START_TEST(bad_inputs)
   expect_bad("--block", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "binomial", "--bytes", "1KiB", NULL);
   expect_bad("--block", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "binomial", "--block", "12XB", NULL);
   expect_bad("--block", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "binomial", "--block", "0", NULL);
-  expect_bad("--net is required", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
+  expect_bad("--platform SPEC is required", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
   expect_bad("--format", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB",
              "--format", "xml", NULL);
   expect_bad("--frobnicate", "--net", "percs:4,4,2", "--frobnicate", NULL);

@@ -14,18 +14,14 @@
 #include "sim/contracts/schedule.h"
 #include "sim/checks/replay.h"
 
+#include "tests/algos.h"
+#include "platforms/two_tier_net.h"
+
 #include <check.h>
 #include <glib.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern const cs_coll_algo cs_algo_binomial_scatter;
-extern const cs_coll_algo cs_algo_binomial_gather;
-extern const cs_coll_algo cs_algo_vandegeijn_bcast;
-extern const cs_coll_algo cs_algo_ring_allgather;
-extern const cs_coll_algo cs_algo_recursive_doubling_allgather;
-extern const cs_coll_algo cs_algo_pairwise_reduce_scatter;
-extern const cs_coll_algo cs_algo_rabenseifner_reduce;
 
 /* ck_assert is slow in big loops: test in C and fail only on a mismatch. */
 #define EXPECT(cond, ...)                                                                                      \
@@ -37,15 +33,24 @@ extern const cs_coll_algo cs_algo_rabenseifner_reduce;
 static const int64_t P_LIST[] = {1, 2, 3, 5, 6, 7, 12, 16, 24, 31, 64, 100, 256};
 #define NP (sizeof P_LIST / sizeof P_LIST[0])
 
-static const cs_coll_algo *const ALGOS[] = {
-  &cs_algo_binomial_scatter,     &cs_algo_binomial_gather,
-  &cs_algo_vandegeijn_bcast,     &cs_algo_ring_allgather,
-  &cs_algo_recursive_doubling_allgather, &cs_algo_pairwise_reduce_scatter,
-  &cs_algo_rabenseifner_reduce,
-};
-#define NALGOS (sizeof ALGOS / sizeof ALGOS[0])
+/* The algorithms of this family, from the registry. */
+static const cs_coll_algo *algos_at(size_t i)
+{
+  const cs_coll_algo *all[] = {
+    ALGO_binomial_scatter,
+    ALGO_binomial_gather,
+    ALGO_vandegeijn_bcast,
+    ALGO_ring_allgather,
+    ALGO_recursive_doubling_allgather,
+    ALGO_pairwise_reduce_scatter,
+    ALGO_rabenseifner_reduce,
+  };
+  return all[i];
+}
+#define ALGOS_COUNT 7
+#define NALGOS ALGOS_COUNT
 
-static void setup_ok(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size)
+static void setup_ok(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *net, uint64_t size)
 {
   GError *err = NULL;
   bool ok = cs_sched_setup(prm, a, net, size, &err);
@@ -122,13 +127,13 @@ typedef struct {
 static expected formula(const cs_coll_algo *a, int64_t p, uint64_t size)
 {
   uint64_t up = (uint64_t)p;
-  if (a == &cs_algo_binomial_scatter || a == &cs_algo_binomial_gather)
+  if (a == ALGO_binomial_scatter || a == ALGO_binomial_gather)
     return (expected){up - 1, binomial_bytes(p, 0, true, size)};
-  if (a == &cs_algo_ring_allgather || a == &cs_algo_pairwise_reduce_scatter)
+  if (a == ALGO_ring_allgather || a == ALGO_pairwise_reduce_scatter)
     return (expected){up * (up - 1), up * (up - 1) * size};
-  if (a == &cs_algo_recursive_doubling_allgather)
+  if (a == ALGO_recursive_doubling_allgather)
     return (expected){recursive_doubling_messages(p), up * (up - 1) * size};
-  if (a == &cs_algo_vandegeijn_bcast)
+  if (a == ALGO_vandegeijn_bcast)
     return (expected){up - 1 + up * (up - 1), binomial_bytes(p, size, false, 0) + (up - 1) * size};
   /* Rabenseifner, for size a multiple of pof2 */
   int64_t pof2 = pow2_floor(p), rem = p - pof2;
@@ -197,7 +202,7 @@ static void check_counts(const cs_coll_algo *a, int64_t p, uint64_t block)
   cs_net net = cs_net_percs(p, 1, 1);
   cs_sched_params prm;
   uint64_t size = size_for(a, p, block);
-  setup_ok(&prm, a, &net, size);
+  setup_ok(&prm, a, &net.tt, size);
   counter c = count_all(a, &prm, p <= 100);
   expected e = formula(a, p, size);
   EXPECT(c.sends == e.messages && c.send_bytes == e.bytes,
@@ -213,13 +218,13 @@ static void check_counts(const cs_coll_algo *a, int64_t p, uint64_t block)
 
 START_TEST(test_counts_match_formulas)
 {
-  const cs_coll_algo *a = ALGOS[_i];
+  const cs_coll_algo *a = algos_at(_i);
   static const uint64_t blocks[] = {64, 1000, 7};
   for (size_t k = 0; k < NP; k++)
     for (size_t b = 0; b < 3; b++) {
       int64_t p = P_LIST[k];
       uint64_t size = size_for(a, p, blocks[b]);
-      if (a == &cs_algo_rabenseifner_reduce && size % (uint64_t)pow2_floor(p) != 0)
+      if (a == ALGO_rabenseifner_reduce && size % (uint64_t)pow2_floor(p) != 0)
         continue; /* the gather's bytes formula assumes equal pieces */
       check_counts(a, p, blocks[b]);
     }
@@ -236,9 +241,9 @@ START_TEST(test_vandegeijn_uneven_bytes)
       int64_t p = P_LIST[k];
       cs_net net = cs_net_percs(p, 1, 1);
       cs_sched_params prm;
-      setup_ok(&prm, &cs_algo_vandegeijn_bcast, &net, sizes[s]);
-      counter c = count_all(&cs_algo_vandegeijn_bcast, &prm, false);
-      expected e = formula(&cs_algo_vandegeijn_bcast, p, sizes[s]);
+      setup_ok(&prm, ALGO_vandegeijn_bcast, &net.tt, sizes[s]);
+      counter c = count_all(ALGO_vandegeijn_bcast, &prm, false);
+      expected e = formula(ALGO_vandegeijn_bcast, p, sizes[s]);
       EXPECT(c.sends == e.messages && c.send_bytes == e.bytes, "vandegeijn p = %lld n = %llu: %llu B, want %llu",
              (long long)p, (unsigned long long)sizes[s], (unsigned long long)c.send_bytes,
              (unsigned long long)e.bytes);
@@ -259,9 +264,9 @@ START_TEST(test_rabenseifner_uneven_bytes)
       uint64_t n = sizes[s];
       cs_net net = cs_net_percs(p, 1, 1);
       cs_sched_params prm;
-      setup_ok(&prm, &cs_algo_rabenseifner_reduce, &net, n);
+      setup_ok(&prm, ALGO_rabenseifner_reduce, &net.tt, n);
       ck_assert_int_eq(prm.nunits, pof2);
-      counter c = count_all(&cs_algo_rabenseifner_reduce, &prm, false);
+      counter c = count_all(ALGO_rabenseifner_reduce, &prm, false);
       uint64_t fold_halving = (uint64_t)rem * n + n * (uint64_t)(pof2 - 1);
       uint64_t lg = (uint64_t)ilog2(pof2);
       EXPECT(c.send_bytes >= fold_halving + (pof2 > 1 ? n - balanced(n, pof2, 0) : 0) &&
@@ -281,13 +286,13 @@ typedef struct {
 static const shape SHAPES[] = {{1, 1, 1}, {2, 2, 2}, {3, 2, 2}, {4, 3, 2}, {5, 4, 1}, {8, 4, 4}, {6, 5, 3}};
 #define NSHAPES (sizeof SHAPES / sizeof SHAPES[0])
 
-static void replay_ok(const cs_coll_algo *a, const cs_net *net, uint64_t size)
+static void replay_ok(const cs_coll_algo *a, const cs_two_tier *net, uint64_t size)
 {
   cs_sched_params prm;
   GError *err = NULL;
   if (!cs_sched_setup(&prm, a, net, size, &err)) {
     /* the only refusal allowed here: Rabenseifner on fewer bytes than pieces */
-    EXPECT(a == &cs_algo_rabenseifner_reduce && size < (uint64_t)pow2_floor(net->p), "%s %s p = %lld: %s",
+    EXPECT(a == ALGO_rabenseifner_reduce && size < (uint64_t)pow2_floor(net->p), "%s %s p = %lld: %s",
            cs_coll_name(a->coll), a->name, (long long)net->p, err->message);
     g_error_free(err);
     return;
@@ -300,7 +305,7 @@ static void replay_ok(const cs_coll_algo *a, const cs_net *net, uint64_t size)
          cs_coll_name(a->coll), a->name, (long long)net->p, (unsigned long long)st.messages,
          (unsigned long long)st.bytes, (unsigned long long)c.sends, (unsigned long long)c.send_bytes);
   if (prm.nunits > 0 && cs_units_uniform(&prm) &&
-      (a != &cs_algo_rabenseifner_reduce || size % (uint64_t)pow2_floor(net->p) == 0)) {
+      (a != ALGO_rabenseifner_reduce || size % (uint64_t)pow2_floor(net->p) == 0)) {
     expected e = formula(a, net->p, size);
     EXPECT(st.messages == e.messages && st.bytes == e.bytes, "%s %s p = %lld: replay %llu msgs, want %llu",
            cs_coll_name(a->coll), a->name, (long long)net->p, (unsigned long long)st.messages,
@@ -310,13 +315,13 @@ static void replay_ok(const cs_coll_algo *a, const cs_net *net, uint64_t size)
 
 START_TEST(test_replay_shapes)
 {
-  const cs_coll_algo *a = ALGOS[_i];
+  const cs_coll_algo *a = algos_at(_i);
   static const uint64_t blocks[] = {64, 1000, 7};
   for (size_t s = 0; s < NSHAPES; s++) {
     cs_net net = cs_net_percs(SHAPES[s].sn, SHAPES[s].nps, SHAPES[s].cpn);
     for (size_t b = 0; b < 3; b++) {
-      replay_ok(a, &net, blocks[b]);                         /* per rank, or a small whole buffer */
-      replay_ok(a, &net, size_for(a, net.p, blocks[b]) + 3); /* never divides evenly */
+      replay_ok(a, &net.tt, blocks[b]);                         /* per rank, or a small whole buffer */
+      replay_ok(a, &net.tt, size_for(a, net.p, blocks[b]) + 3); /* never divides evenly */
     }
   }
 }
@@ -324,11 +329,11 @@ END_TEST
 
 START_TEST(test_replay_p_list)
 {
-  const cs_coll_algo *a = ALGOS[_i];
+  const cs_coll_algo *a = algos_at(_i);
   for (size_t k = 0; k < NP; k++) {
     cs_net net = cs_net_percs(P_LIST[k], 1, 1);
-    replay_ok(a, &net, size_for(a, net.p, 64));
-    replay_ok(a, &net, size_for(a, net.p, 7) + 5);
+    replay_ok(a, &net.tt, size_for(a, net.p, 64));
+    replay_ok(a, &net.tt, size_for(a, net.p, 7) + 5);
   }
 }
 END_TEST
@@ -336,10 +341,10 @@ END_TEST
 /* Every p from 1 to 70: catches off-by-one in the non-power-of-two paths. */
 START_TEST(test_replay_all_small_p)
 {
-  const cs_coll_algo *a = ALGOS[_i];
+  const cs_coll_algo *a = algos_at(_i);
   for (int64_t p = 1; p <= 70; p++) {
     cs_net net = cs_net_percs(1, p, 1);
-    replay_ok(a, &net, size_for(a, p, 16));
+    replay_ok(a, &net.tt, size_for(a, p, 16));
   }
 }
 END_TEST
@@ -355,7 +360,7 @@ static void expect_ops(const cs_coll_algo *a, int64_t p, uint64_t size, int64_t 
 {
   cs_net net = cs_net_percs(1, p, 1);
   cs_sched_params prm;
-  setup_ok(&prm, a, &net, size);
+  setup_ok(&prm, a, &net.tt, size);
   cs_oplist o;
   cs_oplist_init(&o);
   a->ops(&prm, rank, &o);
@@ -390,7 +395,7 @@ static void expect_ops(const cs_coll_algo *a, int64_t p, uint64_t size, int64_t 
 
 START_TEST(test_binomial_scatter_by_hand)
 {
-  const cs_coll_algo *a = &cs_algo_binomial_scatter;
+  const cs_coll_algo *a = ALGO_binomial_scatter;
   EXPECT_OPS(a, 8, 10, 0, {S, 4, 4, 4}, {S, 2, 2, 2}, {S, 1, 1, 1});
   EXPECT_OPS(a, 8, 10, 4, {R, 0, 4, 4}, {S, 6, 6, 2}, {S, 5, 5, 1});
   EXPECT_OPS(a, 8, 10, 7, {R, 6, 7, 1});
@@ -399,7 +404,7 @@ START_TEST(test_binomial_scatter_by_hand)
   EXPECT_OPS(a, 5, 10, 4, {R, 0, 4, 1});
   cs_net net = cs_net_percs(1, 1, 1);
   cs_sched_params prm;
-  setup_ok(&prm, a, &net, 10);
+  setup_ok(&prm, a, &net.tt, 10);
   cs_oplist o;
   cs_oplist_init(&o);
   a->ops(&prm, 0, &o);
@@ -410,7 +415,7 @@ END_TEST
 
 START_TEST(test_binomial_gather_by_hand)
 {
-  const cs_coll_algo *a = &cs_algo_binomial_gather;
+  const cs_coll_algo *a = ALGO_binomial_gather;
   EXPECT_OPS(a, 8, 10, 0, {R, 1, 1, 1}, {R, 2, 2, 2}, {R, 4, 4, 4});
   EXPECT_OPS(a, 8, 10, 6, {R, 7, 7, 1}, {S, 4, 6, 2});
   EXPECT_OPS(a, 8, 10, 4, {R, 5, 5, 1}, {R, 6, 6, 2}, {S, 0, 4, 4});
@@ -421,10 +426,10 @@ END_TEST
 
 START_TEST(test_ring_by_hand)
 {
-  const cs_coll_algo *a = &cs_algo_ring_allgather;
+  const cs_coll_algo *a = ALGO_ring_allgather;
   cs_net net = cs_net_percs(1, 4, 1);
   cs_sched_params prm;
-  setup_ok(&prm, a, &net, 10);
+  setup_ok(&prm, a, &net.tt, 10);
   cs_oplist o;
   cs_oplist_init(&o);
   a->ops(&prm, 1, &o);
@@ -448,10 +453,10 @@ END_TEST
 
 START_TEST(test_pairwise_by_hand)
 {
-  const cs_coll_algo *a = &cs_algo_pairwise_reduce_scatter;
+  const cs_coll_algo *a = ALGO_pairwise_reduce_scatter;
   cs_net net = cs_net_percs(1, 4, 1);
   cs_sched_params prm;
-  setup_ok(&prm, a, &net, 10);
+  setup_ok(&prm, a, &net.tt, 10);
   cs_oplist o;
   cs_oplist_init(&o);
   a->ops(&prm, 1, &o);
@@ -472,7 +477,7 @@ END_TEST
 
 START_TEST(test_recursive_doubling_by_hand)
 {
-  const cs_coll_algo *a = &cs_algo_recursive_doubling_allgather;
+  const cs_coll_algo *a = ALGO_recursive_doubling_allgather;
   EXPECT_OPS(a, 8, 10, 5, {S, 4, 5, 1}, {R, 4, 4, 1}, {S, 7, 4, 2}, {R, 7, 6, 2}, {S, 1, 4, 4}, {R, 1, 0, 4});
   /* p = 6: in the last step ranks 2, 3 have no partner; 0 and 1 pass them
    * blocks 4, 5 they got from 4 and 5 */
@@ -488,7 +493,7 @@ END_TEST
 
 START_TEST(test_rabenseifner_by_hand)
 {
-  const cs_coll_algo *a = &cs_algo_rabenseifner_reduce;
+  const cs_coll_algo *a = ALGO_rabenseifner_reduce;
   /* p = 6: pof2 = 4, rem = 2; ranks 1, 3 fold into 0, 2; new ranks
    * 0, 2, 4, 5 -> 0, 1, 2, 3; four pieces */
   EXPECT_OPS(a, 6, 400, 0, {RR, 1, 0, 4}, {S, 2, 2, 2}, {RR, 2, 0, 2}, {S, 4, 1, 1}, {RR, 4, 0, 1}, {R, 4, 1, 1},
@@ -506,10 +511,10 @@ END_TEST
 
 START_TEST(test_vandegeijn_by_hand)
 {
-  const cs_coll_algo *a = &cs_algo_vandegeijn_bcast;
+  const cs_coll_algo *a = ALGO_vandegeijn_bcast;
   cs_net net = cs_net_percs(1, 8, 1);
   cs_sched_params prm;
-  setup_ok(&prm, a, &net, 800);
+  setup_ok(&prm, a, &net.tt, 800);
   cs_oplist o;
   cs_oplist_init(&o);
   a->ops(&prm, 4, &o);
@@ -530,10 +535,10 @@ END_TEST
 START_TEST(test_million_ranks_stay_short)
 {
   cs_net net = cs_net_percs(64, 16, 1024); /* p = 2^20 */
-  const cs_coll_algo *short_ones[] = {&cs_algo_ring_allgather, &cs_algo_pairwise_reduce_scatter};
+  const cs_coll_algo *short_ones[] = {ALGO_ring_allgather, ALGO_pairwise_reduce_scatter};
   for (size_t k = 0; k < 2; k++) {
     cs_sched_params prm;
-    setup_ok(&prm, short_ones[k], &net, 65536);
+    setup_ok(&prm, short_ones[k], &net.tt, 65536);
     cs_oplist o;
     cs_oplist_init(&o);
     for (int64_t r = 0; r < net.p; r += 4099) {
@@ -545,10 +550,10 @@ START_TEST(test_million_ranks_stay_short)
     cs_oplist_free(&o);
   }
   cs_sched_params prm;
-  setup_ok(&prm, &cs_algo_vandegeijn_bcast, &net, (uint64_t)1 << 30);
+  setup_ok(&prm, ALGO_vandegeijn_bcast, &net.tt, (uint64_t)1 << 30);
   cs_oplist o;
   cs_oplist_init(&o);
-  cs_algo_vandegeijn_bcast.ops(&prm, 0, &o);
+  ALGO_vandegeijn_bcast->ops(&prm, 0, &o);
   ck_assert_int_le(o.n, 20 + 3);
   cs_oplist_free(&o);
 }
@@ -559,14 +564,14 @@ START_TEST(test_rabenseifner_refuses_fewer_bytes_than_pieces)
   cs_net net = cs_net_percs(3, 2, 2); /* p = 12, pof2 = 8 */
   cs_sched_params prm;
   GError *err = NULL;
-  ck_assert(!cs_sched_setup(&prm, &cs_algo_rabenseifner_reduce, &net, 7, &err));
+  ck_assert(!cs_sched_setup(&prm, ALGO_rabenseifner_reduce, &net.tt, 7, &err));
   ck_assert_ptr_nonnull(err);
   ck_assert_ptr_nonnull(strstr(err->message, "pof2 = 8"));
   ck_assert_ptr_nonnull(strstr(err->message, "p = 12"));
   ck_assert_ptr_nonnull(strstr(err->message, "bytes = 7"));
   g_error_free(err);
   err = NULL;
-  ck_assert(cs_sched_setup(&prm, &cs_algo_rabenseifner_reduce, &net, 8, &err));
+  ck_assert(cs_sched_setup(&prm, ALGO_rabenseifner_reduce, &net.tt, 8, &err));
   ck_assert_int_eq(prm.nunits, 8);
 }
 END_TEST

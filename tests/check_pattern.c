@@ -10,6 +10,9 @@
 #include "patterns/linkusage.h"
 #include "patterns/pattern.h"
 
+#include "tests/algos.h"
+#include "platforms/two_tier_net.h"
+
 #include <check.h>
 #include <string.h>
 
@@ -57,7 +60,7 @@ static bool count_send(const cs_op *op, void *user)
   brute *b = user;
   if (op->kind != CS_OP_SEND)
     return true;
-  int64_t cpn = b->prm->net->cpn;
+  int64_t cpn = b->prm->tt->cpn;
   int64_t k = (b->rank / cpn) * b->m->nodes + op->peer / cpn;
   b->m->bytes[k] += cs_units_bytes(b->prm, op->units);
   b->m->messages[k]++;
@@ -77,7 +80,7 @@ static void brute_force(const cs_coll_algo *a, const cs_sched_params *prm, matri
   cs_oplist_free(&o);
 }
 
-static int compare_one(const cs_coll_algo *a, const cs_net *net, uint64_t size)
+static int compare_one(const cs_coll_algo *a, const cs_two_tier *net, uint64_t size)
 {
   cs_sched_params prm;
   GError *e = NULL;
@@ -118,7 +121,7 @@ static bool plan_blocks(cs_sched_params *prm, GError **err)
 
 static void loop_ops(const cs_sched_params *prm, int64_t r, cs_oplist *o)
 {
-  int64_t p = prm->p, cpn = prm->net->cpn;
+  int64_t p = prm->p, cpn = prm->tt->cpn;
   cs_ops_loop(o, p - 1, 1);
   cs_ops_send(o, (r + 1) % p, 0, cs_units_range(3 * r, 2));
   cs_ops_step(o, 0, 1);
@@ -135,7 +138,7 @@ static void loop_ops(const cs_sched_params *prm, int64_t r, cs_oplist *o)
   cs_ops_send(o, 0, 1 << 24, cs_units_range(1, 4));
 }
 
-static const cs_coll_algo loops = {"loops", CS_COLL_ALLGATHER, "test", plan_blocks, loop_ops};
+static const cs_coll_algo loops = {"loops", CS_COLL_ALLGATHER, "test", plan_blocks, loop_ops, false};
 
 START_TEST(pattern_loops)
 {
@@ -143,7 +146,7 @@ START_TEST(pattern_loops)
   for (size_t s = 0; s < G_N_ELEMENTS(shapes); s++)
     for (uint64_t size = 1; size <= 11; size += 5) {
       cs_net net = cs_net_percs(shapes[s][0], shapes[s][1], shapes[s][2]);
-      ck_assert_int_eq(compare_one(&loops, &net, size), 1);
+      ck_assert_int_eq(compare_one(&loops, &net.tt, size), 1);
     }
 }
 END_TEST
@@ -157,7 +160,7 @@ START_TEST(pattern_equals_brute_force)
     for (size_t s = 0; s < G_N_ELEMENTS(shapes); s++)
       for (size_t z = 0; z < G_N_ELEMENTS(sizes); z++) {
         cs_net net = cs_net_percs(shapes[s][0], shapes[s][1], shapes[s][2]);
-        compared += compare_one(cs_coll_algo_at(i), &net, sizes[z]);
+        compared += compare_one(cs_coll_algo_at(i), &net.tt, sizes[z]);
       }
   ck_assert_int_gt(compared, 0);
 }

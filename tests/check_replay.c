@@ -10,6 +10,9 @@
  *  - every algorithm of the registry on shapes and sizes of every kind. */
 #include "sim/checks/replay.h"
 
+#include "tests/algos.h"
+#include "platforms/two_tier_net.h"
+
 #include <check.h>
 
 static int broken; /* which defect the test schedules carry */
@@ -32,7 +35,7 @@ static void ring_ops(const cs_sched_params *prm, int64_t r, cs_oplist *o)
   cs_ops_step(o, 0, -1);
 }
 
-static const cs_coll_algo ring = {"ring", CS_COLL_ALLGATHER, "test", plan_per_rank, ring_ops};
+static const cs_coll_algo ring = {"ring", CS_COLL_ALLGATHER, "test", plan_per_rank, ring_ops, false};
 
 /* Linear reduce to 0 of one unit. */
 static bool plan_one(cs_sched_params *prm, GError **err)
@@ -59,7 +62,7 @@ static void linear_reduce_ops(const cs_sched_params *prm, int64_t r, cs_oplist *
     cs_ops_recv_reduce(o, 1, 1, all);
 }
 
-static const cs_coll_algo linear_reduce = {"linear", CS_COLL_REDUCE, "test", plan_one, linear_reduce_ops};
+static const cs_coll_algo linear_reduce = {"linear", CS_COLL_REDUCE, "test", plan_one, linear_reduce_ops, false};
 
 /* Scatter by direct sends, with defects 4 (send what one does not hold),
  * 5 (receive names other units), 6 (receive never matched). */
@@ -82,14 +85,14 @@ static void direct_scatter_ops(const cs_sched_params *prm, int64_t r, cs_oplist 
 }
 
 static const cs_coll_algo direct_scatter = {"direct", CS_COLL_SCATTER, "test", plan_per_rank,
-                                            direct_scatter_ops};
+                                            direct_scatter_ops, false};
 
 static bool run(const cs_coll_algo *a, int64_t sn, int64_t nps, int64_t cpn, uint64_t size, cs_replay_stats *st,
                 GError **err)
 {
   cs_net net = cs_net_percs(sn, nps, cpn);
   cs_sched_params prm;
-  ck_assert(cs_sched_setup(&prm, a, &net, size, err));
+  ck_assert(cs_sched_setup(&prm, a, &net.tt, size, err));
   return cs_replay(a, &prm, st, err);
 }
 
@@ -164,7 +167,7 @@ START_TEST(every_registered_algorithm)
         cs_net net = cs_net_percs(shapes[s][0], shapes[s][1], shapes[s][2]);
         cs_sched_params prm;
         GError *e = NULL;
-        if (!cs_sched_setup(&prm, a, &net, sizes[z], &e)) {
+        if (!cs_sched_setup(&prm, a, &net.tt, sizes[z], &e)) {
           ck_assert_msg(strstr(a->name, "rabenseifner") && sizes[z] < (uint64_t)net.p, "%s %s refuses p = %lld: %s",
                         cs_coll_name(a->coll), a->name, (long long)net.p, e->message);
           g_error_free(e);
@@ -178,7 +181,7 @@ END_TEST
 START_TEST(unit_bytes)
 {
   cs_net net = cs_net_percs(1, 3, 1);
-  cs_sched_params prm = {.coll = CS_COLL_BCAST, .net = &net, .p = 3, .bytes = 10, .nunits = 4};
+  cs_sched_params prm = {.coll = CS_COLL_BCAST, .tt = &net.tt, .p = 3, .bytes = 10, .nunits = 4};
   /* 10 bytes over 4 units: 3, 3, 2, 2 */
   ck_assert_uint_eq(cs_unit_bytes(&prm, 0), 3);
   ck_assert_uint_eq(cs_unit_bytes(&prm, 3), 2);
@@ -186,7 +189,7 @@ START_TEST(unit_bytes)
   ck_assert_uint_eq(cs_units_bytes(&prm, cs_units_range(3, 2)), 5); /* wraps: 2 + 3 */
   ck_assert_uint_eq(cs_units_bytes(&prm, cs_units_strided(0, 1, 2, 2)), 5); /* 3 + 2 */
   ck_assert_uint_eq(cs_units_bytes(&prm, cs_units_all(&prm)), 10);
-  cs_sched_params blk = {.coll = CS_COLL_SCATTER, .net = &net, .p = 3, .block = 5, .bytes = 15, .nunits = 6};
+  cs_sched_params blk = {.coll = CS_COLL_SCATTER, .tt = &net.tt, .p = 3, .block = 5, .bytes = 15, .nunits = 6};
   /* each block of 5 bytes over 2 units: 3, 2 */
   ck_assert_uint_eq(cs_unit_bytes(&blk, 2), 3);
   ck_assert_uint_eq(cs_unit_bytes(&blk, 5), 2);

@@ -16,7 +16,7 @@
  *    separate processes (digest of names, tiers and all routes);
  *  - cs_engine_load loads once per process; missing hosts are reported;
  *  - two actors on one host talk through the node's loopback. */
-#include "platforms/net.h"
+#include "platforms/two_tier_net.h"
 #include "sim/engine/sg_routes.h"
 
 #include <check.h>
@@ -73,7 +73,7 @@ static void open_plat(plat *p, const char *spec)
   write_plat(p, spec);
   cs_engine_config c = config_for(p->path);
   GError *err = NULL;
-  p->r = cs_routes_open(&c, p->nodes, &err);
+  p->r = cs_routes_open(&c, p->nodes, NULL, NULL, &err);
   ck_assert_msg(p->r, "%s: %s", spec, err ? err->message : "?");
 }
 
@@ -400,7 +400,7 @@ static uint64_t digest_in_child(const char *path, int64_t nodes)
   if (pid == 0) {
     close(fds[0]);
     cs_engine_config c = config_for(path);
-    cs_routes *r = cs_routes_open(&c, nodes, NULL);
+    cs_routes *r = cs_routes_open(&c, nodes, NULL, NULL, NULL);
     uint64_t h = 14695981039346656037ULL;
     for (int64_t id = 0; r && id < cs_routes_nlinks(r); id++) {
       h = fnv(h, cs_routes_link_name(r, id), strlen(cs_routes_link_name(r, id)) + 1);
@@ -436,7 +436,7 @@ START_TEST(test_ids_deterministic)
   uint64_t h1 = digest_in_child(p.path, p.nodes), h2 = digest_in_child(p.path, p.nodes);
   ck_assert_msg(h1 == h2, "%s: two processes disagree on ids or routes", specs[_i]);
   cs_engine_config c = config_for(p.path);
-  p.r = cs_routes_open(&c, p.nodes, NULL);
+  p.r = cs_routes_open(&c, p.nodes, NULL, NULL, NULL);
   ck_assert_ptr_nonnull(p.r);
   for (int64_t id = 1; id < cs_routes_nlinks(p.r); id++)
     EXPECT(natural_cmp(cs_routes_link_name(p.r, id - 1), cs_routes_link_name(p.r, id)) < 0, "%s: %s before %s",
@@ -465,14 +465,14 @@ START_TEST(test_engine_loads_once)
   GError *err = NULL;
   cs_engine_config c = config_for(p.path);
   ck_assert(cs_engine_load(&c, &err)); /* same file: nothing to do */
-  cs_routes *again = cs_routes_open(&c, p.nodes, &err);
+  cs_routes *again = cs_routes_open(&c, p.nodes, NULL, NULL, &err);
   ck_assert_ptr_nonnull(again);
   cs_routes_close(again);
   c = config_for(q.path);
   ck_assert(!cs_engine_load(&c, &err));
   ck_assert_msg(strstr(err->message, "already holds"), "%s", err->message);
   g_clear_error(&err);
-  ck_assert_ptr_null(cs_routes_open(&c, q.nodes, &err));
+  ck_assert_ptr_null(cs_routes_open(&c, q.nodes, NULL, NULL, &err));
   ck_assert_msg(strstr(err->message, "already holds"), "%s", err->message);
   g_clear_error(&err);
   close_plat(&p);
@@ -489,12 +489,12 @@ START_TEST(test_missing_host)
   write_plat(&p, "percs:4,4,1");
   cs_engine_config c = config_for(p.path);
   GError *err = NULL;
-  ck_assert_ptr_null(cs_routes_open(&c, 17, &err));
+  ck_assert_ptr_null(cs_routes_open(&c, 17, NULL, NULL, &err));
   ck_assert_msg(strstr(err->message, "no host node-16"), "%s", err->message);
   g_clear_error(&err);
-  ck_assert_ptr_null(cs_routes_open(&c, 0, &err));
+  ck_assert_ptr_null(cs_routes_open(&c, 0, NULL, NULL, &err));
   g_clear_error(&err);
-  p.r = cs_routes_open(&c, 16, &err);
+  p.r = cs_routes_open(&c, 16, NULL, NULL, &err);
   ck_assert_ptr_nonnull(p.r);
   const int32_t *l;
   ck_assert_int_eq(cs_routes_get(p.r, 5, 5, &l), 0);
@@ -509,7 +509,7 @@ START_TEST(test_unreadable_platform)
 {
   cs_engine_config c = config_for("/nonexistent-dir-of-collsim/p.xml");
   GError *err = NULL;
-  ck_assert_ptr_null(cs_routes_open(&c, 4, &err));
+  ck_assert_ptr_null(cs_routes_open(&c, 4, NULL, NULL, &err));
   ck_assert_msg(strstr(err->message, "cannot read platform file"), "%s", err->message);
   g_clear_error(&err);
 }

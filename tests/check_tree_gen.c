@@ -5,6 +5,7 @@
  * generator, n = 1..64 and the cluster shapes with round-robin (LAM's even
  * spread) and block placement. */
 #include "algorithms/reduce_bcast_trees/tree_gen.h"
+#include "sim/checks/tree_script_check.h"
 
 #include <check.h>
 #include <stdbool.h>

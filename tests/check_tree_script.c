@@ -11,7 +11,7 @@
  *    unknown key, peer out of range, and more;
  *  - the LAM-like binomial tree of 32 ranks, checked by hand: rank 12's
  *    reduce is [recv 13, recv 14, send 8], and its message counts. */
-#include "sim/contracts/tree_script.h"
+#include "sim/checks/tree_script_check.h"
 
 #include <check.h>
 #include <glib.h>
@@ -381,9 +381,9 @@ START_TEST(test_root_missing_contribution)
                "reduce, rank 2, no commands: never sends its partial sum, so the root misses its contribution", NULL);
   refused_with(HEAD3 "reduce:\n  0: []\n  1: [send 2]\n  2: [recv 1]\n" BCAST3, "t.yaml:8:",
                "reduce, rank 2, after command 1 (recv 1): never sends its partial sum", NULL);
-  /* the root waiting for a rank that ends without sending */
-  refused_with(HEAD3 "reduce:\n  0: [recv 1]\n  1: [recv 2]\n  2: [send 1]\n" BCAST3, "t.yaml:6:",
-               "reduce, rank 0, command 1 (recv 1): waits forever: rank 1 ends without a matching send", NULL);
+  /* the root waiting for a rank that ends without sending: that rank is named */
+  refused_with(HEAD3 "reduce:\n  0: [recv 1]\n  1: [recv 2]\n  2: [send 1]\n" BCAST3, "t.yaml:7:",
+               "reduce, rank 1, after command 1 (recv 2): never sends its partial sum", NULL);
   /* the root sending its sum away */
   refused_with(HEAD3 "reduce:\n  0: [recv 1, send 2]\n  1: [send 0]\n  2: [recv 0]\n" BCAST3,
                "reduce, rank 0, command 2 (send 2): the root sends in the reduce", NULL);
@@ -481,13 +481,14 @@ START_TEST(test_validate_built_scripts)
   cs_ts_free(s);
 
   /* a long chain of ranks, each waiting for the next, ending in a rank that
-   * never sends: reported at the end of the chain */
+   * sends elsewhere: reported at the end of the chain (the replay's wait chain) */
   s = cs_ts_new(5000, "chain");
   for (int r = 0; r < 4999; r++) {
     cs_ts_add(s, CS_TS_REDUCE, r, CS_TS_RECV, r + 1);
     if (r)
       cs_ts_add(s, CS_TS_REDUCE, r, CS_TS_SEND, r - 1);
   }
+  cs_ts_add(s, CS_TS_REDUCE, 4999, CS_TS_SEND, 0); /* to the wrong rank: 4998 waits forever */
   invalid_with(s, "reduce, rank 4998, command 1 (recv 4999): waits forever: rank 4999 ends without a matching send");
   cs_ts_free(s);
 }

@@ -8,7 +8,8 @@
  * Check runs each case in a forked child, so SimGrid starts once per case.
  */
 #include "algorithms/spanning_trees/kary.h"
-#include "platforms/bgp_torus.h"
+#include "platforms/platform.h"
+#include "sim/contracts/tempdir.h"
 #include "sim/drivers/spanning_tree_run.h"
 
 #include <check.h>
@@ -24,18 +25,19 @@ typedef struct tree_case {
   uint64_t seed;
 } tree_case;
 
-static char *write_torus_for(int n)
+/* A BG/P torus sized for n (torus:auto/4), written to a temporary file. */
+static char *write_torus(const char *spec, int n)
 {
-  cs_bgp_params bp = cs_bgp_defaults();
-  cs_bgp_auto_shape((n + 3) / 4, &bp.x, &bp.y, &bp.z);
+  GError *err = NULL;
+  cs_platform *p = cs_platform_parse(spec, &err);
+  ck_assert_msg(p && cs_platform_resolve(p, n, &err), "%s", err ? err->message : "?");
   char *path = NULL;
-  int fd = g_file_open_tmp("check-trees-XXXXXX.xml", &path, NULL);
-  ck_assert_int_ge(fd, 0);
-  FILE *out = fdopen(fd, "w");
-  ck_assert_int_eq(cs_bgp_write_xml(out, &bp), 0);
-  fclose(out);
+  ck_assert_msg(cs_platform_write_temp(p, &path, &err), "%s", err ? err->message : "?");
+  cs_platform_free(p);
   return path;
 }
+
+static char *write_torus_for(int n) { return write_torus("torus:auto/4", n); }
 
 static int run_case(const tree_case *tc, const char *members_file, cs_tree_result *res, GError **err)
 {
@@ -189,13 +191,7 @@ END_TEST
 /* n larger than the platform is bad input (status 2), caught before running. */
 START_TEST(test_platform_too_small)
 {
-  cs_bgp_params bp = cs_bgp_defaults();
-  bp.x = bp.y = bp.z = 2; /* 8 nodes x 4 cores = 32 slots */
-  char *path = NULL;
-  int fd = g_file_open_tmp("small-XXXXXX.xml", &path, NULL);
-  FILE *out = fdopen(fd, "w");
-  cs_bgp_write_xml(out, &bp);
-  fclose(out);
+  char *path = write_torus("torus:2x2x2/4", 1); /* 8 nodes x 4 cores = 32 slots */
   cs_tree_params prm = {.algo = cs_tree_algo_find("rank-hash"), .n = 33, .f = 0.5, .k = 3, .colors = 1,
                         .seed = 1, .bracket = TRUE, .verify = TRUE, .platform_desc = "test"};
   cs_engine_config_defaults(&prm.engine);

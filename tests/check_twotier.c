@@ -11,28 +11,40 @@
  *    Section 3) equal the predicted Table 3-5 cells. */
 #include "sim/checks/replay.h"
 
+#include "tests/algos.h"
+#include "platforms/two_tier_net.h"
+
 #include <check.h>
 #include <stdlib.h>
 
-extern const cs_coll_algo cs_algo_twotier_scatter, cs_algo_twotier_scatter_direct, cs_algo_twotier_gather,
-    cs_algo_twotier_gather_direct, cs_algo_twotier_bcast_base, cs_algo_twotier_bcast, cs_algo_twotier_bcast_every,
-    cs_algo_twotier_bcast_missing, cs_algo_twotier_allgather, cs_algo_twotier_reduce_scatter,
-    cs_algo_twotier_reduce;
 
-static const cs_coll_algo *const algos[] = {
-    &cs_algo_twotier_scatter,       &cs_algo_twotier_scatter_direct, &cs_algo_twotier_gather,
-    &cs_algo_twotier_gather_direct, &cs_algo_twotier_bcast_base,     &cs_algo_twotier_bcast,
-    &cs_algo_twotier_bcast_every,   &cs_algo_twotier_bcast_missing,  &cs_algo_twotier_allgather,
-    &cs_algo_twotier_reduce_scatter, &cs_algo_twotier_reduce,
-};
-#define NALGOS (sizeof algos / sizeof algos[0])
+/* The algorithms of this family, from the registry. */
+static const cs_coll_algo *algos_at(size_t i)
+{
+  const cs_coll_algo *all[] = {
+    ALGO_twotier_scatter,
+    ALGO_twotier_scatter_direct,
+    ALGO_twotier_gather,
+    ALGO_twotier_gather_direct,
+    ALGO_twotier_bcast_base,
+    ALGO_twotier_bcast,
+    ALGO_twotier_bcast_every,
+    ALGO_twotier_bcast_missing,
+    ALGO_twotier_allgather,
+    ALGO_twotier_reduce_scatter,
+    ALGO_twotier_reduce,
+  };
+  return all[i];
+}
+#define ALGOS_COUNT 11
+#define NALGOS ALGOS_COUNT
 
 static const int shapes[][3] = {{1, 1, 1}, {1, 4, 1}, {4, 1, 2}, {2, 2, 2},  {3, 2, 2}, {4, 4, 1},
                                 {5, 3, 2}, {8, 4, 4}, {6, 4, 3}, {16, 4, 2}, {7, 8, 1}, {2, 5, 3},
                                 {3, 7, 2}, {17, 4, 1}, {1, 3, 3}, {2, 1, 1}, {1, 1, 5}, {9, 3, 1}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
-static bool run(const cs_coll_algo *a, const cs_net *net, uint64_t size, cs_replay_stats *st, char **why)
+static bool run(const cs_coll_algo *a, const cs_two_tier *net, uint64_t size, cs_replay_stats *st, char **why)
 {
   cs_sched_params prm;
   GError *err = NULL;
@@ -45,7 +57,7 @@ static bool run(const cs_coll_algo *a, const cs_net *net, uint64_t size, cs_repl
   return ok;
 }
 
-static void expect_replay(const cs_coll_algo *a, const cs_net *net, uint64_t size)
+static void expect_replay(const cs_coll_algo *a, const cs_two_tier *net, uint64_t size)
 {
   char *why = NULL;
   cs_replay_stats st;
@@ -57,12 +69,12 @@ static void expect_replay(const cs_coll_algo *a, const cs_net *net, uint64_t siz
 
 START_TEST(test_replay_percs_shapes)
 {
-  const cs_coll_algo *a = algos[_i];
+  const cs_coll_algo *a = algos_at(_i);
   for (size_t s = 0; s < NSHAPES; s++) {
     cs_net net = cs_net_percs(shapes[s][0], shapes[s][1], shapes[s][2]);
     const uint64_t per_rank[] = {64, 7, 1}, whole[] = {1000, 13, 1};
     for (int k = 0; k < 3; k++)
-      expect_replay(a, &net, cs_coll_per_rank(a->coll) ? per_rank[k] : whole[k]);
+      expect_replay(a, &net.tt, cs_coll_per_rank(a->coll) ? per_rank[k] : whole[k]);
   }
 }
 END_TEST
@@ -71,14 +83,14 @@ START_TEST(test_replay_dragonfly)
 {
   const char *specs[] = {"dragonfly:5,2,2,1,2", "dragonfly:9,4,2,2,1", "dragonfly:7,3,2,2,2",
                          "dragonfly:3,2,1,2,3", "dragonfly:2,1,1,1,1", "dragonfly:4,3,1,1"};
-  const cs_coll_algo *a = algos[_i];
+  const cs_coll_algo *a = algos_at(_i);
   for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
     cs_net net;
     GError *err = NULL;
     if (!cs_net_parse(specs[s], &net, &err))
       ck_abort_msg("%s: %s", specs[s], err->message);
-    expect_replay(a, &net, cs_coll_per_rank(a->coll) ? 64 : 1000);
-    expect_replay(a, &net, cs_coll_per_rank(a->coll) ? 7 : 13);
+    expect_replay(a, &net.tt, cs_coll_per_rank(a->coll) ? 64 : 1000);
+    expect_replay(a, &net.tt, cs_coll_per_rank(a->coll) ? 7 : 13);
   }
 }
 END_TEST
@@ -97,14 +109,14 @@ static void victim_ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 START_TEST(test_replay_rejects_idle_rank)
 {
-  victim_algo = algos[_i];
-  cs_coll_algo broken = {"broken", victim_algo->coll, "test", victim_plan, victim_ops};
+  victim_algo = algos_at(_i);
+  cs_coll_algo broken = {"broken", victim_algo->coll, "test", victim_plan, victim_ops, victim_algo->needs_in_order};
   const int idle_shapes[][3] = {{2, 2, 2}, {3, 2, 1}, {5, 3, 2}};
   for (size_t s = 0; s < 3; s++) {
     cs_net net = cs_net_percs(idle_shapes[s][0], idle_shapes[s][1], idle_shapes[s][2]);
     char *why = NULL;
     cs_replay_stats st;
-    bool ok = run(&broken, &net, 64, &st, &why);
+    bool ok = run(&broken, &net.tt, 64, &st, &why);
     g_free(why);
     ck_assert_msg(!ok, "%s %s: the replay accepted a schedule whose last rank does nothing",
                   cs_coll_name(victim_algo->coll), victim_algo->name);
@@ -123,7 +135,7 @@ static cs_replay_stats stats_of(const cs_coll_algo *a, int64_t sn, int64_t nps, 
   cs_net net = cs_net_percs(sn, nps, cpn);
   cs_replay_stats st;
   char *why = NULL;
-  if (!run(a, &net, size, &st, &why))
+  if (!run(a, &net.tt, size, &st, &why))
     ck_abort_msg("%s", why);
   return st;
 }
@@ -165,11 +177,11 @@ START_TEST(test_totals_scatter_gather)
   for (size_t s = 0; s < sizeof small / sizeof small[0]; s++) {
     int64_t sn = small[s][0], nps = small[s][1], cpn = small[s][2], p = sn * nps * cpn;
     expected e = scatter_expected(sn, nps, cpn, 64);
-    expect_totals(&cs_algo_twotier_scatter, sn, nps, cpn, 64, e, true);
-    expect_totals(&cs_algo_twotier_gather, sn, nps, cpn, 64, e, true);
+    expect_totals(ALGO_twotier_scatter, sn, nps, cpn, 64, e, true);
+    expect_totals(ALGO_twotier_gather, sn, nps, cpn, 64, e, true);
     expected direct = {(uint64_t)(p - 1), 64 * (uint64_t)(p - 1), 0};
-    expect_totals(&cs_algo_twotier_scatter_direct, sn, nps, cpn, 64, direct, true);
-    expect_totals(&cs_algo_twotier_gather_direct, sn, nps, cpn, 64, direct, true);
+    expect_totals(ALGO_twotier_scatter_direct, sn, nps, cpn, 64, direct, true);
+    expect_totals(ALGO_twotier_gather_direct, sn, nps, cpn, 64, direct, true);
   }
 }
 END_TEST
@@ -180,7 +192,7 @@ START_TEST(test_totals_bcast_base)
   for (size_t s = 0; s < sizeof small / sizeof small[0]; s++) {
     int64_t sn = small[s][0], nps = small[s][1], cpn = small[s][2], p = sn * nps * cpn;
     expected e = {(uint64_t)(p - 1), 1000 * (uint64_t)(p - 1), 1000 * (uint64_t)(sn * nps - 1)};
-    expect_totals(&cs_algo_twotier_bcast_base, sn, nps, cpn, 1000, e, true);
+    expect_totals(ALGO_twotier_bcast_base, sn, nps, cpn, 1000, e, true);
   }
 }
 END_TEST
@@ -196,7 +208,7 @@ START_TEST(test_totals_bcast_chunked)
     int64_t step5_chunks = (sn - 1 - nps) * nps + nps * (nps - 1) + nps; /* non-seeds, seeds, supernode 0 */
     uint64_t inter = C * (uint64_t)((nps - 1) + nps + nps * (nps - 1) + nps * (sn - 1) + (nps - 1) * step5_chunks);
     expected e = {0, inter + N * (uint64_t)(sn * nps * (cpn - 1)), inter};
-    expect_totals(&cs_algo_twotier_bcast, sn, nps, cpn, N, e, false);
+    expect_totals(ALGO_twotier_bcast, sn, nps, cpn, N, e, false);
   }
 }
 END_TEST
@@ -209,7 +221,7 @@ START_TEST(test_totals_allgather)
     uint64_t inter = B * (uint64_t)(sn * nps * (nps - 1) * cpn + sn * (sn - 1) * S + sn * (sn - 1) * S * (nps - 1));
     uint64_t intra = B * (uint64_t)(sn * nps * (cpn - 1) + sn * nps * (cpn - 1) * p);
     expected e = {0, inter + intra, inter};
-    expect_totals(&cs_algo_twotier_allgather, sn, nps, cpn, B, e, false);
+    expect_totals(ALGO_twotier_allgather, sn, nps, cpn, B, e, false);
   }
 }
 END_TEST
@@ -229,7 +241,7 @@ START_TEST(test_totals_reductions)
     int64_t rs_units = in_node + node_level + l2 + sn * nps * (nps - 1) * cpn + sn * nps * (cpn - 1);
     int64_t rs_msgs = sn * nps * (cpn * (cpn - 1) + (cpn - 1)) + sn * nps * (nps - 1) + sn * (sn - 1) +
                       sn * nps * (nps - 1) + sn * nps * (cpn - 1);
-    expect_totals(&cs_algo_twotier_reduce_scatter, sn, nps, cpn, U,
+    expect_totals(ALGO_twotier_reduce_scatter, sn, nps, cpn, U,
                   (expected){(uint64_t)rs_msgs, U * (uint64_t)rs_units, 0}, true);
     /* reduce: clique on the parts, slices to the collector, L2 to supernode 0, forward to the root */
     int64_t to_root = (sn - 1) - (sn - 1) / nps;
@@ -237,7 +249,7 @@ START_TEST(test_totals_reductions)
                       to_root * S;
     int64_t r_msgs = sn * nps * (cpn * (cpn - 1) + (cpn - 1)) + sn * nps * (nps - 1) + sn * (sn - 1) +
                      sn * nps * (nps - 1) + sn * (nps - 1) + (sn - 1) + min64(nps - 1, sn - 1);
-    expect_totals(&cs_algo_twotier_reduce, sn, nps, cpn, U * (uint64_t)p,
+    expect_totals(ALGO_twotier_reduce, sn, nps, cpn, U * (uint64_t)p,
                   (expected){(uint64_t)r_msgs, U * (uint64_t)r_units, 0}, true);
   }
 }
@@ -248,12 +260,12 @@ END_TEST
 START_TEST(test_ops_per_rank_bounded)
 {
   const int big[][3] = {{64, 16, 16}, {300, 8, 2}, {4, 200, 3}};
-  const cs_coll_algo *a = algos[_i];
+  const cs_coll_algo *a = algos_at(_i);
   for (size_t s = 0; s < 3; s++) {
     cs_net net = cs_net_percs(big[s][0], big[s][1], big[s][2]);
     cs_sched_params prm;
     GError *err = NULL;
-    if (!cs_sched_setup(&prm, a, &net, 4096, &err))
+    if (!cs_sched_setup(&prm, a, &net.tt, 4096, &err))
       ck_abort_msg("%s", err->message);
     size_t bound = (size_t)(2 * (net.sn + net.nps + net.cpn) + 16);
     cs_oplist o;
@@ -291,7 +303,7 @@ static bool route_send(const cs_op *op, void *user)
   link_load *L = user;
   if (op->kind != CS_OP_SEND)
     return true;
-  const cs_net *n = L->prm->net;
+  const cs_two_tier *n = L->prm->tt;
   int64_t N = n->nps, a = L->rank / n->cpn, b = op->peer / n->cpn;
   if (a == b)
     return true;
@@ -336,7 +348,7 @@ static cells paper_machine_cells(const cs_coll_algo *a)
   int64_t n1 = net.sn * net.nps * net.nps, n2 = net.sn * net.sn;
   cs_sched_params prm;
   GError *err = NULL;
-  if (!cs_sched_setup(&prm, a, &net, cs_coll_per_rank(a->coll) ? 65536 : (uint64_t)1 << 30, &err))
+  if (!cs_sched_setup(&prm, a, &net.tt, cs_coll_per_rank(a->coll) ? 65536 : (uint64_t)1 << 30, &err))
     ck_abort_msg("%s", err->message);
   link_load L = {&prm, 0, g_new0(uint64_t, n1), g_new0(uint64_t, n2), g_new0(uint64_t, n1), g_new0(uint64_t, n2)};
   cs_oplist o;
@@ -369,17 +381,17 @@ static void expect_cells(const cs_coll_algo *a, cells want)
 START_TEST(test_paper_machine_link_cells)
 {
   cells scatter = {960, 1, 65, 63, 16, 16}; /* paper: L1 max 64, L2 min 1 */
-  expect_cells(&cs_algo_twotier_scatter, scatter);
-  expect_cells(&cs_algo_twotier_scatter_direct, scatter);
-  expect_cells(&cs_algo_twotier_gather, scatter);
-  expect_cells(&cs_algo_twotier_gather_direct, scatter);
-  expect_cells(&cs_algo_twotier_bcast_base, (cells){960, 1024, 1024, 63, 1024, 1024});
-  expect_cells(&cs_algo_twotier_bcast, (cells){15135, 64, 128, 1024, 64, 64});       /* paper: 15360, 3937 links */
-  expect_cells(&cs_algo_twotier_bcast_every, (cells){15360, 64, 128, 4032, 64, 64}); /* paper: 3937 L2 links */
-  expect_cells(&cs_algo_twotier_bcast_missing, (cells){15120, 64, 128, 1008, 64, 64});
-  expect_cells(&cs_algo_twotier_allgather, (cells){15360, 49, 65, 4032, 16, 16}); /* paper: L1 min 65 */
-  expect_cells(&cs_algo_twotier_reduce_scatter, (cells){15360, 65, 65, 4032, 16, 16});
-  expect_cells(&cs_algo_twotier_reduce, (cells){15360, 65, 130, 4032, 16, 32}); /* paper: L1 min 66 */
+  expect_cells(ALGO_twotier_scatter, scatter);
+  expect_cells(ALGO_twotier_scatter_direct, scatter);
+  expect_cells(ALGO_twotier_gather, scatter);
+  expect_cells(ALGO_twotier_gather_direct, scatter);
+  expect_cells(ALGO_twotier_bcast_base, (cells){960, 1024, 1024, 63, 1024, 1024});
+  expect_cells(ALGO_twotier_bcast, (cells){15135, 64, 128, 1024, 64, 64});       /* paper: 15360, 3937 links */
+  expect_cells(ALGO_twotier_bcast_every, (cells){15360, 64, 128, 4032, 64, 64}); /* paper: 3937 L2 links */
+  expect_cells(ALGO_twotier_bcast_missing, (cells){15120, 64, 128, 1008, 64, 64});
+  expect_cells(ALGO_twotier_allgather, (cells){15360, 49, 65, 4032, 16, 16}); /* paper: L1 min 65 */
+  expect_cells(ALGO_twotier_reduce_scatter, (cells){15360, 65, 65, 4032, 16, 16});
+  expect_cells(ALGO_twotier_reduce, (cells){15360, 65, 130, 4032, 16, 32}); /* paper: L1 min 66 */
 }
 END_TEST
 

@@ -22,4 +22,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 }
 
 const cs_coll_algo cs_algo_binomial_gather = {
-  "binomial", CS_COLL_GATHER, "binomial tree to rank 0, nearest subtree first (MPICH)", cs_plan_unit_per_rank, ops};
+  "binomial", CS_COLL_GATHER, "binomial tree to rank 0, nearest subtree first (MPICH)", cs_plan_unit_per_rank, ops, false};

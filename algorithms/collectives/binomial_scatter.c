@@ -19,4 +19,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 }
 
 const cs_coll_algo cs_algo_binomial_scatter = {
-  "binomial", CS_COLL_SCATTER, "binomial tree from rank 0, farthest subtree first (MPICH)", cs_plan_unit_per_rank, ops};
+  "binomial", CS_COLL_SCATTER, "binomial tree from rank 0, farthest subtree first (MPICH)", cs_plan_unit_per_rank, ops, false};

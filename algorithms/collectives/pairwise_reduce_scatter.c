@@ -24,4 +24,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_pairwise_reduce_scatter = {
   "pairwise", CS_COLL_REDUCE_SCATTER, "p-1 pairwise exchanges, step i: send to rank+i, reduce from rank-i (MPICH)",
-  cs_plan_unit_per_rank, ops};
+  cs_plan_unit_per_rank, ops, false};

@@ -26,4 +26,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_rabenseifner_pairwise_reduce = {
   "rabenseifner-pairwise", CS_COLL_REDUCE,
-  "pairwise-exchange reduce-scatter (MPICH's long-message choice) + binomial gather to rank 0", cs_plan_unit_per_rank, ops};
+  "pairwise-exchange reduce-scatter (MPICH's long-message choice) + binomial gather to rank 0", cs_plan_unit_per_rank, ops, false};

@@ -108,4 +108,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_rabenseifner_reduce = {
   "rabenseifner", CS_COLL_REDUCE,
-  "fold to a power of two, recursive-halving reduce-scatter, binomial gather to rank 0 (MPICH)", plan, ops};
+  "fold to a power of two, recursive-halving reduce-scatter, binomial gather to rank 0 (MPICH)", plan, ops, false};

@@ -73,4 +73,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_recursive_doubling_allgather = {
   "recursive-doubling", CS_COLL_ALLGATHER,
-  "recursive doubling, distance 1 first; MPICH's halving fix-up for non-powers of two", cs_plan_unit_per_rank, ops};
+  "recursive doubling, distance 1 first; MPICH's halving fix-up for non-powers of two", cs_plan_unit_per_rank, ops, false};

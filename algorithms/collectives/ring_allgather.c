@@ -18,4 +18,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 }
 
 const cs_coll_algo cs_algo_ring_allgather = {
-  "ring", CS_COLL_ALLGATHER, "ring, p-1 steps, each rank forwards to rank+1 (MPICH)", cs_plan_unit_per_rank, ops};
+  "ring", CS_COLL_ALLGATHER, "ring, p-1 steps, each rank forwards to rank+1 (MPICH)", cs_plan_unit_per_rank, ops, false};

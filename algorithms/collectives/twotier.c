@@ -15,39 +15,39 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 tt_where tt_locate(const cs_sched_params *prm, int64_t rank)
 {
-  const cs_net *net = prm->net;
+  const cs_two_tier *net = prm->tt;
   int64_t g = rank / net->cpn;
   return (tt_where){.sn = g / net->nps, .node = g % net->nps, .core = rank % net->cpn, .leader = g * net->cpn};
 }
 
 int64_t tt_leader(const cs_sched_params *prm, int64_t s, int64_t n)
 {
-  return (s * prm->net->nps + n) * prm->net->cpn;
+  return (s * prm->tt->nps + n) * prm->tt->cpn;
 }
 
 int64_t tt_gateway(const cs_sched_params *prm, int64_t from, int64_t to)
 {
-  int64_t n = cs_net_gateway(prm->net, from, to);
-  g_assert(n >= 0 && n < prm->net->nps);
+  int64_t n = cs_tt_gateway(prm->tt, from, to);
+  g_assert(n >= 0 && n < prm->tt->nps);
   return n;
 }
 
 int64_t tt_landing(const cs_sched_params *prm, int64_t from, int64_t to)
 {
-  int64_t n = cs_net_landing(prm->net, from, to);
-  g_assert(n >= 0 && n < prm->net->nps);
+  int64_t n = cs_tt_landing(prm->tt, from, to);
+  g_assert(n >= 0 && n < prm->tt->nps);
   return n;
 }
 
-int64_t tt_ranks_per_supernode(const cs_sched_params *prm) { return prm->net->nps * prm->net->cpn; }
+int64_t tt_ranks_per_supernode(const cs_sched_params *prm) { return prm->tt->nps * prm->tt->cpn; }
 
 int64_t tt_units_per_rank(const cs_sched_params *prm) { return prm->nunits / prm->p; }
 
 /* ---- tags ---- */
 
-static int64_t tag_pair_span(const cs_sched_params *prm) { return 2 * max64(prm->net->nps, prm->net->cpn); }
+static int64_t tag_pair_span(const cs_sched_params *prm) { return 2 * max64(prm->tt->nps, prm->tt->cpn); }
 
-static int64_t tag_seg_span(const cs_sched_params *prm) { return max64(prm->net->sn, prm->net->nps) + 1; }
+static int64_t tag_seg_span(const cs_sched_params *prm) { return max64(prm->tt->sn, prm->tt->nps) + 1; }
 
 int32_t tt_tag(const cs_sched_params *prm, int step, int64_t seg, int64_t pair)
 {
@@ -61,7 +61,7 @@ bool tt_check_tags(const cs_sched_params *prm, const char *algo, GError **err)
   if ((double)TT_STEPS * (double)tag_seg_span(prm) * (double)tag_pair_span(prm) <= (double)INT32_MAX)
     return true;
   g_set_error(err, CS_SCHED_ERROR, 1, "%s: shape too large for 32-bit tags (sn %lld, nps %lld, cpn %lld)", algo,
-              (long long)prm->net->sn, (long long)prm->net->nps, (long long)prm->net->cpn);
+              (long long)prm->tt->sn, (long long)prm->tt->nps, (long long)prm->tt->cpn);
   return false;
 }
 
@@ -75,8 +75,8 @@ cs_units tt_supernode_units(const cs_sched_params *prm, int64_t s)
 
 cs_units tt_node_units(const cs_sched_params *prm, int64_t s, int64_t n)
 {
-  int64_t per = prm->net->cpn * tt_units_per_rank(prm);
-  return cs_units_range((s * prm->net->nps + n) * per, per);
+  int64_t per = prm->tt->cpn * tt_units_per_rank(prm);
+  return cs_units_range((s * prm->tt->nps + n) * per, per);
 }
 
 /* ---- arithmetic progressions ---- */
@@ -135,7 +135,7 @@ const int64_t *tt_bucket(const tt_buckets *b, int64_t k) { return b->item + b->s
 /* Supernodes u != s in ascending order, keyed by node(s, u) or node(u, s). */
 static void by_link_end(const cs_sched_params *prm, int64_t s, bool gateway_side, tt_buckets *b)
 {
-  int64_t sn = prm->net->sn;
+  int64_t sn = prm->tt->sn;
   size_t n = 0;
   int64_t *key = g_new(int64_t, sn), *item = g_new(int64_t, sn);
   for (int64_t u = 0; u < sn; u++) {
@@ -144,7 +144,7 @@ static void by_link_end(const cs_sched_params *prm, int64_t s, bool gateway_side
     key[n] = gateway_side ? tt_gateway(prm, s, u) : tt_landing(prm, u, s);
     item[n++] = u;
   }
-  tt_buckets_build(b, prm->net->nps, n, key, item);
+  tt_buckets_build(b, prm->tt->nps, n, key, item);
   g_free(key);
   g_free(item);
 }
@@ -205,7 +205,7 @@ void tt_ops_others(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, 
 void tt_ops_other_nodes(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, int64_t s, int64_t self,
                         int32_t tag0, cs_units u0, int64_t unit_step)
 {
-  tt_ops_others(out, prm, kind, tt_leader(prm, s, 0), prm->net->cpn, prm->net->nps, self, tag0, u0, unit_step);
+  tt_ops_others(out, prm, kind, tt_leader(prm, s, 0), prm->tt->cpn, prm->tt->nps, self, tag0, u0, unit_step);
 }
 
 /* ---- inside a node ---- */
@@ -217,7 +217,7 @@ static void node_spread(cs_oplist *out, const cs_sched_params *prm, int64_t rank
 {
   tt_where w = tt_locate(prm, rank);
   if (w.core == 0) {
-    tt_ops_others(out, prm, CS_OP_SEND, w.leader, 1, prm->net->cpn, 0, tt_tag(prm, step, 0, 0), u0, unit_step);
+    tt_ops_others(out, prm, CS_OP_SEND, w.leader, 1, prm->tt->cpn, 0, tt_tag(prm, step, 0, 0), u0, unit_step);
     return;
   }
   cs_units mine = u0;
@@ -243,14 +243,14 @@ void tt_node_gather(cs_oplist *out, const cs_sched_params *prm, int64_t rank, in
     cs_ops_send(out, w.leader, tt_tag(prm, step, 0, w.core), cs_units_block(prm, rank));
     return;
   }
-  tt_ops_others(out, prm, CS_OP_RECV, w.leader, 1, prm->net->cpn, 0, tt_tag(prm, step, 0, 0),
+  tt_ops_others(out, prm, CS_OP_RECV, w.leader, 1, prm->tt->cpn, 0, tt_tag(prm, step, 0, 0),
                 cs_units_block(prm, w.leader), tt_units_per_rank(prm));
 }
 
 void tt_node_reduce(cs_oplist *out, const cs_sched_params *prm, int64_t rank, int step)
 {
   tt_where w = tt_locate(prm, rank);
-  int64_t cpn = prm->net->cpn, q = prm->nunits / cpn;
+  int64_t cpn = prm->tt->cpn, q = prm->nunits / cpn;
   g_assert(prm->nunits % cpn == 0);
   int32_t tag0 = tt_tag(prm, step, 0, w.core);
   /* every core sends each owner its part; owners combine */
@@ -298,9 +298,9 @@ static size_t owned_parts(const tt_buckets *g, int64_t s, int64_t own, int64_t n
 static void exchange_parts_in_supernode(cs_oplist *out, const cs_sched_params *prm, const tt_where *w,
                                         const tt_buckets *g, int64_t own, int step)
 {
-  int64_t nps = prm->net->nps, scale = tt_ranks_per_supernode(prm) * tt_units_per_rank(prm);
-  int64_t *buf = g_new(int64_t, prm->net->sn);
-  tt_prog *prog = g_new(tt_prog, prm->net->sn);
+  int64_t nps = prm->tt->nps, scale = tt_ranks_per_supernode(prm) * tt_units_per_rank(prm);
+  int64_t *buf = g_new(int64_t, prm->tt->sn);
+  tt_prog *prog = g_new(tt_prog, prm->tt->sn);
   for (int64_t j = 0; j < nps; j++) {
     if (j == w->node)
       continue;
@@ -354,9 +354,9 @@ void tt_part_holders(const cs_sched_params *prm, int64_t s, bool *holder)
 {
   tt_buckets g;
   tt_by_gateway(prm, s, &g);
-  memset(holder, 0, sizeof(bool) * (size_t)prm->net->nps);
+  memset(holder, 0, sizeof(bool) * (size_t)prm->tt->nps);
   holder[tt_own_part_owner(&g)] = true;
-  for (int64_t t = 0; t < prm->net->sn; t++)
+  for (int64_t t = 0; t < prm->tt->sn; t++)
     if (t != s)
       holder[tt_landing(prm, t, s)] = true;
   tt_buckets_free(&g);
@@ -375,7 +375,7 @@ void tt_landed_to_root(cs_oplist *out, const cs_sched_params *prm, const tt_wher
   if (w->node != 0)
     tt_ops_bucket(out, prm, CS_OP_SEND, 0, &a, w->node, scale, step_to_root, 0);
   else
-    for (int64_t n = 1; n < prm->net->nps; n++)
+    for (int64_t n = 1; n < prm->tt->nps; n++)
       tt_ops_bucket(out, prm, CS_OP_RECV, tt_leader(prm, 0, n), &a, n, scale, step_to_root, 0);
   tt_buckets_free(&a);
 }

@@ -32,7 +32,7 @@ static void exchange_in_supernode(const cs_sched_params *prm, const tt_where *w,
   int32_t tag0 = tt_tag(prm, STEP_IN_SUPERNODE, 0, w->node);
   tt_ops_other_nodes(out, prm, CS_OP_SEND, w->sn, w->node, tag0, tt_node_units(prm, w->sn, w->node), 0);
   tt_ops_other_nodes(out, prm, CS_OP_RECV, w->sn, w->node, tag0, tt_node_units(prm, w->sn, 0),
-                     prm->net->cpn * tt_units_per_rank(prm));
+                     prm->tt->cpn * tt_units_per_rank(prm));
 }
 
 /* Step 3. */
@@ -66,7 +66,7 @@ static void forward_in_supernode(const cs_sched_params *prm, const tt_where *w, 
     tt_ops_other_nodes(out, prm, CS_OP_SEND, w->sn, me, tt_tag(prm, STEP_FORWARD, (int64_t)k, me),
                        tt_prog_units(g[k], scale), 0);
   g_free(g);
-  for (int64_t k = 0; k < prm->net->nps; k++)
+  for (int64_t k = 0; k < prm->tt->nps; k++)
     if (k != me)
       tt_ops_bucket(out, prm, CS_OP_RECV, tt_leader(prm, w->sn, k), landed, k, scale, STEP_FORWARD, k + me);
 }
@@ -88,4 +88,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_twotier_allgather = {
     "two-tier", CS_COLL_ALLGATHER,
-    "SDTA (Sec. 5.3): node gather, L1 all-to-all, L2 all-to-all, landing nodes forward, node bcast", plan, ops};
+    "SDTA (Sec. 5.3): node gather, L1 all-to-all, L2 all-to-all, landing nodes forward, node bcast", plan, ops, true};

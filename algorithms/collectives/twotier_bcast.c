@@ -56,14 +56,14 @@ static const reading literal = {false, false}, every = {true, false}, missing = 
 
 static bool plan(cs_sched_params *prm, GError **err)
 {
-  prm->nunits = prm->net->nps;
+  prm->nunits = prm->tt->nps;
   return tt_check_tags(prm, "two-tier bcast", err);
 }
 
 /* Bucket t: the chunks supernode t receives in step 2 (none for t = 0). */
 static void seed_chunks(const cs_sched_params *prm, const reading *rd, tt_buckets *seeds)
 {
-  int64_t sn = prm->net->sn, nps = prm->net->nps;
+  int64_t sn = prm->tt->sn, nps = prm->tt->nps;
   tt_buckets g;
   tt_by_gateway(prm, 0, &g);
   size_t n = 0;
@@ -101,7 +101,7 @@ static void chunks_received(const cs_sched_params *prm, const reading *rd, const
   int64_t total = seeds->start[seeds->nb];
   int64_t *pair = g_new(int64_t, 2 * (total + 1));
   size_t n = 0;
-  for (int64_t t = 0; t < prm->net->sn; t++) {
+  for (int64_t t = 0; t < prm->tt->sn; t++) {
     if (t == u || !receives_step4(rd, u))
       continue;
     for (int64_t i = 0; i < tt_bucket_size(seeds, t); i++) {
@@ -118,7 +118,7 @@ static void chunks_received(const cs_sched_params *prm, const reading *rd, const
       key[m] = pair[2 * i];
       chunk[m++] = pair[2 * i + 1];
     }
-  tt_buckets_build(recv, prm->net->nps, m, key, chunk);
+  tt_buckets_build(recv, prm->tt->nps, m, key, chunk);
   g_free(pair);
   g_free(key);
   g_free(chunk);
@@ -128,7 +128,7 @@ static void chunks_received(const cs_sched_params *prm, const reading *rd, const
 static void split_in_supernode0(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
 {
   if (w->node == 0)
-    tt_ops_range(out, prm, CS_OP_SEND, 0, prm->net->cpn, 1, prm->net->nps, tt_tag(prm, STEP_CHUNKS, 0, 0),
+    tt_ops_range(out, prm, CS_OP_SEND, 0, prm->tt->cpn, 1, prm->tt->nps, tt_tag(prm, STEP_CHUNKS, 0, 0),
                  cs_units_range(0, 1), 1);
   else
     cs_ops_recv(out, 0, tt_tag(prm, STEP_CHUNKS, 0, w->node), cs_units_range(w->node, 1));
@@ -137,7 +137,7 @@ static void split_in_supernode0(const cs_sched_params *prm, const tt_where *w, c
 /* Step 2, sending side: node i of supernode 0 sends chunk i to its seeds. */
 static void send_to_seeds(const cs_sched_params *prm, const tt_buckets *seeds, int64_t i, cs_oplist *out)
 {
-  for (int64_t t = 1; t < prm->net->sn; t++)
+  for (int64_t t = 1; t < prm->tt->sn; t++)
     for (int64_t k = 0; k < tt_bucket_size(seeds, t); k++)
       if (tt_bucket(seeds, t)[k] == i)
         cs_ops_send(out, tt_leader(prm, t, tt_landing(prm, 0, t)), tt_tag(prm, STEP_SEED, 0, 0),
@@ -215,7 +215,7 @@ static void share_received(const cs_sched_params *prm, const reading *rd, const 
     tt_ops_other_nodes(out, prm, CS_OP_SEND, u, me, tt_tag(prm, STEP_SHARE, (int64_t)k, me), tt_prog_units(g[k], 1),
                        0);
   g_free(g);
-  for (int64_t k = 0; k < prm->net->nps; k++)
+  for (int64_t k = 0; k < prm->tt->nps; k++)
     if (k != me)
       tt_ops_bucket(out, prm, CS_OP_RECV, tt_leader(prm, u, k), &r, k, 1, STEP_SHARE, k + me);
   tt_buckets_free(&r);
@@ -225,7 +225,7 @@ static void share_received(const cs_sched_params *prm, const reading *rd, const 
  * but the root, which holds them all. */
 static void supernode0_shares_chunks(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
 {
-  int64_t i = w->node, nps = prm->net->nps, cpn = prm->net->cpn;
+  int64_t i = w->node, nps = prm->tt->nps, cpn = prm->tt->cpn;
   int32_t tag0 = tt_tag(prm, STEP_SUPERNODE0_SHARE, 0, i);
   cs_units chunk = cs_units_range(i, 1);
   tt_ops_range(out, prm, CS_OP_SEND, 0, cpn, 1, i, tag0, chunk, 0);
@@ -247,7 +247,7 @@ static void leader_ops(const cs_sched_params *prm, const reading *rd, const tt_w
   }
   receive_from_seeds(prm, rd, w, &seeds, out);
   share_received(prm, rd, w, &seeds, out);
-  if (w->sn == 0 && (rd->spare_supernode0 || prm->net->sn == 1))
+  if (w->sn == 0 && (rd->spare_supernode0 || prm->tt->sn == 1))
     supernode0_shares_chunks(prm, w, out);
   tt_buckets_free(&seeds);
 }
@@ -274,13 +274,13 @@ static void ops_missing(const cs_sched_params *prm, int64_t rank, cs_oplist *out
 
 const cs_coll_algo cs_algo_twotier_bcast = {
     "two-tier", CS_COLL_BCAST,
-    "Sec. 5.2 six steps: nps chunks, one seed supernode per chunk, seeds send to every linked supernode", plan, ops};
+    "Sec. 5.2 six steps: nps chunks, one seed supernode per chunk, seeds send to every linked supernode", plan, ops, true};
 
 const cs_coll_algo cs_algo_twotier_bcast_every = {
     "two-tier-every", CS_COLL_BCAST, "Sec. 5.2, step 2 read as: each chunk to every supernode linked to its node",
-    plan, ops_every};
+    plan, ops_every, true};
 
 const cs_coll_algo cs_algo_twotier_bcast_missing = {
     "two-tier-missing", CS_COLL_BCAST,
     "Sec. 5.2, step 4 read as: only to supernodes missing the chunk (supernode 0 shares internally)", plan,
-    ops_missing};
+    ops_missing, true};

@@ -69,4 +69,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_twotier_bcast_base = {
     "two-tier-base", CS_COLL_BCAST,
-    "Sec. 5.2 base broadcast: the scatter's four steps, each carrying the whole buffer", plan, ops};
+    "Sec. 5.2 base broadcast: the scatter's four steps, each carrying the whole buffer", plan, ops, true};

@@ -32,7 +32,7 @@ static bool plan(cs_sched_params *prm, GError **err)
 /* Step 2: every node of supernode s sends its blocks to node `collector`. */
 static void collect_in_supernode(const cs_sched_params *prm, const tt_where *w, int64_t collector, cs_oplist *out)
 {
-  int64_t unit_step = prm->net->cpn * tt_units_per_rank(prm);
+  int64_t unit_step = prm->tt->cpn * tt_units_per_rank(prm);
   if (w->node == collector)
     tt_ops_other_nodes(out, prm, CS_OP_RECV, w->sn, collector, tt_tag(prm, STEP_IN_SUPERNODE, 0, collector),
                        tt_node_units(prm, w->sn, 0), unit_step);
@@ -79,8 +79,8 @@ static void ops_direct(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 const cs_coll_algo cs_algo_twotier_gather = {
     "two-tier", CS_COLL_GATHER,
     "SDTA (Sec. 5.1 reversed): cores -> core 0 -> gateway to supernode 0 -> L2 -> landing node -> root", plan,
-    ops};
+    ops, true};
 
 const cs_coll_algo cs_algo_twotier_gather_direct = {
     "two-tier-direct", CS_COLL_GATHER, "Sec. 5.1 reversed, direct: every rank sends its block to the root",
-    cs_plan_unit_per_rank, ops_direct};
+    cs_plan_unit_per_rank, ops_direct, false};

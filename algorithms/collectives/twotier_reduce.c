@@ -53,7 +53,7 @@ static cs_units slice(const cs_sched_params *prm, int64_t s, int64_t i, int64_t 
 /* Steps 5-6 when every node holds a partial sum: slice j = node j's units. */
 static void clique_all_nodes(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
 {
-  int64_t s = w->sn, me = w->node, c = collector_of(prm, s), cpn = prm->net->cpn;
+  int64_t s = w->sn, me = w->node, c = collector_of(prm, s), cpn = prm->tt->cpn;
   int32_t tag0 = tt_tag(prm, STEP_PART_CLIQUE, 0, me);
   tt_ops_other_nodes(out, prm, CS_OP_SEND, s, me, tag0, tt_node_units(prm, s, 0), cpn);
   tt_ops_other_nodes(out, prm, CS_OP_RECV_REDUCE, s, me, tag0, tt_node_units(prm, s, me), 0);
@@ -92,7 +92,7 @@ static void clique_holders(const cs_sched_params *prm, const tt_where *w, const 
 /* Steps 5-6. */
 static void combine_own_part(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
 {
-  int64_t nps = prm->net->nps, k = 0;
+  int64_t nps = prm->tt->nps, k = 0;
   bool *holder = g_new(bool, nps);
   int64_t *h = g_new(int64_t, nps);
   tt_part_holders(prm, w->sn, holder);
@@ -134,4 +134,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_twotier_reduce = {
     "two-tier", CS_COLL_REDUCE,
-    "Sec. 5.4: owner-based reductions at core, node and supernode level, parts collected at the root", plan, ops};
+    "Sec. 5.4: owner-based reductions at core, node and supernode level, parts collected at the root", plan, ops, true};

@@ -43,14 +43,14 @@ static bool all_true(const bool *x, int64_t n)
 /* Step 5. */
 static void scatter_part_in_supernode(const cs_sched_params *prm, const tt_where *w, cs_oplist *out)
 {
-  int64_t s = w->sn, me = w->node, nps = prm->net->nps;
+  int64_t s = w->sn, me = w->node, nps = prm->tt->nps;
   bool *holder = g_new(bool, nps);
   tt_part_holders(prm, s, holder);
   int32_t tag0 = tt_tag(prm, STEP_SCATTER_PART, 0, me);
   cs_units mine = tt_node_units(prm, s, me);
   if (holder[me])
     tt_ops_other_nodes(out, prm, CS_OP_SEND, s, me, tag0, tt_node_units(prm, s, 0),
-                       prm->net->cpn * tt_units_per_rank(prm));
+                       prm->tt->cpn * tt_units_per_rank(prm));
   if (all_true(holder, nps)) {
     tt_ops_other_nodes(out, prm, CS_OP_RECV_REDUCE, s, me, tag0, mine, 0);
   } else {
@@ -79,4 +79,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 const cs_coll_algo cs_algo_twotier_reduce_scatter = {
     "two-tier", CS_COLL_REDUCE_SCATTER,
     "Sec. 5.4: owner-based reductions at core, node (owners = L2 gateways) and supernode level, then scatter", plan,
-    ops};
+    ops, true};

@@ -43,7 +43,7 @@ static void supernode0_to_gateways_and_l2(const cs_sched_params *prm, const tt_w
   tt_by_gateway(prm, 0, &g);
   int64_t scale = supernode_scale(prm);
   if (w->node == 0) {
-    for (int64_t n = 1; n < prm->net->nps; n++)
+    for (int64_t n = 1; n < prm->tt->nps; n++)
       tt_ops_bucket(out, prm, CS_OP_SEND, tt_leader(prm, 0, n), &g, n, scale, STEP_TO_GATEWAYS, 0);
   } else {
     tt_ops_bucket(out, prm, CS_OP_RECV, 0, &g, w->node, scale, STEP_TO_GATEWAYS, 0);
@@ -59,7 +59,7 @@ static void supernode0_to_gateways_and_l2(const cs_sched_params *prm, const tt_w
 /* Step 3: node `holder` of supernode s sends every other node its blocks. */
 static void spread_in_supernode(const cs_sched_params *prm, const tt_where *w, int64_t holder, cs_oplist *out)
 {
-  int64_t unit_step = prm->net->cpn * tt_units_per_rank(prm);
+  int64_t unit_step = prm->tt->cpn * tt_units_per_rank(prm);
   if (w->node == holder)
     tt_ops_other_nodes(out, prm, CS_OP_SEND, w->sn, holder, tt_tag(prm, STEP_IN_SUPERNODE, 0, holder),
                        tt_node_units(prm, w->sn, 0), unit_step);
@@ -99,8 +99,8 @@ static void ops_direct(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_twotier_scatter = {
     "two-tier", CS_COLL_SCATTER,
-    "SDTA (Sec. 5.1): root -> gateway nodes of supernode 0 -> L2 -> landing node -> nodes -> cores", plan, ops};
+    "SDTA (Sec. 5.1): root -> gateway nodes of supernode 0 -> L2 -> landing node -> nodes -> cores", plan, ops, true};
 
 const cs_coll_algo cs_algo_twotier_scatter_direct = {
     "two-tier-direct", CS_COLL_SCATTER, "Sec. 5.1 last paragraph: the root sends every rank its block directly",
-    cs_plan_unit_per_rank, ops_direct};
+    cs_plan_unit_per_rank, ops_direct, false};

@@ -37,4 +37,4 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 const cs_coll_algo cs_algo_vandegeijn_bcast = {
   "vandegeijn", CS_COLL_BCAST, "binomial scatter of p chunks + ring allgather (MPICH, van de Geijn)",
-  cs_plan_unit_per_rank, ops};
+  cs_plan_unit_per_rank, ops, false};

@@ -18,7 +18,7 @@ typedef struct partial {
 } partial;
 
 typedef struct message {
-  int64_t src;
+  int64_t src, op_index; /* the send's op index at its sender */
   int32_t tag;
   cs_units units;
   partial *sums; /* reductions: the sender's partial sums, one per unit */
@@ -31,6 +31,7 @@ typedef struct replay {
   int64_t p, nunits;
   cs_oplist *lists;    /* per rank */
   cursor *cur;         /* per rank */
+  int64_t *done;       /* per rank: ops executed */
   guint64 *held;       /* data collectives: p * nunits bits */
   partial *sums;       /* reductions: p * nunits */
   uint64_t *weight;    /* per rank */
@@ -41,6 +42,7 @@ typedef struct replay {
   GQueue runnable;
   uint64_t in_flight;
   cs_replay_stats *st;
+  cs_replay_fault *fault;
   GError **err;
 } replay;
 
@@ -106,10 +108,17 @@ static const char *op_verb(cs_op_kind k)
   return k == CS_OP_SEND ? "send to" : k == CS_OP_RECV ? "recv from" : "recv-reduce from";
 }
 
-static bool fail(replay *R, int64_t rank, const cs_op *op, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static bool fail(replay *R, cs_fault_kind kind, int64_t rank, const cs_op *op, const char *fmt, ...)
+    G_GNUC_PRINTF(5, 6);
 
-static bool fail(replay *R, int64_t rank, const cs_op *op, const char *fmt, ...)
+static bool fail(replay *R, cs_fault_kind kind, int64_t rank, const cs_op *op, const char *fmt, ...)
 {
+  if (R->fault->kind == CS_FAULT_NONE) {
+    R->fault->kind = kind;
+    R->fault->rank = rank;
+    R->fault->op_index = op ? R->done[rank] : -1;
+    R->fault->peer = op ? op->peer : -1;
+  }
   va_list ap;
   va_start(ap, fmt);
   char *why = g_strdup_vprintf(fmt, ap);
@@ -162,6 +171,7 @@ static void cursor_settle(replay *R, int64_t rank)
 
 static void cursor_advance(replay *R, int64_t rank)
 {
+  R->done[rank]++;
   const cs_oplist *o = &R->lists[rank];
   cursor *c = &R->cur[rank];
   if (o->op[c->k].kind != CS_OP_LOOP) {
@@ -184,11 +194,11 @@ static void cursor_advance(replay *R, int64_t rank)
 static bool check_op(replay *R, int64_t rank, const cs_op *op)
 {
   if (op->peer < 0 || op->peer >= R->p)
-    return fail(R, rank, op, "peer out of range");
+    return fail(R, CS_FAULT_BAD_OP, rank, op, "peer out of range");
   if (op->units.len < 0 || op->units.runs < 0)
-    return fail(R, rank, op, "negative unit count");
+    return fail(R, CS_FAULT_BAD_OP, rank, op, "negative unit count");
   if (op->kind == CS_OP_RECV_REDUCE && !R->reduction)
-    return fail(R, rank, op, "combining receive in a data collective");
+    return fail(R, CS_FAULT_BAD_OP, rank, op, "combining receive in a data collective");
   return true;
 }
 
@@ -197,6 +207,7 @@ static bool do_send(replay *R, int64_t rank, const cs_op *op)
   int64_t n = cs_units_count(op->units);
   message *m = g_new0(message, 1);
   m->src = rank;
+  m->op_index = R->done[rank];
   m->tag = op->tag;
   m->units = op->units;
   if (R->reduction)
@@ -207,7 +218,7 @@ static bool do_send(replay *R, int64_t rank, const cs_op *op)
       m->sums[i] = *sum_of(R, rank, u);
     } else if (!holds(R, rank, u)) {
       g_free(m);
-      return fail(R, rank, op, "sends unit %lld, which it does not hold", (long long)u);
+      return fail(R, CS_FAULT_NOT_HELD, rank, op, "sends unit %lld, which it does not hold", (long long)u);
     }
   }
   /* Keys stay in the table once used: a second message with the same
@@ -216,7 +227,8 @@ static bool do_send(replay *R, int64_t rank, const cs_op *op)
   if (g_hash_table_contains(R->pending, &k)) {
     g_free(m->sums);
     g_free(m);
-    return fail(R, rank, op, "tag %d already used for a message to %lld", op->tag, (long long)op->peer);
+    return fail(R, CS_FAULT_TAG_REUSED, rank, op, "tag %d already used for a message to %lld", op->tag,
+                (long long)op->peer);
   }
   GQueue *q = g_queue_new();
   g_hash_table_insert(R->pending, g_memdup2(&k, sizeof k), q);
@@ -251,7 +263,7 @@ static bool combine(replay *R, int64_t rank, const cs_op *op, const message *m, 
   mine->count += m->sums[i].count;
   mine->sum += m->sums[i].sum;
   if (mine->count > (uint64_t)R->p)
-    return fail(R, rank, op, "unit %lld now sums %llu contributions, more than p: one is counted twice",
+    return fail(R, CS_FAULT_TWICE, rank, op, "unit %lld now sums %llu contributions, more than p: one is counted twice",
                 (long long)u, (unsigned long long)mine->count);
   return true;
 }
@@ -262,7 +274,7 @@ static bool do_recv(replay *R, int64_t rank, const cs_op *op, message *m)
   bool ok = true;
   if (!cs_units_equal(m->units, op->units)) {
     char *got = describe_units(m->units);
-    ok = fail(R, rank, op, "the message with this tag carries %s", got);
+    ok = fail(R, CS_FAULT_UNITS, rank, op, "the message with this tag carries %s", got);
     g_free(got);
   }
   int64_t n = cs_units_count(op->units);
@@ -347,11 +359,12 @@ static bool final_state(replay *R, uint64_t total_weight)
     for (int64_t i = 0; i < cs_units_count(need); i++) {
       int64_t u = unit_at(R, need, i);
       if (!R->reduction && !holds(R, r, u))
-        return fail(R, r, NULL, "ends without unit %lld", (long long)u);
+        return fail(R, CS_FAULT_INCOMPLETE, r, NULL, "ends without unit %lld", (long long)u);
       if (R->reduction) {
         const partial *s = sum_of(R, r, u);
         if (s->count != (uint64_t)R->p || s->sum != total_weight)
-          return fail(R, r, NULL, "ends with unit %lld summing %llu of %lld contributions%s", (long long)u,
+          return fail(R, CS_FAULT_INCOMPLETE, r, NULL, "ends with unit %lld summing %llu of %lld contributions%s",
+                      (long long)u,
                       (unsigned long long)s->count, (long long)R->p,
                       s->count == (uint64_t)R->p ? " (some twice, some missing)" : "");
       }
@@ -360,23 +373,68 @@ static bool final_state(replay *R, uint64_t total_weight)
   return true;
 }
 
-static bool report_stuck(replay *R)
+/* The rank that explains a stuck run: the lowest rank waiting for a rank
+ * that has ended (STUCK), else the cycle of waits reached from the lowest
+ * waiting rank (DEADLOCK), listed from its smallest rank. */
+static bool report_wait(replay *R, int64_t first)
 {
   for (int64_t r = 0; r < R->p; r++) {
+    if (!R->waiting[r] || R->waiting[R->waiting_src[r]])
+      continue;
     cs_op op;
-    if (cursor_peek(R, r, &op))
-      return fail(R, r, &op, "waits for a message that is never sent (deadlock or missing send)");
+    cursor_peek(R, r, &op);
+    R->fault->chain[0] = (cs_wait){r, R->done[r], op.peer};
+    R->fault->chain_len = 1;
+    return fail(R, CS_FAULT_STUCK, r, &op, "waits for a message from %lld that is never sent (rank %lld has ended)",
+                (long long)op.peer, (long long)op.peer);
   }
+  int64_t *seen = g_new0(int64_t, R->p), step = 1, r = first;
+  while (!seen[r]) {
+    seen[r] = step++;
+    r = R->waiting_src[r];
+  }
+  int64_t lo = r;
+  for (int64_t q = R->waiting_src[r]; q != r; q = R->waiting_src[q])
+    lo = MIN(lo, q);
+  g_free(seen);
+  int n = 0;
+  int64_t q = lo;
+  do {
+    if (n < (int)G_N_ELEMENTS(R->fault->chain))
+      R->fault->chain[n++] = (cs_wait){q, R->done[q], R->waiting_src[q]};
+    q = R->waiting_src[q];
+  } while (q != lo);
+  R->fault->chain_len = n;
+  cs_op op;
+  cursor_peek(R, lo, &op);
+  return fail(R, CS_FAULT_DEADLOCK, lo, &op, "waits for a message that is never sent: deadlock, a cycle of %d ranks "
+              "each waiting for the next", n);
+}
+
+static bool report_stuck(replay *R)
+{
+  for (int64_t r = 0; r < R->p; r++)
+    if (R->waiting[r])
+      return report_wait(R, r);
   GHashTableIter it;
   gpointer k, v;
   g_hash_table_iter_init(&it, R->pending);
+  const key *worst = NULL;
+  message *wm = NULL;
   while (g_hash_table_iter_next(&it, &k, &v)) {
     const key *kk = k;
     message *m = g_queue_peek_head(v);
-    if (m)
-      return fail(R, kk->src, NULL, "message to %lld with tag %d is never received", (long long)kk->dst, kk->tag);
+    if (m && (!worst || kk->src < worst->src || (kk->src == worst->src && m->op_index < wm->op_index))) {
+      worst = kk;
+      wm = m;
+    }
   }
-  return true;
+  if (!worst)
+    return true;
+  int64_t src = worst->src;
+  R->done[src] = wm->op_index; /* name the send itself */
+  cs_op op = {.kind = CS_OP_SEND, .peer = worst->dst, .tag = worst->tag, .units = wm->units};
+  return fail(R, CS_FAULT_UNRECEIVED, src, &op, "this message is never received");
 }
 
 /* ---- driver ---- */
@@ -396,6 +454,7 @@ static void replay_init(replay *R)
   int64_t p = R->p;
   R->lists = g_new0(cs_oplist, p);
   R->cur = g_new0(cursor, p);
+  R->done = g_new0(int64_t, p);
   R->weight = g_new(uint64_t, p);
   R->waiting = g_new0(bool, p);
   R->waiting_src = g_new0(int64_t, p);
@@ -424,6 +483,7 @@ static void replay_free(replay *R)
     cs_oplist_free(&R->lists[r]);
   g_free(R->lists);
   g_free(R->cur);
+  g_free(R->done);
   g_free(R->weight);
   g_free(R->waiting);
   g_free(R->waiting_src);
@@ -442,12 +502,23 @@ double cs_replay_state_bytes(const cs_sched_params *prm)
 
 bool cs_replay(const cs_coll_algo *a, const cs_sched_params *prm, cs_replay_stats *st, GError **err)
 {
+  return cs_replay_ex(a, prm, st, NULL, err);
+}
+
+bool cs_replay_ex(const cs_coll_algo *a, const cs_sched_params *prm, cs_replay_stats *st, cs_replay_fault *fault,
+                  GError **err)
+{
   cs_replay_stats local;
+  cs_replay_fault local_fault;
   if (!st)
     st = &local;
+  if (!fault)
+    fault = &local_fault;
   memset(st, 0, sizeof *st);
+  memset(fault, 0, sizeof *fault);
+  fault->rank = fault->op_index = fault->peer = -1;
   replay R = {.algo = a, .prm = prm, .reduction = cs_coll_is_reduction(prm->coll), .p = prm->p,
-              .nunits = prm->nunits, .st = st, .err = err};
+              .nunits = prm->nunits, .st = st, .fault = fault, .err = err};
   replay_init(&R);
   initial_state(&R);
   bool ok = true;

@@ -46,17 +46,22 @@ void cs_compute(cs_proc *p, double seconds)
 
 void cs_send(cs_proc *p, int dst, int tag, const void *data, size_t bytes)
 {
-  g_assert(dst >= 0 && dst < p->size);
+  cs_send_sized(p, dst, tag, data, data ? bytes : 0, bytes);
+}
+
+void cs_send_sized(cs_proc *p, int dst, int tag, const void *data, size_t data_len, size_t bytes)
+{
+  g_assert(dst >= 0 && dst < p->size && data_len <= bytes);
   cs_msg *m = malloc(sizeof *m);
   g_assert(m != NULL);
   m->src = p->rank;
   m->tag = tag;
   m->bytes = bytes;
   m->data = NULL;
-  if (data != NULL && bytes > 0) {
-    m->data = malloc(bytes);
+  if (data != NULL && data_len > 0) {
+    m->data = malloc(data_len);
     g_assert(m->data != NULL);
-    memcpy(m->data, data, bytes);
+    memcpy(m->data, data, data_len);
   }
   cs_counters *c = &p->counters[p->phase];
   c->messages++;

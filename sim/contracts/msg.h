@@ -60,6 +60,10 @@ int cs_size(const cs_proc *p);
  * cost more real memory than the machine has, e.g. an allgather of n entries on
  * each of n processes). */
 void cs_send(cs_proc *p, int dst, int tag, const void *data, size_t bytes);
+/* A message of `bytes` simulated bytes carrying the first `data_len` bytes
+ * of data as its real content (data_len <= bytes): a small payload (a value,
+ * a check sum) inside a larger simulated message. */
+void cs_send_sized(cs_proc *p, int dst, int tag, const void *data, size_t data_len, size_t bytes);
 cs_msg *cs_recv(cs_proc *p, int src, int tag);
 void cs_msg_free(cs_proc *p, cs_msg *m);
 

@@ -182,6 +182,12 @@ void cs_ops_recv_reduce(cs_oplist *o, int64_t from, int32_t tag, cs_units u)
   push_comm(o, CS_OP_RECV_REDUCE, from, tag, u);
 }
 
+void cs_ops_any_order(cs_oplist *o)
+{
+  g_assert(o->n > 0 && o->op[o->n - 1].kind != CS_OP_SEND && o->op[o->n - 1].kind != CS_OP_LOOP);
+  o->op[o->n - 1].any_order = true;
+}
+
 void cs_ops_loop(cs_oplist *o, int64_t iterations, int64_t body)
 {
   cs_op *op = push(o, CS_OP_LOOP);
@@ -238,24 +244,34 @@ bool cs_plan_unit_per_rank(cs_sched_params *prm, GError **err)
   return true;
 }
 
-bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
+bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size,
                     GError **err)
 {
-  return cs_sched_setup_arg(prm, a, net, size, NULL, err);
+  return cs_sched_setup_script(prm, a, tt, size, NULL, err);
 }
 
-bool cs_sched_setup_arg(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
-                        const char *arg, GError **err)
+bool cs_sched_setup_script(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size,
+                           const struct cs_tree_script *script, GError **err)
 {
   memset(prm, 0, sizeof *prm);
-  prm->variant_arg = arg;
+  prm->script = script;
   prm->coll = a->coll;
-  prm->net = net;
-  prm->p = net->p;
+  prm->tt = tt;
+  prm->p = tt->p;
   prm->root = 0;
+  if (a->needs_in_order && !cs_tt_in_order(tt)) {
+    g_set_error(err, CS_SCHED_ERROR, 1, "%s %s assumes ranks mapped to nodes in order; this platform spreads them "
+                "(use map=inorder)", cs_coll_name(a->coll), a->name);
+    return false;
+  }
   if (cs_coll_per_rank(a->coll)) {
+    if (size > UINT64_MAX / (uint64_t)tt->p) {
+      g_set_error(err, CS_SCHED_ERROR, 1, "%s: %llu bytes per rank x p = %lld exceeds 2^64-1 bytes",
+                  cs_coll_name(a->coll), (unsigned long long)size, (long long)tt->p);
+      return false;
+    }
     prm->block = size;
-    prm->bytes = size * (uint64_t)net->p;
+    prm->bytes = size * (uint64_t)tt->p;
   } else {
     prm->bytes = size;
   }

@@ -41,7 +41,7 @@
 #ifndef COLLSIM_SCHEDULE_H
 #define COLLSIM_SCHEDULE_H
 
-#include "platforms/net.h"
+#include "sim/contracts/two_tier.h"
 
 #include <glib.h>
 #include <stdbool.h>
@@ -68,13 +68,13 @@ bool cs_coll_per_rank(cs_coll c);
 /* What one run of a schedule is about. */
 typedef struct cs_sched_params {
   cs_coll coll;
-  const cs_net *net;  /* sn, nps, cpn and the L2 wiring (gateway/landing) */
-  int64_t p;          /* ranks = sn * nps * cpn, in-order mapping */
+  const cs_two_tier *tt; /* sn, nps, cpn, the L2 wiring (gateway/landing), the rank mapping */
+  int64_t p;          /* ranks = sn * nps * cpn */
   int64_t root;       /* 0: the paper's root (core 0 of node 0 of supernode 0) */
   uint64_t block;     /* per-rank collectives: bytes of one rank's block */
   uint64_t bytes;     /* whole buffer: block * p, or the bcast/reduce buffer */
   int64_t nunits;     /* chosen by the algorithm's plan() */
-  const char *variant_arg; /* an algorithm's argument, may be NULL (script: the YAML file) */
+  const struct cs_tree_script *script; /* the "script" algorithms: the tree script, loaded and checked */
 } cs_sched_params;
 
 /* A set of units: `runs` runs of `len` consecutive units, run i starting at
@@ -106,6 +106,11 @@ typedef enum { CS_OP_SEND, CS_OP_RECV, CS_OP_RECV_REDUCE, CS_OP_LOOP } cs_op_kin
 
 typedef struct cs_op {
   cs_op_kind kind;
+  /* RECV and RECV_REDUCE outside loops: consecutive receives with this flag
+   * set may complete in any order (in order of arrival: the first message
+   * of any of them that comes is taken first).  The replay checks them in
+   * the order listed; a reduction's result does not depend on it. */
+  bool any_order;
   int64_t peer;       /* SEND: destination rank; RECV*: source rank */
   int32_t tag;
   cs_units units;
@@ -127,6 +132,8 @@ void cs_oplist_free(cs_oplist *o);
 void cs_ops_send(cs_oplist *o, int64_t to, int32_t tag, cs_units u);
 void cs_ops_recv(cs_oplist *o, int64_t from, int32_t tag, cs_units u);
 void cs_ops_recv_reduce(cs_oplist *o, int64_t from, int32_t tag, cs_units u);
+/* Mark the op appended last as part of an any-order group of receives. */
+void cs_ops_any_order(cs_oplist *o);
 /* The next `body` ops appended repeat `iterations` times (iterations >= 0). */
 void cs_ops_loop(cs_oplist *o, int64_t iterations, int64_t body);
 /* Per-iteration increments of the op appended last (inside a loop). */
@@ -139,6 +146,10 @@ cs_op cs_op_at_iteration(const cs_sched_params *prm, const cs_op *op, int64_t i)
  * in execution order.  Stops early and returns false if fn returns false. */
 typedef bool (*cs_op_visit_fn)(const cs_op *op, void *user);
 bool cs_oplist_expand(const cs_sched_params *prm, const cs_oplist *o, cs_op_visit_fn fn, void *user);
+
+/* Traffic aggregated per (source node, destination node), as the
+ * pattern-generator and the timed interpreter report it. */
+typedef void (*cs_pair_sink)(void *user, int64_t src_node, int64_t dst_node, uint64_t bytes, uint64_t messages);
 
 #define CS_SCHED_ERROR (cs_sched_error_quark())
 GQuark cs_sched_error_quark(void);
@@ -153,6 +164,9 @@ typedef struct cs_coll_algo {
   bool (*plan)(cs_sched_params *prm, GError **err);
   /* Append rank's operations, in order, to out (which the caller cleared). */
   void (*ops)(const cs_sched_params *prm, int64_t rank, cs_oplist *out);
+  /* The algorithm relies on the in-order mapping of ranks to nodes (node
+   * leaders are ranks node * cpn): refused on other mappings. */
+  bool needs_in_order;
 } cs_coll_algo;
 
 /* A plan() for the many algorithms that move one unit per rank's block
@@ -164,20 +178,16 @@ size_t cs_coll_algo_count(void);
 const cs_coll_algo *cs_coll_algo_at(size_t i);
 const cs_coll_algo *cs_coll_algo_find(cs_coll c, const char *name);
 
-/* Fill prm (coll, net, p, root 0, block/bytes) and run the algorithm's plan.
- * size = block for per-rank collectives, whole buffer otherwise. */
-bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
+/* Fill prm (coll, tt, p, root 0, block/bytes) and run the algorithm's plan.
+ * size = block for per-rank collectives, whole buffer otherwise.  Checks
+ * that the total of bytes fits 64 bits and the mapping suits the algorithm. */
+bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size,
                     GError **err);
-/* The same with an algorithm argument (prm->variant_arg). */
-bool cs_sched_setup_arg(cs_sched_params *prm, const cs_coll_algo *a, const cs_net *net, uint64_t size,
-                        const char *arg, GError **err);
+/* The same for the "script" algorithms, with their tree script. */
+bool cs_sched_setup_script(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size,
+                           const struct cs_tree_script *script, GError **err);
 
-/* Handy in algorithms: node and supernode of a rank, first rank of a node. */
-static inline int64_t cs_rank_node(const cs_sched_params *prm, int64_t r) { return r / prm->net->cpn; }
-static inline int64_t cs_rank_supernode(const cs_sched_params *prm, int64_t r)
-{
-  return r / (prm->net->cpn * prm->net->nps);
-}
-static inline int64_t cs_node_leader(const cs_sched_params *prm, int64_t node) { return node * prm->net->cpn; }
+/* Node of a rank (by the platform's mapping). */
+static inline int64_t cs_rank_node(const cs_sched_params *prm, int64_t r) { return cs_tt_node_of(prm->tt, r); }
 
 #endif

@@ -1,22 +1,15 @@
 /* Run-time configurable reduce and broadcast trees (seed 002, Section 4):
- * building the per-rank command lists, their YAML form (read with the
- * libyaml document API, written by hand so that the output is deterministic)
- * and the checks that a script is safe to execute.
+ * building the per-rank command lists and their YAML form (read with the
+ * libyaml document API, written by hand so that the output is
+ * deterministic).  Reading checks the syntax and the structure (keys,
+ * ranks, commands) and records the line of every rank and command; whether
+ * a script is safe to execute is checked by sim/checks/tree_script_check.c.
  *
- * Errors (domain CS_TS_ERROR) name where they are: parse errors as
- * "origin:line: message"; script errors as "reduce, rank 12, command 3
- * (send 8): message" (commands counted from 1), prefixed with origin:line
- * when the script comes from YAML.  Codes: 1 YAML syntax or structure,
- * 2 file I/O, 3 an invalid script (cs_ts_validate).
- *
- * Validation executes each phase with blocking receives in the scripted
- * order and non-blocking (buffered) sends, FIFO per (sender, receiver).
- * A script with receive_order: arrival is checked in scripted order too:
- * taking partial sums in order of arrival can only finish earlier. */
+ * Errors (domain CS_TS_ERROR) name where they are: "origin:line: message".
+ * Codes: CS_CS_TS_ERR_SYNTAX (YAML syntax or structure), CS_CS_TS_ERR_IO. */
 #include "sim/contracts/tree_script.h"
 #include "sim/contracts/yaml_util.h"
 
-#include "sim/contracts/prng.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -28,7 +21,6 @@
 
 G_DEFINE_QUARK(cs-tree-script-error-quark, cs_ts_error)
 
-enum { TS_ERR_SYNTAX = 1, TS_ERR_IO = 2, TS_ERR_INVALID = 3 };
 
 #define TS_MAX_N (1 << 24)
 #define AT_END (-1) /* an error after a rank's last command */
@@ -59,9 +51,31 @@ void cs_ts_free(cs_tree_script *s)
       g_free(s->phase[ph][r].cmd);
     g_free(s->phase[ph]);
   }
+  if (s->lines) {
+    for (int ph = 0; ph < 2; ph++) {
+      g_free(s->lines->rank_line[ph]);
+      g_free(s->lines->first[ph]);
+      g_free(s->lines->cmd_line[ph]);
+    }
+    g_free(s->lines->origin);
+    g_free(s->lines);
+  }
   g_free(s->name);
   g_free(s);
 }
+
+int cs_ts_line(const cs_tree_script *s, cs_ts_phase ph, int rank, int i)
+{
+  if (!s->lines || rank < 0 || rank >= s->n)
+    return 0;
+  if (i < 0 || i >= s->phase[ph][rank].n)
+    return s->lines->rank_line[ph][rank];
+  return s->lines->cmd_line[ph][s->lines->first[ph][rank] + i];
+}
+
+const char *cs_ts_origin(const cs_tree_script *s) { return s->lines ? s->lines->origin : NULL; }
+
+const char *cs_ts_phase_name(cs_ts_phase ph) { return PHASE_NAME[ph]; }
 
 void cs_ts_add(cs_tree_script *s, cs_ts_phase ph, int rank, cs_ts_kind kind, int peer)
 {
@@ -74,7 +88,7 @@ void cs_ts_add(cs_tree_script *s, cs_ts_phase ph, int rank, cs_ts_kind kind, int
   l->cmd[l->n++] = (cs_ts_cmd){.kind = kind, .peer = peer};
 }
 
-static const char *kind_word(cs_ts_kind k) { return k == CS_TS_SEND ? "send" : "recv"; }
+const char *cs_ts_kind_word(cs_ts_kind k) { return k == CS_TS_SEND ? "send" : "recv"; }
 
 int cs_ts_messages(const cs_tree_script *s)
 {
@@ -97,410 +111,6 @@ int cs_ts_internode_messages(const cs_tree_script *s, const int *node_of)
           m++;
       }
   return m;
-}
-
-/* --------------------------------------------------- validation context ---- */
-
-/* Where the parser found each rank and command (lines from 1; 0 = absent). */
-typedef struct ts_lines {
-  int *rank_line[2]; /* line of rank r's key */
-  int *first[2];     /* index of rank r's first command in cmd_line */
-  GArray *cmd_line[2];
-} ts_lines;
-
-typedef struct vctx {
-  const cs_tree_script *s;
-  const char *origin;     /* NULL when not parsing */
-  const ts_lines *lines;  /* NULL when not parsing */
-  GError **err;
-} vctx;
-
-static int command_line(const vctx *v, cs_ts_phase ph, int rank, int i)
-{
-  if (!v->lines)
-    return 0;
-  if (i < 0)
-    return v->lines->rank_line[ph][rank];
-  return g_array_index(v->lines->cmd_line[ph], int, v->lines->first[ph][rank] + i);
-}
-
-static void append_origin(GString *msg, const vctx *v, int line)
-{
-  if (!v->origin)
-    return;
-  if (line > 0)
-    g_string_append_printf(msg, "%s:%d: ", v->origin, line);
-  else
-    g_string_append_printf(msg, "%s: ", v->origin);
-}
-
-/* "phase, rank R, command I+1 (text): what"; i = AT_END names the rank's
- * last command ("after command ...") or says that it has none. */
-G_GNUC_PRINTF(5, 6)
-static bool vfail(const vctx *v, cs_ts_phase ph, int rank, int i, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *what = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  const cs_ts_list *l = &v->s->phase[ph][rank];
-  int at = i >= 0 ? i : l->n - 1;
-  GString *msg = g_string_new(NULL);
-  append_origin(msg, v, command_line(v, ph, rank, at));
-  g_string_append_printf(msg, "%s, rank %d", PHASE_NAME[ph], rank);
-  if (at < 0)
-    g_string_append(msg, ", no commands");
-  else
-    g_string_append_printf(msg, ", %s %d (%s %d)", i >= 0 ? "command" : "after command", at + 1,
-                           kind_word(l->cmd[at].kind), l->cmd[at].peer);
-  g_string_append_printf(msg, ": %s", what);
-  g_set_error_literal(v->err, CS_TS_ERROR, TS_ERR_INVALID, msg->str);
-  g_string_free(msg, TRUE);
-  g_free(what);
-  return false;
-}
-
-/* ------------------------------------------------------------ structure ---- */
-
-static bool check_header(const vctx *v)
-{
-  const cs_tree_script *s = v->s;
-  const char *what = NULL;
-  if (s->n < 1 || s->n > TS_MAX_N)
-    what = "n must be in 1..16777216";
-  else if (s->root < 0 || s->root >= s->n)
-    what = "the root is not a rank (0..n-1)";
-  else if (s->order != CS_TS_SCRIPTED_ORDER && s->order != CS_TS_ARRIVAL_ORDER)
-    what = "receive_order is neither scripted nor arrival";
-  else if (!s->phase[CS_TS_REDUCE] || !s->phase[CS_TS_BCAST])
-    what = "a phase has no command lists";
-  if (!what)
-    return true;
-  g_set_error(v->err, CS_TS_ERROR, TS_ERR_INVALID, "%s%s%s (n = %d, root = %d)", v->origin ? v->origin : "",
-              v->origin ? ": " : "", what, s->n, s->root);
-  return false;
-}
-
-static bool check_peers(const vctx *v, cs_ts_phase ph)
-{
-  const cs_tree_script *s = v->s;
-  for (int r = 0; r < s->n; r++) {
-    const cs_ts_list *l = &s->phase[ph][r];
-    for (int i = 0; i < l->n; i++) {
-      int p = l->cmd[i].peer;
-      if (l->cmd[i].kind != CS_TS_SEND && l->cmd[i].kind != CS_TS_RECV)
-        return vfail(v, ph, r, i, "unknown command kind %d", (int)l->cmd[i].kind);
-      if (p < 0 || p >= s->n)
-        return vfail(v, ph, r, i, "peer %d is out of range (ranks 0..%d)", p, s->n - 1);
-      if (p == r)
-        return vfail(v, ph, r, i, "a rank cannot %s %s itself", kind_word(l->cmd[i].kind),
-                     l->cmd[i].kind == CS_TS_SEND ? "to" : "from");
-    }
-  }
-  return true;
-}
-
-/* ----------------------------------------------------------- simulation ---- */
-
-/* A message in flight.  reduce: the contributions it carries (how many, and
- * the sum of their random 64-bit weights); bcast: count 1 = the root's value. */
-typedef struct ts_msg {
-  int from, cmd;
-  uint64_t count, sum;
-} ts_msg;
-
-typedef struct ts_rank {
-  int pc;          /* next command */
-  int sent_at;     /* first send, -1 before */
-  int recv_at;     /* first receive, -1 before */
-  bool waiting;    /* blocked on the receive at pc */
-  uint64_t count, sum; /* reduce: contributions held; bcast: count 1 = holds the value */
-} ts_rank;
-
-typedef struct ts_sim {
-  const vctx *v;
-  cs_ts_phase ph;
-  const cs_ts_list *l;
-  int n;
-  ts_rank *st;
-  GHashTable *chan; /* (from * n + to) -> GQueue of ts_msg */
-  int *ready, nready;
-} ts_sim;
-
-static uint64_t weight(int r) { return cs_mix64((uint64_t)r ^ 0x002a11ed0c0ffeeULL); }
-
-static void queue_free(gpointer q) { g_queue_free_full(q, g_free); }
-
-static void sim_init(ts_sim *m, const vctx *v, cs_ts_phase ph)
-{
-  m->v = v;
-  m->ph = ph;
-  m->n = v->s->n;
-  m->l = v->s->phase[ph];
-  m->st = g_new0(ts_rank, m->n);
-  m->chan = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, queue_free);
-  m->ready = g_new(int, m->n);
-  m->nready = 0;
-  for (int r = m->n - 1; r >= 0; r--) {
-    ts_rank *t = &m->st[r];
-    t->sent_at = t->recv_at = -1;
-    t->count = ph == CS_TS_REDUCE || r == v->s->root;
-    t->sum = ph == CS_TS_REDUCE ? weight(r) : 0;
-    m->ready[m->nready++] = r;
-  }
-}
-
-static void sim_clear(ts_sim *m)
-{
-  g_free(m->st);
-  g_hash_table_destroy(m->chan);
-  g_free(m->ready);
-}
-
-static GQueue *channel(ts_sim *m, int from, int to, bool create)
-{
-  gint64 key = (gint64)from * m->n + to;
-  GQueue *q = g_hash_table_lookup(m->chan, &key);
-  if (!q && create) {
-    q = g_queue_new();
-    g_hash_table_insert(m->chan, g_memdup2(&key, sizeof key), q);
-  }
-  return q;
-}
-
-static bool reduce_send_ok(ts_sim *m, int r)
-{
-  ts_rank *t = &m->st[r];
-  if (r == m->v->s->root)
-    return vfail(m->v, m->ph, r, t->pc, "the root sends in the reduce; the result must stay at the root");
-  if (t->sent_at >= 0)
-    return vfail(m->v, m->ph, r, t->pc,
-                 "a second send of its partial sum (command %d sent it): its contribution would be counted twice",
-                 t->sent_at + 1);
-  return true;
-}
-
-static bool reduce_recv_ok(ts_sim *m, int r)
-{
-  ts_rank *t = &m->st[r];
-  if (t->sent_at >= 0)
-    return vfail(m->v, m->ph, r, t->pc,
-                 "receives after sending its partial sum (command %d): what it receives never reaches the root",
-                 t->sent_at + 1);
-  return true;
-}
-
-static bool bcast_send_ok(ts_sim *m, int r)
-{
-  if (m->st[r].count == 0)
-    return vfail(m->v, m->ph, r, m->st[r].pc, "sends before it holds the root's value (no receive before it)");
-  return true;
-}
-
-static bool bcast_recv_ok(ts_sim *m, int r)
-{
-  ts_rank *t = &m->st[r];
-  if (r == m->v->s->root)
-    return vfail(m->v, m->ph, r, t->pc, "the root receives in the broadcast; it already holds the value");
-  if (t->recv_at >= 0)
-    return vfail(m->v, m->ph, r, t->pc, "receives the root's value a second time (command %d received it)",
-                 t->recv_at + 1);
-  return true;
-}
-
-static bool do_send(ts_sim *m, int r)
-{
-  ts_rank *t = &m->st[r];
-  if (!(m->ph == CS_TS_REDUCE ? reduce_send_ok(m, r) : bcast_send_ok(m, r)))
-    return false;
-  int to = m->l[r].cmd[t->pc].peer;
-  ts_msg *msg = g_new(ts_msg, 1);
-  *msg = (ts_msg){.from = r, .cmd = t->pc, .count = t->count, .sum = t->sum};
-  g_queue_push_tail(channel(m, r, to, true), msg);
-  if (t->sent_at < 0)
-    t->sent_at = t->pc;
-  ts_rank *u = &m->st[to];
-  if (u->waiting && m->l[to].cmd[u->pc].peer == r) {
-    u->waiting = false;
-    m->ready[m->nready++] = to;
-  }
-  return true;
-}
-
-/* 1 done, 0 blocked, -1 error. */
-static int do_recv(ts_sim *m, int r)
-{
-  ts_rank *t = &m->st[r];
-  if (!(m->ph == CS_TS_REDUCE ? reduce_recv_ok(m, r) : bcast_recv_ok(m, r)))
-    return -1;
-  GQueue *q = channel(m, m->l[r].cmd[t->pc].peer, r, false);
-  ts_msg *msg = q ? g_queue_pop_head(q) : NULL;
-  if (!msg)
-    return 0;
-  if (m->ph == CS_TS_REDUCE) {
-    t->count += msg->count;
-    t->sum += msg->sum;
-  } else {
-    t->count = t->count || msg->count;
-  }
-  if (t->recv_at < 0)
-    t->recv_at = t->pc;
-  g_free(msg);
-  return 1;
-}
-
-/* Runs rank r until it blocks or ends. */
-static bool run_rank(ts_sim *m, int r)
-{
-  ts_rank *t = &m->st[r];
-  while (t->pc < m->l[r].n) {
-    if (m->l[r].cmd[t->pc].kind == CS_TS_SEND) {
-      if (!do_send(m, r))
-        return false;
-    } else {
-      int got = do_recv(m, r);
-      if (got < 0)
-        return false;
-      if (got == 0) {
-        t->waiting = true;
-        return true;
-      }
-    }
-    t->pc++;
-  }
-  return true;
-}
-
-static bool sim_run(ts_sim *m)
-{
-  while (m->nready > 0)
-    if (!run_rank(m, m->ready[--m->nready]))
-      return false;
-  return true;
-}
-
-/* ------------------------------------------------------ after the run ---- */
-
-static bool blocked(const ts_sim *m, int r) { return m->st[r].pc < m->l[r].n; }
-
-static int waits_for(const ts_sim *m, int r) { return m->l[r].cmd[m->st[r].pc].peer; }
-
-/* The cycle through `start` of ranks that wait for each other, reported at its
- * lowest rank. */
-static bool cycle_error(const ts_sim *m, int start)
-{
-  int low = start, len = 1;
-  for (int r = waits_for(m, start); r != start; r = waits_for(m, r), len++)
-    low = MIN(low, r);
-  GString *chain = g_string_new(NULL);
-  g_string_append_printf(chain, "rank %d waits for rank %d", low, waits_for(m, low));
-  int k = 1;
-  for (int r = waits_for(m, low); r != low && k < 8; r = waits_for(m, r), k++)
-    g_string_append_printf(chain, ", rank %d waits for rank %d (its command %d)", r, waits_for(m, r),
-                           m->st[r].pc + 1);
-  if (k < len)
-    g_string_append_printf(chain, ", ... (%d ranks in the cycle)", len);
-  bool ok = vfail(m->v, m->ph, low, m->st[low].pc, "deadlock, blocking receives wait in a cycle: %s", chain->str);
-  g_string_free(chain, TRUE);
-  return ok;
-}
-
-/* Follows who waits for whom from the blocked rank r: either a rank that
- * waits for one that has ended (a receive without a send) or a cycle. */
-static bool blocked_error(const ts_sim *m, int r)
-{
-  bool *seen = g_new0(bool, m->n);
-  bool ok;
-  for (;;) {
-    seen[r] = true;
-    int p = waits_for(m, r);
-    if (!blocked(m, p)) {
-      ok = vfail(m->v, m->ph, r, m->st[r].pc, "waits forever: rank %d ends without a matching send to rank %d", p,
-                 r);
-      break;
-    }
-    if (seen[p]) {
-      ok = cycle_error(m, p);
-      break;
-    }
-    r = p;
-  }
-  g_free(seen);
-  return ok;
-}
-
-/* The earliest (sender, command) of the messages nobody receives. */
-static bool unreceived_error(const ts_sim *m)
-{
-  const ts_msg *first = NULL;
-  GHashTableIter it;
-  gpointer key, q;
-  g_hash_table_iter_init(&it, m->chan);
-  while (g_hash_table_iter_next(&it, &key, &q)) {
-    const ts_msg *head = g_queue_peek_head(q);
-    if (head && (!first || head->from < first->from || (head->from == first->from && head->cmd < first->cmd)))
-      first = head;
-  }
-  if (!first)
-    return true;
-  int to = m->l[first->from].cmd[first->cmd].peer;
-  if (m->ph == CS_TS_BCAST)
-    return vfail(m->v, m->ph, first->from, first->cmd, "rank %d never receives this message", to);
-  return vfail(m->v, m->ph, first->from, first->cmd,
-               "rank %d never receives this message: the partial sum of %" PRIu64 " rank(s) never reaches the root",
-               to, first->count);
-}
-
-static bool reduce_end_ok(const ts_sim *m)
-{
-  const cs_tree_script *s = m->v->s;
-  uint64_t total = 0;
-  for (int r = 0; r < m->n; r++) {
-    total += weight(r);
-    if (r != s->root && m->st[r].sent_at < 0)
-      return vfail(m->v, m->ph, r, AT_END, "never sends its partial sum, so the root misses its contribution");
-  }
-  const ts_rank *t = &m->st[s->root];
-  if (t->count != (uint64_t)m->n || t->sum != total)
-    return vfail(m->v, m->ph, s->root, AT_END,
-                 "the root ends with %" PRIu64 " contributions, not the %d of all ranks each counted once", t->count,
-                 m->n);
-  return true;
-}
-
-static bool bcast_end_ok(const ts_sim *m)
-{
-  for (int r = 0; r < m->n; r++)
-    if (m->st[r].count == 0)
-      return vfail(m->v, m->ph, r, AT_END, "never receives the root's value");
-  return true;
-}
-
-static bool check_phase(const vctx *v, cs_ts_phase ph)
-{
-  ts_sim m;
-  sim_init(&m, v, ph);
-  bool ok = sim_run(&m);
-  for (int r = 0; ok && r < m.n; r++)
-    if (blocked(&m, r))
-      ok = blocked_error(&m, r);
-  ok = ok && unreceived_error(&m);
-  ok = ok && (ph == CS_TS_REDUCE ? reduce_end_ok(&m) : bcast_end_ok(&m));
-  sim_clear(&m);
-  return ok;
-}
-
-static bool validate(const vctx *v)
-{
-  return check_header(v) && check_peers(v, CS_TS_REDUCE) && check_peers(v, CS_TS_BCAST) &&
-         check_phase(v, CS_TS_REDUCE) && check_phase(v, CS_TS_BCAST);
-}
-
-bool cs_ts_validate(const cs_tree_script *s, GError **err)
-{
-  g_return_val_if_fail(s != NULL, false);
-  vctx v = {.s = s, .origin = NULL, .lines = NULL, .err = err};
-  return validate(&v);
 }
 
 /* --------------------------------------------------------- YAML output ---- */
@@ -549,7 +159,7 @@ static void append_phase(GString *y, const cs_tree_script *s, cs_ts_phase ph)
     const cs_ts_list *l = &s->phase[ph][r];
     g_string_append_printf(y, "  %d: [", r);
     for (int i = 0; i < l->n; i++)
-      g_string_append_printf(y, "%s%s %d", i ? ", " : "", kind_word(l->cmd[i].kind), l->cmd[i].peer);
+      g_string_append_printf(y, "%s%s %d", i ? ", " : "", cs_ts_kind_word(l->cmd[i].kind), l->cmd[i].peer);
     g_string_append(y, "]\n");
   }
 }
@@ -574,7 +184,7 @@ bool cs_ts_save(const cs_tree_script *s, const char *path, GError **err)
   GError *e = NULL;
   bool ok = g_file_set_contents(path, text, -1, &e);
   if (!ok) {
-    g_set_error(err, CS_TS_ERROR, TS_ERR_IO, "%s: cannot write the tree script: %s", path, e->message);
+    g_set_error(err, CS_TS_ERROR, CS_TS_ERR_IO, "%s: cannot write the tree script: %s", path, e->message);
     g_error_free(e);
   }
   g_free(text);
@@ -582,6 +192,13 @@ bool cs_ts_save(const cs_tree_script *s, const char *path, GError **err)
 }
 
 /* ---------------------------------------------------------- YAML input ---- */
+
+/* Where the parser found each rank and command (lines from 1; 0 = absent). */
+typedef struct ts_lines {
+  int *rank_line[2]; /* line of rank r's key */
+  int *first[2];     /* index of rank r's first command in cmd_line */
+  GArray *cmd_line[2];
+} ts_lines;
 
 typedef struct pctx {
   const char *origin;
@@ -599,7 +216,7 @@ static bool pfail(pctx *c, const yaml_node_t *node, const char *fmt, ...)
   va_start(ap, fmt);
   char *what = g_strdup_vprintf(fmt, ap);
   va_end(ap);
-  g_set_error(c->err, CS_TS_ERROR, TS_ERR_SYNTAX, "%s:%d: %s", c->origin, line_of(node), what);
+  g_set_error(c->err, CS_TS_ERROR, CS_TS_ERR_SYNTAX, "%s:%d: %s", c->origin, line_of(node), what);
   g_free(what);
   return false;
 }
@@ -752,6 +369,18 @@ static void lines_clear(ts_lines *L)
   }
 }
 
+/* The script keeps where its ranks and commands were (for the checks' messages). */
+static void keep_lines(cs_tree_script *s, ts_lines *L, const char *origin)
+{
+  s->lines = g_new0(cs_ts_lines, 1);
+  s->lines->origin = g_strdup(origin);
+  for (int ph = 0; ph < 2; ph++) {
+    s->lines->rank_line[ph] = L->rank_line[ph];
+    s->lines->first[ph] = L->first[ph];
+    s->lines->cmd_line[ph] = (int *)(void *)g_array_free(L->cmd_line[ph], FALSE);
+  }
+}
+
 static bool parse_commands(pctx *c, cs_tree_script *s, ts_lines *L, cs_ts_phase ph, int r, const yaml_node_t *v)
 {
   if (v->type != YAML_SEQUENCE_NODE)
@@ -831,14 +460,14 @@ static cs_tree_script *parse_root(pctx *c, const yaml_node_t *root, size_t len)
   g_free(h.name);
   ts_lines L;
   lines_init(&L, s->n);
-  vctx v = {.s = s, .origin = c->origin, .lines = &L, .err = c->err};
   bool ok = parse_phase(c, s, &L, CS_TS_REDUCE, k.key[K_REDUCE], k.value[K_REDUCE]) &&
-            parse_phase(c, s, &L, CS_TS_BCAST, k.key[K_BCAST], k.value[K_BCAST]) && validate(&v);
-  lines_clear(&L);
+            parse_phase(c, s, &L, CS_TS_BCAST, k.key[K_BCAST], k.value[K_BCAST]);
   if (!ok) {
+    lines_clear(&L);
     cs_ts_free(s);
     return NULL;
   }
+  keep_lines(s, &L, c->origin);
   return s;
 }
 
@@ -846,7 +475,7 @@ static bool syntax_error(pctx *c, yaml_parser_t *parser)
 {
   int line = (int)parser->problem_mark.line + 1, from = (int)parser->context_mark.line + 1;
   char *where = parser->context && from != line ? g_strdup_printf(" (started at line %d)", from) : g_strdup("");
-  g_set_error(c->err, CS_TS_ERROR, TS_ERR_SYNTAX, "%s:%d: YAML syntax error: %s%s%s%s", c->origin, line,
+  g_set_error(c->err, CS_TS_ERROR, CS_TS_ERR_SYNTAX, "%s:%d: YAML syntax error: %s%s%s%s", c->origin, line,
               parser->problem ? parser->problem : "unknown", parser->context ? " " : "",
               parser->context ? parser->context : "", where);
   g_free(where);
@@ -867,7 +496,7 @@ static bool only_one_document(pctx *c, yaml_parser_t *parser)
   return ok;
 }
 
-cs_tree_script *cs_ts_parse(const char *text, size_t len, const char *origin, GError **err)
+cs_tree_script *cs_ts_read(const char *text, size_t len, const char *origin, GError **err)
 {
   pctx c = {.origin = origin ? origin : "<tree script>", .doc = NULL, .err = err};
   yaml_parser_t parser;
@@ -891,17 +520,17 @@ cs_tree_script *cs_ts_parse(const char *text, size_t len, const char *origin, GE
   return s;
 }
 
-cs_tree_script *cs_ts_load(const char *path, GError **err)
+cs_tree_script *cs_ts_read_file(const char *path, GError **err)
 {
   char *text = NULL;
   gsize len = 0;
   GError *e = NULL;
   if (!g_file_get_contents(path, &text, &len, &e)) {
-    g_set_error(err, CS_TS_ERROR, TS_ERR_IO, "%s: cannot read the tree script: %s", path, e->message);
+    g_set_error(err, CS_TS_ERROR, CS_TS_ERR_IO, "%s: cannot read the tree script: %s", path, e->message);
     g_error_free(e);
     return NULL;
   }
-  cs_tree_script *s = cs_ts_parse(text, len, path, err);
+  cs_tree_script *s = cs_ts_read(text, len, path, err);
   g_free(text);
   return s;
 }

@@ -45,37 +45,46 @@ typedef enum { CS_TS_SCRIPTED_ORDER, CS_TS_ARRIVAL_ORDER } cs_ts_order;
 
 typedef enum { CS_TS_REDUCE = 0, CS_TS_BCAST = 1 } cs_ts_phase;
 
+/* Where a script read from YAML came from (NULL for scripts built in C). */
+typedef struct cs_ts_lines {
+  char *origin;
+  int *rank_line[2]; /* per phase: line of rank r's key */
+  int *first[2];     /* per phase: index of rank r's first command in cmd_line */
+  int *cmd_line[2];  /* per phase: line of every command, ranks in order */
+} cs_ts_lines;
+
 typedef struct cs_tree_script {
   char *name;
   int n;     /* processes */
   int root;  /* 0 in every generator */
   cs_ts_order order;
   cs_ts_list *phase[2]; /* [CS_TS_REDUCE], [CS_TS_BCAST]: n lists each */
+  cs_ts_lines *lines;
 } cs_tree_script;
 
 #define CS_TS_ERROR (cs_ts_error_quark())
 GQuark cs_ts_error_quark(void);
+enum { CS_TS_ERR_SYNTAX = 1, CS_TS_ERR_IO = 2, CS_TS_ERR_INVALID = 3 };
 
 cs_tree_script *cs_ts_new(int n, const char *name);
 void cs_ts_free(cs_tree_script *s);
 void cs_ts_add(cs_tree_script *s, cs_ts_phase ph, int rank, cs_ts_kind kind, int peer);
 
-/* The checks of Section 4's scripts, each failure naming the rank and the
- * command: every rank present and peers in range; in each phase every send
- * matched by exactly one receive of the peer and vice versa (in the order
- * both list them); no cycle and no deadlock (executing the scripts, with
- * blocking receives, terminates); reduce: the root ends with the sum of all
- * n contributions, each counted once, and every other rank sends exactly
- * once; bcast: every rank ends with the root's value. */
-bool cs_ts_validate(const cs_tree_script *s, GError **err);
-
-/* YAML in and out.  Loading checks the syntax (errors name the line) and
- * then calls cs_ts_validate. */
-cs_tree_script *cs_ts_load(const char *path, GError **err);
-cs_tree_script *cs_ts_parse(const char *text, size_t len, const char *origin, GError **err);
+/* YAML in and out.  Reading checks the syntax and the structure (errors name
+ * the line) but not whether the script can run: sim/checks/tree_script_check.h
+ * (cs_ts_parse, cs_ts_load) adds that. */
+cs_tree_script *cs_ts_read(const char *text, size_t len, const char *origin, GError **err);
+cs_tree_script *cs_ts_read_file(const char *path, GError **err);
 char *cs_ts_to_yaml(const cs_tree_script *s);
 /* Written atomically (temporary file + rename). */
 bool cs_ts_save(const cs_tree_script *s, const char *path, GError **err);
+
+/* Line of command i (from 0) of rank's list in a phase; i < 0 or past the
+ * end: the line of the rank's key; 0 when the script was built in C. */
+int cs_ts_line(const cs_tree_script *s, cs_ts_phase ph, int rank, int i);
+const char *cs_ts_origin(const cs_tree_script *s); /* NULL when built in C */
+const char *cs_ts_phase_name(cs_ts_phase ph);       /* "reduce", "bcast" */
+const char *cs_ts_kind_word(cs_ts_kind k);          /* "send", "recv" */
 
 /* Messages of one reduce + broadcast, and how many cross nodes when rank r
  * runs on node node_of[r]. */

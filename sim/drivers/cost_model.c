@@ -40,7 +40,7 @@ static double two_tier_cost(cs_coll coll, double sn, double nps, double n, doubl
   }
 }
 
-double cs_cost_model(cs_coll coll, cs_cost_family fam, const cs_net *net, double n, double beta, double gamma)
+double cs_cost_model(cs_coll coll, cs_cost_family fam, const cs_two_tier *net, double n, double beta, double gamma)
 {
   if (fam == CS_COST_TWO_TIER)
     return two_tier_cost(coll, (double)net->sn, (double)net->nps, n, beta, gamma);

@@ -12,7 +12,7 @@ typedef enum { CS_COST_BASE, CS_COST_TWO_TIER } cs_cost_family;
 
 /* Two-tier for algorithms named "two-tier..." , base (Table 1) otherwise. */
 cs_cost_family cs_cost_family_of(const cs_coll_algo *a);
-double cs_cost_model(cs_coll coll, cs_cost_family fam, const cs_net *net, double n, double beta, double gamma);
+double cs_cost_model(cs_coll coll, cs_cost_family fam, const cs_two_tier *net, double n, double beta, double gamma);
 /* The formula as text, e.g. "n*beta*(1/nps + 1/sn + 1/(sn*nps)) + 2*n*gamma". */
 const char *cs_cost_formula(cs_coll coll, cs_cost_family fam);
 

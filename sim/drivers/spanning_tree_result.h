@@ -1,9 +1,11 @@
-/* One tree-construction run's result, and its table / CSV / JSON forms. */
-#ifndef COLLSIM_RESULT_H
-#define COLLSIM_RESULT_H
+/* One tree-construction run's result (seed 000) and its record (the fields
+ * of collsim tree's table, CSV and JSON output). */
+#ifndef COLLSIM_SPANNING_TREE_RESULT_H
+#define COLLSIM_SPANNING_TREE_RESULT_H
+
+#include "sim/drivers/record.h"
 
 #include <stdint.h>
-#include <stdio.h>
 
 typedef struct cs_tree_result {
   const char *algo;
@@ -13,7 +15,7 @@ typedef struct cs_tree_result {
   int k;
   int colors;
   uint64_t seed;
-  const char *platform;      /* e.g. "torus:8x8x16/4" or the XML file name */
+  const char *platform;      /* e.g. "torus:8x8x16/4" or "file:x.xml" */
   const char *model;         /* SimGrid network model, as configured */
   double sim_time_s;         /* bracket broadcast + algorithm + bracket reduction */
   double sim_time_alg_s;     /* algorithm alone (see README) */
@@ -30,10 +32,12 @@ typedef struct cs_tree_result {
   double wall_s;             /* the only field that differs between identical runs */
 } cs_tree_result;
 
-/* CSV header line (no newline) and the key columns that identify a point. */
+/* The CSV columns, in order (the key columns of a sweep's resume are among
+ * them: algo, n, f, k, colors, seed, platform). */
+extern const char *const cs_tree_csv_columns[];
+/* The CSV header line (no newline). */
 extern const char *const CS_TREE_CSV_HEADER;
-void cs_result_write_csv(FILE *out, const cs_tree_result *r);
-void cs_result_write_json(FILE *out, const cs_tree_result *r);
-void cs_result_write_table(FILE *out, const cs_tree_result *r);
+
+cs_record *cs_tree_result_record(const cs_tree_result *r);
 
 #endif

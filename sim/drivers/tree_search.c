@@ -16,14 +16,13 @@ char *cs_tree_choice_describe(const cs_tree_choice *c)
   return g_string_free(s, FALSE);
 }
 
-cs_tree_script *cs_tree_choice_script(const cs_tree_choice *ch, const cs_smp_cluster *c, int n)
+cs_tree_script *cs_tree_choice_script(const cs_tree_choice *ch, const cs_platform *c, int n)
 {
   const cs_tree_gen *g = cs_tree_gen_find(ch->family);
   if (!g)
     return NULL;
-  int *node_of = g_new(int, n);
-  cs_smp_spread(c, n, node_of);
-  cs_tree_gen_params prm = {.n = n, .nodes = c->nodes, .cores = c->cores, .node_of = node_of,
+  int *node_of = cs_allreduce_node_map(c, n);
+  cs_tree_gen_params prm = {.n = n, .nodes = (int)c->nodes, .cores = c->cores, .node_of = node_of,
                             .groups_per_node = ch->groups, .fanout = ch->fanout, .order = ch->order};
   cs_tree_script *s = g->generate(&prm);
   g_free(node_of);
@@ -34,7 +33,7 @@ cs_tree_script *cs_tree_choice_script(const cs_tree_choice *ch, const cs_smp_clu
 
 typedef struct trial {
   const cs_tree_choice *choice;
-  const cs_smp_cluster *cluster;
+  const cs_platform *cluster;
   const cs_engine_config *ec;
   int n, iterations;
 } trial;
@@ -65,7 +64,7 @@ static gboolean run_trial(void *arg, void *out, GError **err)
   return ok;
 }
 
-static GArray *candidates(const cs_smp_cluster *c)
+static GArray *candidates(const cs_platform *c)
 {
   GArray *a = g_array_new(FALSE, TRUE, sizeof(cs_tree_choice));
   for (int o = 0; o < 2; o++) {
@@ -96,7 +95,7 @@ static gboolean better(const cs_tree_choice *x, const cs_tree_choice *best)
   return x->internode_messages < best->internode_messages;
 }
 
-gboolean cs_tree_search(const cs_smp_cluster *c, int n, int iterations, const cs_engine_config *ec, FILE *log,
+gboolean cs_tree_search(const cs_platform *c, int n, int iterations, const cs_engine_config *ec, FILE *log,
                         cs_tree_choice *best, GError **err)
 {
   GArray *cands = candidates(c);

@@ -13,7 +13,7 @@
 #define COLLSIM_TREE_SEARCH_H
 
 #include "algorithms/reduce_bcast_trees/tree_gen.h"
-#include "platforms/smp_cluster.h"
+#include "platforms/platform.h"
 #include "sim/engine/sg_engine.h"
 
 #include <stdio.h>
@@ -30,11 +30,11 @@ typedef struct cs_tree_choice {
 char *cs_tree_choice_describe(const cs_tree_choice *c);
 /* The script of a choice for n processes on cluster c (NULL if the family
  * rejects the parameters). */
-cs_tree_script *cs_tree_choice_script(const cs_tree_choice *ch, const cs_smp_cluster *c, int n);
+cs_tree_script *cs_tree_choice_script(const cs_tree_choice *ch, const cs_platform *c, int n);
 
 /* Runs the search; every candidate's line goes to log (may be NULL).
  * ec: engine settings for the candidates' runs. */
-gboolean cs_tree_search(const cs_smp_cluster *c, int n, int iterations, const cs_engine_config *ec, FILE *log,
+gboolean cs_tree_search(const cs_platform *c, int n, int iterations, const cs_engine_config *ec, FILE *log,
                         cs_tree_choice *best, GError **err);
 
 #endif

@@ -215,7 +215,7 @@ static void precheck_end(GMarkupParseContext *ctx, const gchar *element, gpointe
   (*(int *)user)--;
 }
 
-gboolean cs_platform_parse(const char *path, const GMarkupParser *parser, gpointer user, GError **err)
+gboolean cs_xml_parse_file(const char *path, const GMarkupParser *parser, gpointer user, GError **err)
 {
   gchar *text = NULL;
   gsize len = 0;
@@ -240,7 +240,7 @@ gboolean cs_platform_precheck(const char *path, GError **err)
 {
   GMarkupParser parser = {precheck_start, precheck_end, NULL, NULL, NULL};
   int depth = 0;
-  if (!cs_platform_parse(path, &parser, &depth, err))
+  if (!cs_xml_parse_file(path, &parser, &depth, err))
     return FALSE;
   if (depth != 0) {
     g_set_error(err, CS_INPUT_ERROR, 1, "malformed platform XML %s: no <platform> element", path);
@@ -249,24 +249,30 @@ gboolean cs_platform_precheck(const char *path, GError **err)
   return TRUE;
 }
 
-/* SimGrid aborts the process on a platform it rejects (unknown element, bad
- * attribute value, no host), so a user's file is first loaded in a child
- * process; its last complaint becomes our error message. */
-static gboolean simgrid_accepts(const char *path, GError **err)
+/* SimGrid aborts the process on input it rejects (an unknown --cfg name, a
+ * bad value, a platform file it cannot load), printing a backtrace: such
+ * input is first tried in a child process, whose first complaint becomes
+ * our error message.  The child runs simgrid_init with `args` and, when
+ * `platform` is set, loads it. */
+static gboolean simgrid_child_accepts(GPtrArray *args, const char *platform, char **why)
 {
   int pipefd[2];
+  *why = NULL;
   if (pipe(pipefd) != 0)
-    return TRUE; /* cannot check: let the real load report */
+    return TRUE; /* cannot check: let the real run report */
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
     close(pipefd[0]);
     dup2(pipefd[1], STDERR_FILENO);
-    int argc = 2;
-    char *argv[] = {"collsim", "--log=root.fmt:%m%n", NULL};
+    int argc = (int)args->len;
+    char **argv = g_new0(char *, argc + 1);
+    for (int i = 0; i < argc; i++)
+      argv[i] = g_ptr_array_index(args, i);
     simgrid_init(&argc, argv);
-    simgrid_load_platform(path);
-    _exit(sg_host_count() > 0 ? 0 : 3);
+    if (platform)
+      simgrid_load_platform(platform);
+    _exit(platform && sg_host_count() == 0 ? 3 : 0);
   }
   close(pipefd[1]);
   GString *text = g_string_new(NULL);
@@ -280,14 +286,56 @@ static gboolean simgrid_accepts(const char *path, GError **err)
   gboolean ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!ok) {
     char **lines = g_strsplit(text->str, "\n", -1);
-    const char *why = WIFEXITED(status) && WEXITSTATUS(status) == 3 ? "it declares no host" : NULL;
-    for (char **l = lines; !why && *l; l++)
-      if (**l && !g_str_has_prefix(*l, "Backtrace") && !g_str_has_prefix(g_strchug(*l), "->"))
-        why = *l;
-    g_set_error(err, CS_INPUT_ERROR, 1, "SimGrid rejects platform file %s: %s", path, why ? why : "no reason given");
+    const char *first = WIFEXITED(status) && WEXITSTATUS(status) == 3 ? "it declares no host" : NULL;
+    for (char **l = lines; !first && *l; l++)
+      if (**l && !g_str_has_prefix(*l, "Backtrace") && !g_str_has_prefix(g_strchug(*l), "->") &&
+          !g_str_has_prefix(*l, "[0x"))
+        first = *l;
+    *why = g_strdup(first ? first : "no reason given");
     g_strfreev(lines);
   }
   g_string_free(text, TRUE);
+  return ok;
+}
+
+static gboolean simgrid_accepts(const char *path, GError **err)
+{
+  GPtrArray *args = g_ptr_array_new();
+  g_ptr_array_add(args, "collsim");
+  g_ptr_array_add(args, "--log=root.fmt:%m%n");
+  char *why = NULL;
+  gboolean ok = simgrid_child_accepts(args, path, &why);
+  if (!ok)
+    g_set_error(err, CS_INPUT_ERROR, 1, "SimGrid rejects platform file %s: %s", path, why);
+  g_free(why);
+  g_ptr_array_free(args, TRUE);
+  return ok;
+}
+
+gboolean cs_engine_check_cfg(const cs_engine_config *c, GError **err)
+{
+  if (!c->extra_cfg || c->extra_cfg->len == 0)
+    return TRUE;
+  for (guint i = 0; i < c->extra_cfg->len; i++) {
+    const char *a = g_ptr_array_index(c->extra_cfg, i);
+    const char *v = g_str_has_prefix(a, "--cfg=") ? a + 6 : a;
+    if (!strchr(v, ':') || *v == ':') {
+      g_set_error(err, CS_INPUT_ERROR, 1, "--cfg '%s': expected NAME:VALUE (e.g. network/crosstraffic:0)", v);
+      return FALSE;
+    }
+  }
+  GPtrArray *args = g_ptr_array_new();
+  g_ptr_array_add(args, "collsim");
+  g_ptr_array_add(args, "--log=root.fmt:%m%n");
+  g_ptr_array_add(args, "--log=xbt_cfg.thres:warning");
+  for (guint i = 0; i < c->extra_cfg->len; i++)
+    g_ptr_array_add(args, g_ptr_array_index(c->extra_cfg, i));
+  char *why = NULL;
+  gboolean ok = simgrid_child_accepts(args, NULL, &why);
+  if (!ok)
+    g_set_error(err, CS_INPUT_ERROR, 1, "--cfg: SimGrid refuses the setting: %s", why);
+  g_free(why);
+  g_ptr_array_free(args, TRUE);
   return ok;
 }
 

@@ -56,7 +56,11 @@ typedef void (*cs_proc_main_fn)(cs_proc *p, void *user);
 gboolean cs_platform_precheck(const char *path, GError **err);
 /* Read and parse a platform file with a GMarkup parser; FALSE with a message
  * (CS_INPUT_ERROR) naming the file if it cannot be read or is not XML. */
-gboolean cs_platform_parse(const char *path, const GMarkupParser *parser, gpointer user, GError **err);
+gboolean cs_xml_parse_file(const char *path, const GMarkupParser *parser, gpointer user, GError **err);
+
+/* Try c->extra_cfg in a child process (SimGrid aborts on a setting it
+ * rejects): FALSE with a one-line message (CS_INPUT_ERROR) naming it. */
+gboolean cs_engine_check_cfg(const cs_engine_config *c, GError **err);
 
 /* Initialise SimGrid with c's configuration and load c->platform_file (after
  * cs_platform_precheck, and in a child first if c->validate_platform), once

@@ -32,7 +32,9 @@
  * Full zones) they are the same before and during the run, loopback included.
  *
  * Link tiers come from the platform file (the C API has no link properties):
- * one GMarkup pass records <prop id="tier"> inside each <link>.
+ * one GMarkup pass records <prop id="tier"> inside each <link>; links that
+ * SimGrid makes itself (cluster elements: the torus, the SMP clusters) get
+ * theirs from the platform family, by name (tier_of).
  */
 #include "sim/engine/sg_routes.h"
 
@@ -163,14 +165,14 @@ static void scan_end(GMarkupParseContext *ctx, const gchar *el, gpointer user, G
 static bool scan_platform(const char *path, scan *s, GError **err)
 {
   GMarkupParser parser = {scan_start, scan_end, NULL, NULL, NULL};
-  bool ok = cs_platform_parse(path, &parser, s, err);
+  bool ok = cs_xml_parse_file(path, &parser, s, err);
   g_clear_pointer(&s->link, g_free);
   return ok;
 }
 
 /* ---- links ---- */
 
-static void setup_links(cs_routes *r, GHashTable *tier_by_name)
+static void setup_links(cs_routes *r, GHashTable *tier_by_name, cs_link_tier_fn tier_of, void *tier_user)
 {
   r->nlinks = (int64_t)sg_link_count();
   r->link = sg_link_list();
@@ -180,8 +182,11 @@ static void setup_links(cs_routes *r, GHashTable *tier_by_name)
   const char **tier = g_new(const char *, r->nlinks);
   for (int64_t i = 0; i < r->nlinks; i++) {
     g_hash_table_insert(r->link_id, r->link[i], GINT_TO_POINTER((int)(i + 1)));
-    const char *t = g_hash_table_lookup(tier_by_name, sg_link_get_name(r->link[i]));
-    tier[i] = t ? t : g_intern_string("?");
+    const char *name = sg_link_get_name(r->link[i]);
+    const char *t = g_hash_table_lookup(tier_by_name, name);
+    if (!t && tier_of)
+      t = tier_of(tier_user, name);
+    tier[i] = g_intern_string(t ? t : "?");
     if (!g_ptr_array_find(names, tier[i], NULL))
       g_ptr_array_add(names, (gpointer)tier[i]);
   }
@@ -392,7 +397,8 @@ static ztable *build_table(cs_routes *r, const zone *ca, const zone *cb)
 
 /* ---- API ---- */
 
-cs_routes *cs_routes_open(const cs_engine_config *cfg, int64_t nodes, GError **err)
+cs_routes *cs_routes_open(const cs_engine_config *cfg, int64_t nodes, cs_link_tier_fn tier_of, void *tier_user,
+                          GError **err)
 {
   if (nodes < 1) {
     g_set_error(err, CS_INPUT_ERROR, 1, "route oracle: %lld nodes", (long long)nodes);
@@ -420,7 +426,7 @@ cs_routes *cs_routes_open(const cs_engine_config *cfg, int64_t nodes, GError **e
       return NULL;
     }
   }
-  setup_links(r, s.tier);
+  setup_links(r, s.tier, tier_of, tier_user);
   g_hash_table_destroy(s.tier);
   if (!setup_zones(r, err)) {
     cs_routes_close(r);

@@ -23,10 +23,15 @@
 
 typedef struct cs_routes cs_routes;
 
+/* Tier of a link that has no "tier" property, from its name (NULL: "?"). */
+typedef const char *(*cs_link_tier_fn)(void *user, const char *link_name);
+
 /* Loads cfg->platform_file with cs_engine_load (once per process) and maps
  * nodes 0..nodes-1 to hosts node-0..node-<nodes-1>.  NULL with an error
- * (CS_INPUT_ERROR) if a host is missing or the file cannot be read. */
-cs_routes *cs_routes_open(const cs_engine_config *cfg, int64_t nodes, GError **err);
+ * (CS_INPUT_ERROR) if a host is missing or the file cannot be read.
+ * tier_of (may be NULL) names the tier of links without a property. */
+cs_routes *cs_routes_open(const cs_engine_config *cfg, int64_t nodes, cs_link_tier_fn tier_of, void *tier_user,
+                          GError **err);
 void cs_routes_close(cs_routes *r);
 
 int64_t cs_routes_nodes(const cs_routes *r);

@@ -1,0 +1,150 @@
+/* The platform interface: one description of the simulated machine for
+ * every subcommand (the tree constructions of seed 000, the collectives of
+ * seed 001, the Allreduce benchmark of seed 002, and what comes next).
+ *
+ * A platform is named by one spec string, `KIND:ARGS[/PARAMS]`, given as
+ * `--platform SPEC` to every subcommand, to `collsim platform`, and in
+ * experiment files:
+ *   torus:8x8x16/4         BG/P torus X x Y x Z, 4 cores per node (torus:auto/4: sized from n)
+ *   percs:64,16,16         PERCS: supernodes, nodes per supernode, cores per node
+ *   dragonfly:9,4,2,2,4    Dragonfly: groups, routers, global links, nodes per router[, cores]
+ *   smp:8x4@300, smp:4w    cluster of SMP nodes on Ethernet (seed 002)
+ *   file:PATH or a path    any SimGrid XML file (hosts taken in natural order of their names)
+ * PARAMS are `key=value` items separated by commas (link bandwidths and
+ * latencies with units, cores, the rank mapping ...); each family lists its
+ * own (collsim platform --list).  A spec reads back from its description:
+ * cs_platform_describe gives the canonical spec, parameters at their
+ * default left out.
+ *
+ * Adding a platform family: one file platforms/<family>.c defining a
+ * `cs_platform_family`, one line in platforms/registry.c, one line in
+ * Makefile.am, one test (tests/check_platforms.c runs every registered
+ * family through the same checks).
+ *
+ * Every generated link carries a tier (L1, L2, T on PERCS and Dragonfly; X, Y,
+ * Z on the torus: the dimension; eth on the SMP clusters; loopback inside a
+ * node), so per-link and per-tier traffic (--links) works on every platform.
+ */
+#ifndef COLLSIM_PLATFORM_H
+#define COLLSIM_PLATFORM_H
+
+#include "sim/contracts/two_tier.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct cs_platform cs_platform;
+
+/* Rank to node: in order (rank r on node r / cores) or spread (rank r on
+ * node r mod nodes, as LAM-MPI placed processes on the SMP clusters). */
+typedef enum { CS_MAP_IN_ORDER, CS_MAP_SPREAD } cs_rank_mapping;
+
+/* One family of platforms (a row of platforms/registry.c). */
+typedef struct cs_platform_family {
+  const char *kind;        /* "torus" */
+  const char *synopsis;    /* "torus:XxYxZ|auto[/C][,bw=..,lat=..]" */
+  const char *description; /* one line */
+  const char *params;      /* the PARAMS it takes, one line */
+  /* Parse ARGS (the text after "KIND:", parameters included) into p (whose
+   * family and defaults are set).  FALSE with err (CS_INPUT_ERROR) naming
+   * the problem. */
+  bool (*parse)(cs_platform *p, const char *args, GError **err);
+  /* Fix what depends on the run (torus:auto needs n); NULL if nothing. */
+  bool (*resolve)(cs_platform *p, int64_t n, GError **err);
+  /* Canonical spec (g_free it). */
+  char *(*describe)(const cs_platform *p);
+  /* Write the SimGrid XML (resolved platforms only).  Hosts are node-0 ..
+   * node-<nodes-1>.  Returns FALSE on a write error (errno set). */
+  bool (*write_xml)(const cs_platform *p, FILE *out);
+  /* Estimated number of links and size of the XML, to refuse absurd
+   * platforms before writing them. */
+  void (*estimate)(const cs_platform *p, int64_t *links, int64_t *xml_bytes);
+  /* Tier of a link SimGrid created without a "tier" property (cluster
+   * elements), from its name; NULL when the family writes the property. */
+  const char *(*link_tier)(const cs_platform *p, const char *link_name);
+  /* The two-tier view (seed 001); NULL: a flat view, one supernode of every
+   * node. */
+  void (*two_tier)(const cs_platform *p, cs_two_tier *out);
+  void (*free_data)(void *data);
+} cs_platform_family;
+
+struct cs_platform {
+  const cs_platform_family *family;
+  int64_t nodes;           /* hosts node-0 .. node-<nodes-1> (0 until resolved for torus:auto) */
+  int cores;               /* ranks per node */
+  cs_rank_mapping mapping;
+  /* Per-message software overheads the platform implies (seconds; the SMP
+   * clusters charge CPU cycles per message), or NAN: the subcommand's own
+   * default applies. */
+  double o_send, o_recv;
+  const char *model;       /* SimGrid network model the platform is calibrated for, or NULL */
+  double header_bytes;     /* bytes every message carries on the wire besides its payload (0: none modelled) */
+  double link_bw;          /* bandwidth of the slowest network link, bytes/s (the cost models' 1/beta); NAN: unknown */
+  const char *cpu;         /* the processor, for reports */
+  char *label;             /* short name for reports ("4w"); NULL: the description */
+  bool user_file;          /* a user's XML file: validate it in a child before SimGrid loads it */
+  char *xml_path;          /* file platforms: the file itself */
+  void *data;              /* the family's parameters */
+};
+
+/* ---- the registry (platforms/registry.c) ---- */
+size_t cs_platform_family_count(void);
+const cs_platform_family *cs_platform_family_at(size_t i);
+const cs_platform_family *cs_platform_family_find(const char *kind);
+
+/* ---- platforms ---- */
+
+/* Parse a spec: KIND:ARGS with a registered KIND, or a path to a SimGrid XML
+ * file (file:PATH, or any spec that names an existing file or ends in .xml).
+ * NULL with err (CS_INPUT_ERROR) naming the problem. */
+cs_platform *cs_platform_parse(const char *spec, GError **err);
+void cs_platform_free(cs_platform *p);
+
+/* Fix the shape for n ranks (torus:auto) and check that n ranks fit. */
+bool cs_platform_resolve(cs_platform *p, int64_t n, GError **err);
+bool cs_platform_resolved(const cs_platform *p);
+
+char *cs_platform_describe(const cs_platform *p);
+/* The label if the family set one, else the description (g_free it). */
+char *cs_platform_label(const cs_platform *p);
+int64_t cs_platform_slots(const cs_platform *p); /* nodes x cores */
+
+/* Node of rank r of n ranks, by the platform's mapping. */
+int64_t cs_platform_node_of(const cs_platform *p, int64_t rank);
+/* host_of[r] for r < n (g_free it). */
+int *cs_platform_host_map(const cs_platform *p, int64_t n);
+
+/* The two-tier view for p ranks = slots (schedules see every core). */
+void cs_platform_two_tier(const cs_platform *p, cs_two_tier *out);
+
+/* Tier of a link by name when the platform file gave none. */
+const char *cs_platform_link_tier(const cs_platform *p, const char *link_name);
+
+/* Refuse platforms whose XML would exceed a sane size (before any work). */
+bool cs_platform_check_size(const cs_platform *p, GError **err);
+
+/* The platform as SimGrid XML: into path atomically (temporary file + rename),
+ * or into a new file of the run's private temporary folder (removed at exit,
+ * on Ctrl-C and on SIGTERM; see sim/contracts/tempdir.h): *path_out. */
+bool cs_platform_write_file(const cs_platform *p, const char *path, GError **err);
+bool cs_platform_write_temp(const cs_platform *p, char **path_out, GError **err);
+/* The XML file a run loads: the user's file, or a temporary copy written now. */
+bool cs_platform_xml_for_run(const cs_platform *p, char **path_out, bool *is_temp, GError **err);
+
+/* Helpers for the families' parsers: "KEY=VALUE,..." items. */
+typedef struct cs_spec_item {
+  char *key, *value; /* value NULL for a bare item (e.g. torus cores "4") */
+} cs_spec_item;
+/* Split PARAMS at commas; each item "key=value" or bare.  Duplicate keys are
+ * an error.  NULL-terminated by key == NULL; free with cs_spec_items_free. */
+cs_spec_item *cs_spec_items(const char *kind, const char *text, GError **err);
+void cs_spec_items_free(cs_spec_item *items);
+/* Split "ARGS/PARAMS" at the first '/'. */
+void cs_spec_split(const char *args, char **shape, char **params);
+/* Integer fields "a,b,c" or "AxBxC" (sep), min..max fields, each in [1, 2^31-1]. */
+bool cs_spec_counts(const char *kind, const char *text, char sep, const char *const *names, int min, int max,
+                    int64_t *v, GError **err);
+
+#endif

@@ -1,0 +1,295 @@
+/* Clusters of SMP nodes on a switched Ethernet (seed 002, Section 5): the
+ * platform family "smp".
+ *
+ *   smp:NODESxCORES[@MHZ][/params]   e.g. smp:8x4, smp:6x4@300
+ *   smp:2w | smp:4w | smp:8w         the paper's three clusters
+ *
+ * m nodes of c processors, one 100 Mbit/s full-duplex link from each node to
+ * a non-blocking switch, messages between processes of one node through
+ * shared memory.  Processes are spread evenly over the nodes as LAM-MPI did:
+ * rank r on node r mod m (map=spread, the default; map=inorder puts rank r
+ * on node r / c).  Presets: 2w (16 x 2-way Pentium III 450 MHz), 4w (8 x
+ * 4-way Pentium Pro 166 MHz), 8w (4 x 8-way Pentium Pro 200 MHz);
+ * NODESxCORES equal to a preset's shape takes that preset's processor, any
+ * other shape needs @MHZ.
+ *
+ * Timing model (one calibration for all clusters; the paper gives no
+ * parameters): every message costs the sending process o_send and the
+ * receiving process o_recv of CPU time, each `cycles` / clock rate, so the
+ * three clusters differ only by their processors' clock; between nodes the
+ * wire latency plus the bytes at 100 Mbit/s, the node's link shared by its
+ * processes; inside a node shared-memory latency, no network.  Values:
+ * 100 Mbit/s Ethernet (12.5e6 bytes/s per direction), 64 bytes of headers
+ * per message, shared memory at 200e6 bytes/s, and three numbers fitted by
+ * scripts/calibrate-seed002.sh to the only absolute times the paper gives
+ * (Section 5.2, 8-way cluster, n = 32: 1444, 1534, 1322 us, and LAM at
+ * 1.98 x 1322 us): 8000 CPU cycles per message sent and per message
+ * received (40 us each on the 200 MHz Pentium Pro, 18 us on the 450 MHz
+ * Pentium III), 300 us node to node (wire, switch and the kernel's TCP
+ * path), 80 us through shared memory.  results/seed002/calibration.md shows
+ * the fit.  Parameters: cycles, net_lat, shm_lat, net_bw, shm_bw, header,
+ * map.  The latencies are meant for SimGrid's CM02 model, which takes them
+ * as given (LV08 multiplies latency by 13.01).
+ *
+ * XML: one SimGrid cluster "smp" (hosts node-0 .. node-<m-1>, links
+ * smp_link_<i>_UP / _DOWN: tier "eth"; _loopback: tier "loopback"); the
+ * node-to-node latency is split between the two links of a route.
+ */
+#include "platforms/platform.h"
+#include "sim/contracts/errors.h"
+#include "sim/contracts/units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct smp {
+  double mhz;
+  double net_bw;      /* bytes/s per direction of a node's link */
+  double net_lat;     /* s, node to node */
+  double shm_bw;      /* bytes/s inside a node */
+  double shm_lat;     /* s */
+  double cycles;      /* CPU cycles per message sent and per message received */
+  bool preset_shape;  /* the shape of a preset (label is the preset's name) */
+} smp;
+
+typedef struct preset {
+  const char *name;
+  int nodes, cores;
+  double mhz;
+  const char *cpu;
+} preset;
+
+static const preset presets[] = {
+    {"2w", 16, 2, 450, "Pentium III 450 MHz"},
+    {"4w", 8, 4, 166, "Pentium Pro 166 MHz"},
+    {"8w", 4, 8, 200, "Pentium Pro 200 MHz"},
+};
+
+#define NET_BW (100e6 / 8)
+#define NET_LAT 300e-6
+#define SHM_BW 200e6
+#define SHM_LAT 80e-6
+#define CYCLES 8000.0
+#define HEADER_BYTES 64.0
+#define MAX_NODES (1 << 16)
+#define MAX_CORES (1 << 10)
+
+static bool fail(GError **err, const char *spec, const char *why)
+{
+  g_set_error(err, CS_INPUT_ERROR, 1, "bad cluster '%s': %s (NODESxCORES, e.g. 8x4, or 2w, 4w, 8w; other shapes "
+              "add @MHZ, e.g. 6x4@300)", spec, why);
+  return false;
+}
+
+static const preset *preset_named(const char *name)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(presets); i++)
+    if (g_ascii_strcasecmp(name, presets[i].name) == 0)
+      return &presets[i];
+  return NULL;
+}
+
+static const preset *preset_shaped(int64_t nodes, int64_t cores)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(presets); i++)
+    if (presets[i].nodes == nodes && presets[i].cores == cores)
+      return &presets[i];
+  return NULL;
+}
+
+static void apply_preset(cs_platform *p, smp *c, const preset *pr)
+{
+  p->nodes = pr->nodes;
+  p->cores = pr->cores;
+  c->mhz = pr->mhz;
+  p->cpu = pr->cpu;
+  c->preset_shape = true;
+}
+
+/* "NODESxCORES[@MHZ]" or a preset name. */
+static bool parse_shape(cs_platform *p, smp *c, const char *spec, GError **err)
+{
+  const preset *pr = preset_named(spec);
+  if (pr) {
+    apply_preset(p, c, pr);
+    return true;
+  }
+  const char *at = strchr(spec, '@');
+  char *shape = at ? g_strndup(spec, (gsize)(at - spec)) : g_strdup(spec);
+  static const char *const names[] = {"NODES", "CORES"};
+  int64_t v[2];
+  GError *e = NULL;
+  bool ok = cs_spec_counts("smp", shape, 'x', names, 2, 2, v, &e);
+  g_free(shape);
+  if (!ok) {
+    fail(err, spec, e->message);
+    g_error_free(e);
+    return false;
+  }
+  if (v[0] > MAX_NODES || v[1] > MAX_CORES)
+    return fail(err, spec, "at most 65536 nodes of 1024 cores");
+  double mhz = 0;
+  if (at && !cs_parse_quantity("the clock after @ (MHz)", at + 1, CS_QTY_NUMBER, 1, 1e-3, 1e7, &mhz, &e)) {
+    fail(err, spec, e->message);
+    g_error_free(e);
+    return false;
+  }
+  pr = preset_shaped(v[0], v[1]);
+  if (pr)
+    apply_preset(p, c, pr);
+  else if (!at)
+    return fail(err, spec, "no processor known for this shape: give its clock");
+  else
+    p->cpu = "processor given by @MHZ";
+  p->nodes = v[0];
+  p->cores = (int)v[1];
+  if (at) {
+    c->mhz = mhz;
+    c->preset_shape = false;
+  }
+  return true;
+}
+
+static bool parse_param(cs_platform *p, smp *c, const cs_spec_item *it, GError **err)
+{
+  const char *k = it->key, *v = it->value;
+  if (!v)
+    return fail(err, k, "parameters are key=value");
+  if (strcmp(k, "cycles") == 0)
+    return cs_parse_quantity("smp cycles", v, CS_QTY_NUMBER, 1, 0, 1e12, &c->cycles, err);
+  if (strcmp(k, "net_lat") == 0)
+    return cs_parse_quantity("smp net_lat", v, CS_QTY_TIME, 1, 0, 1e9, &c->net_lat, err);
+  if (strcmp(k, "shm_lat") == 0)
+    return cs_parse_quantity("smp shm_lat", v, CS_QTY_TIME, 1, 0, 1e9, &c->shm_lat, err);
+  if (strcmp(k, "net_bw") == 0)
+    return cs_parse_quantity("smp net_bw", v, CS_QTY_BANDWIDTH, 1, 1, 1e15, &c->net_bw, err);
+  if (strcmp(k, "shm_bw") == 0)
+    return cs_parse_quantity("smp shm_bw", v, CS_QTY_BANDWIDTH, 1, 1, 1e15, &c->shm_bw, err);
+  if (strcmp(k, "header") == 0)
+    return cs_parse_quantity("smp header (bytes)", v, CS_QTY_NUMBER, 1, 0, 1e9, &p->header_bytes, err);
+  if (strcmp(k, "map") == 0) {
+    if (strcmp(v, "spread") == 0 || strcmp(v, "inorder") == 0) {
+      p->mapping = strcmp(v, "spread") == 0 ? CS_MAP_SPREAD : CS_MAP_IN_ORDER;
+      return true;
+    }
+    g_set_error(err, CS_INPUT_ERROR, 1, "smp: map=%s: expected spread or inorder", v);
+    return false;
+  }
+  g_set_error(err, CS_INPUT_ERROR, 1,
+              "smp: unknown parameter '%s' (known: cycles, net_lat, shm_lat, net_bw, shm_bw, header, map)", k);
+  return false;
+}
+
+static void set_label(cs_platform *p, const smp *c)
+{
+  g_free(p->label);
+  const preset *pr = preset_shaped(p->nodes, p->cores);
+  if (c->preset_shape && pr)
+    p->label = g_strdup(pr->name);
+  else
+    p->label = g_strdup_printf("%lldx%d@%g", (long long)p->nodes, p->cores, c->mhz);
+}
+
+static bool smp_parse(cs_platform *p, const char *args, GError **err)
+{
+  smp *c = g_new0(smp, 1);
+  *c = (smp){0, NET_BW, NET_LAT, SHM_BW, SHM_LAT, CYCLES, false};
+  p->data = c;
+  p->mapping = CS_MAP_SPREAD;
+  p->header_bytes = HEADER_BYTES;
+  p->model = "CM02";
+  if (!args || !*args)
+    return fail(err, "", "empty");
+  char *shape, *params;
+  cs_spec_split(args, &shape, &params);
+  bool ok = parse_shape(p, c, shape, err);
+  cs_spec_item *items = ok && params ? cs_spec_items("smp", params, err) : NULL;
+  if (ok && params && !items)
+    ok = false;
+  for (cs_spec_item *it = items; ok && it && it->key; it++)
+    ok = parse_param(p, c, it, err);
+  cs_spec_items_free(items);
+  g_free(shape);
+  g_free(params);
+  if (ok) {
+    p->o_send = p->o_recv = c->cycles / (c->mhz * 1e6);
+    p->link_bw = c->net_bw;
+    set_label(p, c);
+  }
+  return ok;
+}
+
+static void append_param(GString *s, char *sep, const char *key, double v, double def, cs_quantity q)
+{
+  if (v == def)
+    return;
+  g_string_append_printf(s, "%c%s=", *sep, key);
+  cs_format_quantity(s, v, q);
+  *sep = ',';
+}
+
+static char *smp_describe(const cs_platform *p)
+{
+  const smp *c = p->data;
+  GString *s = g_string_new("smp:");
+  g_string_append(s, p->label);
+  char sep = '/';
+  append_param(s, &sep, "cycles", c->cycles, CYCLES, CS_QTY_NUMBER);
+  append_param(s, &sep, "net_lat", c->net_lat, NET_LAT, CS_QTY_TIME);
+  append_param(s, &sep, "shm_lat", c->shm_lat, SHM_LAT, CS_QTY_TIME);
+  append_param(s, &sep, "net_bw", c->net_bw, NET_BW, CS_QTY_BANDWIDTH);
+  append_param(s, &sep, "shm_bw", c->shm_bw, SHM_BW, CS_QTY_BANDWIDTH);
+  append_param(s, &sep, "header", p->header_bytes, HEADER_BYTES, CS_QTY_NUMBER);
+  if (p->mapping != CS_MAP_SPREAD)
+    g_string_append_printf(s, "%cmap=inorder", sep);
+  return g_string_free(s, FALSE);
+}
+
+static bool smp_write(const cs_platform *p, FILE *f)
+{
+  const smp *c = p->data;
+  char *label = cs_platform_label(p);
+  fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+  fprintf(f, "<!-- %s: %lld nodes x %d %s, switched 100 Mbit/s Ethernet; generated by collsim "
+             "(platforms/smp.c) -->\n", label, (long long)p->nodes, p->cores, p->cpu);
+  fprintf(f, "<platform version=\"4.1\">\n");
+  fprintf(f, "  <cluster id=\"smp\" prefix=\"node-\" suffix=\"\" radical=\"0-%lld\" speed=\"%gMf\" core=\"%d\" "
+             "bw=\"%.17gBps\" lat=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\" "
+             "loopback_bw=\"%.17gBps\" loopback_lat=\"%.17gs\"/>\n",
+          (long long)p->nodes - 1, c->mhz, p->cores, c->net_bw, c->net_lat / 2, c->shm_bw, c->shm_lat);
+  fprintf(f, "</platform>\n");
+  g_free(label);
+  return !ferror(f);
+}
+
+static void smp_estimate(const cs_platform *p, int64_t *links, int64_t *xml_bytes)
+{
+  *links = 3 * p->nodes;
+  *xml_bytes = 1024;
+}
+
+static const char *smp_link_tier(const cs_platform *p, const char *name)
+{
+  (void)p;
+  if (g_str_has_suffix(name, "_loopback"))
+    return "loopback";
+  if (g_str_has_prefix(name, "smp_link_") && (g_str_has_suffix(name, "_UP") || g_str_has_suffix(name, "_DOWN")))
+    return "eth";
+  return NULL;
+}
+
+const cs_platform_family cs_platform_smp = {
+    .kind = "smp",
+    .synopsis = "smp:NODESxCORES[@MHZ]|2w|4w|8w[/cycles=..,net_lat=..,shm_lat=..,net_bw=..,shm_bw=..,header=..,map=..]",
+    .description = "cluster of SMP nodes on switched 100 Mbit/s Ethernet (seed 002), LAM-MPI's even spread of ranks",
+    .params = "cycles (8000 per message), net_lat (300us), shm_lat (80us), net_bw (12.5MBps), shm_bw (200MBps), "
+              "header (64 bytes), map (spread | inorder)",
+    .parse = smp_parse,
+    .describe = smp_describe,
+    .write_xml = smp_write,
+    .estimate = smp_estimate,
+    .link_tier = smp_link_tier,
+    .free_data = g_free,
+};

@@ -1,0 +1,372 @@
+/* Two-tier direct networks (seed 001, Sections 2-3): the parts the PERCS
+ * family (percs.c) and the Dragonfly family (dragonfly.c) share.
+ *
+ * What the paper fixes (Section 3): in-order mapping of ranks to cores, nodes
+ * and supernodes; one transfer time per byte (beta) for every link.  What it
+ * leaves open, and our choices for both families:
+ *
+ * - Link speeds.  One bandwidth for L1 and L2 (the paper's single beta):
+ *   10 GB/s (1e10 bytes/s) per direction, 100 ns latency per link.  Links are
+ *   directed (one per ordered pair, SHARED policy): the paper counts 15360 L1
+ *   and 4032 L2 links for 64 x 16 nodes, i.e. one per direction.
+ * - Intra-node traffic (ranks of one node, shared memory): a loopback link per
+ *   node, 100 GB/s, zero latency, FATPIPE (as SimGrid's own cluster loopback:
+ *   each flow may use the full bandwidth).  Without a route from a host to
+ *   itself two actors of one host cannot talk.
+ * - Host speed 1 Gflop/s per core, `core` = cores per node (only computation
+ *   uses it).
+ * - Link parameters after a slash: bw (sets l1, l2 and term), l1, l2, term
+ *   (Dragonfly terminal links), lat, loopback, loopback_lat, with units
+ *   (sim/contracts/units.h).
+ *
+ * XML (SimGrid 3.32, DTD version 4.1), all routes symmetrical="NO", values
+ * in base units (Bps, s) so that SimGrid reads back exactly our doubles.
+ * Every link is declared in a first, host-less zone "links" (see
+ * cs_percs_xml for why) and has a property tier = L1, L2, T or loopback.
+ */
+#include "platforms/two_tier_net.h"
+#include "platforms/platform.h"
+#include "sim/contracts/errors.h"
+#include "sim/contracts/units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_BW 10e9      /* bytes/s, L1, L2 and terminal links */
+#define DEFAULT_LAT 100e-9   /* s per link */
+#define DEFAULT_LO_BW 100e9  /* bytes/s, intra-node */
+#define DEFAULT_LO_LAT 0.0
+#define HOST_SPEED "1Gf"
+#define MAX_P INT32_MAX
+
+static bool spec_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool spec_error(GError **err, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
+  g_free(msg);
+  return false;
+}
+
+int64_t cs_net_mul_capped(int64_t a, int64_t b)
+{
+  if (a < 0 || b < 0)
+    return -1;
+  int64_t v = a * b;
+  return v > MAX_P ? -1 : v;
+}
+
+void cs_net_set_defaults(cs_net *n)
+{
+  n->l1_bw = n->l2_bw = n->term_bw = DEFAULT_BW;
+  n->latency = DEFAULT_LAT;
+  n->loopback_bw = DEFAULT_LO_BW;
+  n->loopback_lat = DEFAULT_LO_LAT;
+}
+
+enum { K_BW, K_L1, K_L2, K_TERM, K_LAT, K_LO, K_LOLAT, NKEYS };
+static const char *const key_names[NKEYS] = {"bw", "l1", "l2", "term", "lat", "loopback", "loopback_lat"};
+
+/* One "key=value" of the link parameters. */
+static bool parse_item(const cs_spec_item *it, const cs_net *n, double *val, bool *given, GError **err)
+{
+  if (!it->value)
+    return spec_error(err, "link parameter '%s' is not key=value", it->key);
+  int k = 0;
+  while (k < NKEYS && strcmp(it->key, key_names[k]) != 0)
+    k++;
+  if (k == NKEYS)
+    return spec_error(err, "unknown link parameter '%s' (known: bw, l1, l2, term, lat, loopback, loopback_lat)",
+                      it->key);
+  if (k == K_TERM && n->kind != CS_NET_DRAGONFLY)
+    return spec_error(err, "link parameter 'term' (terminal links) applies to dragonfly only");
+  given[k] = true;
+  char *what = g_strdup_printf("link parameter %s", it->key);
+  bool ok = (k == K_LAT || k == K_LOLAT)
+                ? cs_parse_quantity(what, it->value, CS_QTY_TIME, 1, 0, 1e9, &val[k], err)
+                : cs_parse_quantity(what, it->value, CS_QTY_BANDWIDTH, 1, 1e-300, 1e18, &val[k], err);
+  g_free(what);
+  return ok;
+}
+
+/* "bw" sets the three network bandwidths first; l1, l2, term override it. */
+bool cs_net_parse_params(const char *text, cs_net *n, GError **err)
+{
+  cs_spec_item *items = cs_spec_items(n->kind == CS_NET_PERCS ? "percs" : "dragonfly", text, err);
+  if (!items)
+    return false;
+  double val[NKEYS];
+  bool given[NKEYS] = {false};
+  bool ok = true;
+  for (cs_spec_item *it = items; ok && it->key; it++)
+    ok = parse_item(it, n, val, given, err);
+  cs_spec_items_free(items);
+  if (!ok)
+    return false;
+  double *dest[NKEYS] = {NULL, &n->l1_bw, &n->l2_bw, &n->term_bw, &n->latency, &n->loopback_bw, &n->loopback_lat};
+  if (given[K_BW])
+    n->l1_bw = n->l2_bw = n->term_bw = val[K_BW];
+  for (int k = K_L1; k < NKEYS; k++)
+    if (given[k])
+      *dest[k] = val[k];
+  return true;
+}
+
+bool cs_net_parse(const char *spec, cs_net *out, GError **err)
+{
+  if (!spec || !*spec)
+    return spec_error(err, "empty network spec (expected percs:SN,NPS,CPN or dragonfly:G,A,H,P[,C])");
+  const char *colon = strchr(spec, ':');
+  if (!colon)
+    return spec_error(err, "network spec '%s' has no ':' (expected percs:SN,NPS,CPN or dragonfly:G,A,H,P[,C])",
+                      spec);
+  char *kind = g_strndup(spec, (gsize)(colon - spec)), *fields, *params;
+  cs_spec_split(colon + 1, &fields, &params);
+  cs_net n;
+  memset(&n, 0, sizeof n);
+  cs_net_set_defaults(&n);
+  bool ok;
+  if (strcmp(kind, "percs") == 0)
+    ok = cs_percs_parse_shape(fields, &n, err);
+  else if (strcmp(kind, "dragonfly") == 0)
+    ok = cs_dragonfly_parse_shape(fields, &n, err);
+  else
+    ok = spec_error(err, "unknown network kind '%s' in '%s' (known: percs, dragonfly)", kind, spec);
+  if (ok && params)
+    ok = cs_net_parse_params(params, &n, err);
+  g_free(kind);
+  g_free(fields);
+  g_free(params);
+  if (ok) {
+    cs_net_set_view(&n);
+    *out = n;
+  }
+  return ok;
+}
+
+char *cs_net_describe(const cs_net *n)
+{
+  GString *s = g_string_new(NULL);
+  if (n->kind == CS_NET_PERCS)
+    g_string_printf(s, "percs:%lld,%lld,%lld", (long long)n->sn, (long long)n->nps, (long long)n->cpn);
+  else
+    g_string_printf(s, "dragonfly:%lld,%lld,%lld,%lld,%lld", (long long)n->df_g, (long long)n->df_a,
+                    (long long)n->df_h, (long long)n->df_p, (long long)n->cpn);
+  const struct {
+    const char *key;
+    double value, def;
+    bool latency;
+  } params[] = {
+      {"l1", n->l1_bw, DEFAULT_BW, false},
+      {"l2", n->l2_bw, DEFAULT_BW, false},
+      {"term", n->kind == CS_NET_DRAGONFLY ? n->term_bw : DEFAULT_BW, DEFAULT_BW, false},
+      {"lat", n->latency, DEFAULT_LAT, true},
+      {"loopback", n->loopback_bw, DEFAULT_LO_BW, false},
+      {"loopback_lat", n->loopback_lat, DEFAULT_LO_LAT, true},
+  };
+  char sep = '/';
+  for (size_t i = 0; i < G_N_ELEMENTS(params); i++) {
+    if (params[i].value == params[i].def)
+      continue;
+    g_string_append_printf(s, "%c%s=", sep, params[i].key);
+    cs_format_quantity(s, params[i].value, params[i].latency ? CS_QTY_TIME : CS_QTY_BANDWIDTH);
+    sep = ',';
+  }
+  return g_string_free(s, FALSE);
+}
+
+/* ---- wiring ---- */
+
+static bool pair_ok(const cs_net *n, int64_t from, int64_t to)
+{
+  return from >= 0 && to >= 0 && from < n->sn && to < n->sn && from != to;
+}
+
+int64_t cs_net_gateway(const cs_net *n, int64_t from, int64_t to)
+{
+  if (!pair_ok(n, from, to))
+    return -1;
+  return n->kind == CS_NET_PERCS ? cs_percs_gateway(n->nps, from, to)
+                                 : cs_dragonfly_gateway(n->df_g, n->df_h, n->df_p, from, to);
+}
+
+int64_t cs_net_landing(const cs_net *n, int64_t from, int64_t to) { return cs_net_gateway(n, to, from); }
+
+int64_t cs_net_nodes(const cs_net *n) { return n->sn * n->nps; }
+
+cs_net cs_net_percs(int64_t sn, int64_t nps, int64_t cpn)
+{
+  cs_net n;
+  memset(&n, 0, sizeof n);
+  cs_net_set_defaults(&n);
+  n.kind = CS_NET_PERCS;
+  n.sn = sn;
+  n.nps = nps;
+  n.cpn = cpn;
+  n.p = sn * nps * cpn;
+  cs_net_set_view(&n);
+  return n;
+}
+
+cs_net_link_counts cs_net_count_links(const cs_net *n)
+{
+  cs_net_link_counts c = {0, n->sn * (n->sn - 1), 0, cs_net_nodes(n)};
+  if (n->kind == CS_NET_PERCS) {
+    c.l1 = n->sn * n->nps * (n->nps - 1);
+  } else {
+    c.l1 = n->df_g * n->df_a * (n->df_a - 1);
+    c.term = 2 * cs_net_nodes(n);
+  }
+  return c;
+}
+
+/* The view's wiring: [0] the kind, then nps (PERCS) or G, H, P (Dragonfly). */
+static int64_t view_gateway(const cs_two_tier *t, int64_t from, int64_t to)
+{
+  if (from < 0 || to < 0 || from >= t->sn || to >= t->sn || from == to)
+    return -1;
+  const int64_t *w = t->wiring;
+  return w[0] == CS_NET_PERCS ? cs_percs_gateway(t->nps, from, to) : cs_dragonfly_gateway(w[1], w[2], w[3], from, to);
+}
+
+static int64_t view_landing(const cs_two_tier *t, int64_t from, int64_t to) { return view_gateway(t, to, from); }
+
+void cs_net_set_view(cs_net *n)
+{
+  memset(&n->tt, 0, sizeof n->tt);
+  n->tt.sn = n->sn;
+  n->tt.nps = n->nps;
+  n->tt.cpn = n->cpn;
+  n->tt.p = n->p;
+  n->tt.gateway = view_gateway;
+  n->tt.landing = view_landing;
+  n->tt.wiring[0] = n->kind;
+  n->tt.wiring[1] = n->df_g;
+  n->tt.wiring[2] = n->df_h;
+  n->tt.wiring[3] = n->df_p;
+}
+
+/* ---- XML ---- */
+
+#define LL(x) ((long long)(x))
+
+void cs_net_xml_link_attrs(cs_net_xml *x, const char *bw, const char *lat, const char *policy, const char *tier)
+{
+  fprintf(x->f, "\" bandwidth=\"%s\" latency=\"%s\" sharing_policy=\"%s\"><prop id=\"tier\" value=\"%s\"/></link>\n",
+          bw, lat, policy, tier);
+}
+
+void cs_net_xml_loopback(cs_net_xml *x, int64_t g)
+{
+  fprintf(x->f, "      <link id=\"lo-node-%lld", LL(g));
+  cs_net_xml_link_attrs(x, x->lo, x->lolat, "FATPIPE", "loopback");
+}
+
+void cs_net_xml_host(cs_net_xml *x, const char *indent, int64_t g)
+{
+  fprintf(x->f, "%s<host id=\"node-%lld\" speed=\"" HOST_SPEED "\" core=\"%lld\"/>\n", indent, LL(g), LL(x->n->cpn));
+}
+
+void cs_net_xml_loopback_route(cs_net_xml *x, const char *indent, int64_t g)
+{
+  fprintf(x->f, "%s<route src=\"node-%lld\" dst=\"node-%lld\" symmetrical=\"NO\"><link_ctn id=\"lo-node-%lld\"/></route>\n",
+          indent, LL(g), LL(g), LL(g));
+}
+
+/* Values in the XML are in base units (Bps, s), shortest exact decimal:
+ * SimGrid multiplies "50ns" by 1e-9, which is not exactly 50 / 1e9. */
+static char *base_unit_string(double x, const char *unit)
+{
+  char num[64];
+  cs_shortest_double(num, sizeof num, x);
+  return g_strconcat(num, unit, NULL);
+}
+
+bool cs_net_write_stream(const cs_net *n, FILE *f)
+{
+  cs_net_xml x = {f,
+                  n,
+                  base_unit_string(n->l1_bw, "Bps"),
+                  base_unit_string(n->l2_bw, "Bps"),
+                  base_unit_string(n->term_bw, "Bps"),
+                  base_unit_string(n->latency, "s"),
+                  base_unit_string(n->loopback_bw, "Bps"),
+                  base_unit_string(n->loopback_lat, "s")};
+  char *desc = cs_net_describe(n);
+  fprintf(f,
+          "<?xml version='1.0'?>\n"
+          "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+          "<!-- %s: %lld nodes of %lld cores; generated by collsim (platforms/%s.c) -->\n"
+          "<platform version=\"4.1\">\n",
+          desc, (long long)cs_net_nodes(n), (long long)n->cpn, n->kind == CS_NET_PERCS ? "percs" : "dragonfly");
+  if (n->kind == CS_NET_PERCS)
+    cs_percs_xml(&x);
+  else
+    cs_dragonfly_xml(&x);
+  fputs("</platform>\n", f);
+  g_free(desc);
+  g_free(x.l1);
+  g_free(x.l2);
+  g_free(x.term);
+  g_free(x.lat);
+  g_free(x.lo);
+  g_free(x.lolat);
+  return !ferror(f);
+}
+
+void cs_net_estimate(const cs_net *n, int64_t *links, int64_t *xml_bytes)
+{
+  cs_net_link_counts c = cs_net_count_links(n);
+  *links = c.l1 + c.l2 + c.term + c.loopback;
+  /* each link is declared once and used by about one route or zoneRoute:
+   * about 230 bytes of XML for the pair (measured on percs:64,16,16) */
+  *xml_bytes = *links * 230 + cs_net_nodes(n) * 200;
+}
+
+/* ---- the platform-interface side, shared by both families ---- */
+
+bool cs_net_family_parse(cs_platform *p, const char *kind, const char *args, GError **err)
+{
+  char *spec = g_strconcat(kind, ":", args, NULL);
+  cs_net *n = g_new0(cs_net, 1);
+  p->data = n;
+  bool ok = cs_net_parse(spec, n, err);
+  g_free(spec);
+  if (ok) {
+    p->nodes = cs_net_nodes(n);
+    p->cores = (int)n->cpn;
+    p->link_bw = n->l1_bw < n->l2_bw ? n->l1_bw : n->l2_bw;
+    p->cpu = "1 Gflop/s core (our choice)";
+  }
+  return ok;
+}
+
+char *cs_net_family_describe(const cs_platform *p) { return cs_net_describe(p->data); }
+
+bool cs_net_family_write(const cs_platform *p, FILE *out) { return cs_net_write_stream(p->data, out); }
+
+void cs_net_family_estimate(const cs_platform *p, int64_t *links, int64_t *xml_bytes)
+{
+  cs_net_estimate(p->data, links, xml_bytes);
+}
+
+void cs_net_family_two_tier(const cs_platform *p, cs_two_tier *out) { *out = ((const cs_net *)p->data)->tt; }
+
+bool cs_net_write_xml(const cs_net *n, const char *path, GError **err)
+{
+  cs_platform *p = cs_platform_parse(n->kind == CS_NET_PERCS ? "percs:1,1,1" : "dragonfly:1,1,1,1", err);
+  if (!p)
+    return false;
+  *(cs_net *)p->data = *n;
+  p->nodes = cs_net_nodes(n);
+  p->cores = (int)n->cpn;
+  bool ok = cs_platform_write_file(p, path, err);
+  cs_platform_free(p);
+  return ok;
+}

@@ -1,0 +1,560 @@
+/* The shared front-end layer (see frontend.h). */
+#include "sim/cli/frontend.h"
+#include "sim/contracts/errors.h"
+#include "sim/contracts/tree_script.h"
+#include "sim/sweep/experiment.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *const cs_models[] = {"LV08", "CM02", "SMPI", "IB", NULL};
+static const char *const formats[] = {"table", "csv", "json", NULL};
+static const char *const factories[] = {"raw", "ucontext", "thread", NULL};
+
+/* ---- the common options ---- */
+
+#define NOT_GIVEN NAN
+
+static void add_common(cs_cli *c)
+{
+  static const double us = 1e-6;
+  const cs_opt output[] = {
+      {"format", 0, CS_OPT_CHOICE, &c->format, "FMT", "table (default), csv or json", 0, 0, 0, 0, formats},
+      {"out", 'o', CS_OPT_PATH_OUT, &c->out, "FILE", "write the result to FILE (atomically) instead of stdout",
+       0, 0, 0, 0, NULL},
+      {"no-header", 0, CS_OPT_FLAG, &c->no_header, NULL, "csv without the header line", 0, 0, 0, 0, NULL},
+      {"quiet", 'q', CS_OPT_FLAG, &c->quiet, NULL, "no progress on stderr", 0, 0, 0, 0, NULL},
+  };
+  const cs_opt engine[] = {
+      {"model", 0, CS_OPT_CHOICE, &c->model, "MODEL", "SimGrid network model: LV08, CM02, SMPI or IB (default: the "
+       "platform's, else LV08)", 0, 0, 0, 0, cs_models},
+      {"o-send", 0, CS_OPT_QUANTITY, &c->o_send, "US", "software overhead per message sent, us (or with a unit: "
+       "1.5us, 2e-6s)", 0, 10, CS_QTY_TIME, us, NULL},
+      {"o-recv", 0, CS_OPT_QUANTITY, &c->o_recv, "US", "software overhead per message received, us", 0, 10,
+       CS_QTY_TIME, us, NULL},
+      {"cfg", 0, CS_OPT_LIST, &c->cfg, "NAME:VALUE", "extra SimGrid setting (repeatable; checked before the run)",
+       0, 0, 0, 0, NULL},
+      {"stack-kib", 0, CS_OPT_INT, &c->stack_kib, "KIB", "actor stack size in KiB (default 16; 256 in sanitizer "
+       "builds)", 8, 1 << 20, 0, 0, NULL},
+      {"factory", 0, CS_OPT_CHOICE, &c->factory, "NAME", "SimGrid context factory: raw, ucontext or thread", 0, 0,
+       0, 0, factories},
+      {"crosstraffic", 0, CS_OPT_FLAG, &c->crosstraffic, NULL, "model acknowledgement cross-traffic (8x slower)", 0,
+       0, 0, 0, NULL},
+  };
+  const cs_opt platform[] = {
+      {"platform", 0, CS_OPT_STRING, &c->platform, "SPEC", "the machine: torus:8x8x16/4, percs:64,16,16, "
+       "dragonfly:9,4,2,2,4, smp:8x4, or a SimGrid XML file (collsim platform --list)", 0, 0, 0, 0, NULL},
+      {"torus", 0, CS_OPT_STRING, &c->torus, "SHAPE", "alias: --platform torus:SHAPE/CORES (XxYxZ or auto)", 0, 0,
+       0, 0, NULL},
+      {"cores", 0, CS_OPT_INT, &c->cores, "C", "ranks per node of a torus or an XML file", 1, 1024, 0, 0, NULL},
+      {"link-bw", 0, CS_OPT_QUANTITY, &c->link_bw, "MBPS", "torus link bandwidth, MB/s per direction (default 425)",
+       1e3, 1e15, CS_QTY_BANDWIDTH, 1e6, NULL},
+      {"link-lat", 0, CS_OPT_QUANTITY, &c->link_lat, "NS", "torus latency per hop, ns (default 100)", 0, 1e9,
+       CS_QTY_TIME, 1e-9, NULL},
+      {"net", 0, CS_OPT_STRING, &c->net, "SPEC", "alias: --platform percs:... or dragonfly:...", 0, 0, 0, 0, NULL},
+      {"cluster", 0, CS_OPT_STRING, &c->cluster, "SPEC", "alias: --platform smp:SPEC (8x4, 2w, 4w, 8w, 6x4@300)", 0,
+       0, 0, 0, NULL},
+      {"cycles", 0, CS_OPT_QUANTITY, &c->cycles, "C", "smp: CPU cycles per message sent and received (default "
+       "8000)", 0, 1e12, CS_QTY_NUMBER, 1, NULL},
+      {"net-lat", 0, CS_OPT_QUANTITY, &c->net_lat, "US", "smp: node-to-node latency, us (default 300)", 0, 1e9,
+       CS_QTY_TIME, 1e-6, NULL},
+      {"shm-lat", 0, CS_OPT_QUANTITY, &c->shm_lat, "US", "smp: shared-memory latency, us (default 80)", 0, 1e9,
+       CS_QTY_TIME, 1e-6, NULL},
+  };
+  const cs_opt seed[] = {
+      {"seed", 0, CS_OPT_U64, &c->seed, "S", "seed of everything random in the run (default 1)", 0, 0, 0, 0, NULL},
+  };
+  struct {
+    unsigned flag;
+    const cs_opt *opts;
+    size_t n;
+  } groups[] = {
+      {CS_CLI_OUTPUT, output, G_N_ELEMENTS(output)},
+      {CS_CLI_ENGINE, engine, G_N_ELEMENTS(engine)},
+      {CS_CLI_PLATFORM, platform, G_N_ELEMENTS(platform)},
+      {CS_CLI_SEED, seed, G_N_ELEMENTS(seed)},
+  };
+  for (size_t g = 0; g < G_N_ELEMENTS(groups); g++)
+    if (c->groups & groups[g].flag)
+      for (size_t i = 0; i < groups[g].n; i++)
+        g_ptr_array_add(c->opts, g_memdup2(&groups[g].opts[i], sizeof(cs_opt)));
+}
+
+/* ---- option values ---- */
+
+static const cs_opt *lookup(const cs_cli *c, const char *name)
+{
+  bool is_long = name[0] == '-' && name[1] == '-';
+  for (guint i = 0; i < c->opts->len; i++) {
+    const cs_opt *o = g_ptr_array_index(c->opts, i);
+    if (is_long ? strcmp(name + 2, o->name) == 0 : (name[1] == o->short_name && o->short_name))
+      return o;
+  }
+  return NULL;
+}
+
+static bool bad_value(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool bad_value(GError **err, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_set_error_literal(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, msg);
+  g_free(msg);
+  return false;
+}
+
+static bool as_option_error(GError *e, GError **err)
+{
+  g_set_error_literal(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, e->message);
+  g_error_free(e);
+  return false;
+}
+
+static bool parse_choice(const cs_opt *o, const char *value, GError **err)
+{
+  for (size_t i = 0; o->choices[i]; i++)
+    if (strcmp(value, o->choices[i]) == 0) {
+      g_free(*(char **)o->target);
+      *(char **)o->target = g_strdup(value);
+      return true;
+    }
+  GString *known = g_string_new(NULL);
+  for (size_t i = 0; o->choices[i]; i++)
+    g_string_append_printf(known, "%s%s", i ? ", " : "", o->choices[i]);
+  bad_value(err, "--%s: unknown value '%s' (known: %s)", o->name, value, known->str);
+  g_string_free(known, TRUE);
+  return false;
+}
+
+static bool check_input_path(const char *what, const char *path, GError **err)
+{
+  struct stat st;
+  if (!*path)
+    return bad_value(err, "%s: empty path", what);
+  if (stat(path, &st) != 0 || access(path, R_OK) != 0)
+    return bad_value(err, "%s: cannot read %s: %s", what, path, g_strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return bad_value(err, "%s: %s is a folder, not a file", what, path);
+  return true;
+}
+
+static bool set_value(const cs_opt *o, const char *value, GError **err)
+{
+  char what[64];
+  snprintf(what, sizeof what, "--%s", o->name);
+  GError *e = NULL;
+  switch (o->type) {
+  case CS_OPT_FLAG:
+    *(bool *)o->target = true;
+    return true;
+  case CS_OPT_CHOICE:
+    return parse_choice(o, value, err);
+  case CS_OPT_PATH_IN:
+    if (!check_input_path(what, value, err))
+      return false;
+    /* fall through */
+  case CS_OPT_STRING:
+    if (!*value)
+      return bad_value(err, "%s: empty value", what);
+    g_free(*(char **)o->target);
+    *(char **)o->target = g_strdup(value);
+    return true;
+  case CS_OPT_PATH_OUT:
+    if (!cs_check_output_path(what, value, &e))
+      return as_option_error(e, err);
+    g_free(*(char **)o->target);
+    *(char **)o->target = g_strdup(value);
+    return true;
+  case CS_OPT_LIST:
+    if (!*value)
+      return bad_value(err, "%s: empty value", what);
+    if (!*(GPtrArray **)o->target)
+      *(GPtrArray **)o->target = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(*(GPtrArray **)o->target, g_strdup(value));
+    return true;
+  case CS_OPT_INT:
+    return cs_parse_int(what, value, (int64_t)o->min, (int64_t)o->max, o->target, &e) || as_option_error(e, err);
+  case CS_OPT_U64:
+    return cs_parse_u64(what, value, (uint64_t)o->min, o->max > 0 ? (uint64_t)o->max : UINT64_MAX, o->target, &e) ||
+           as_option_error(e, err);
+  case CS_OPT_QUANTITY:
+    return cs_parse_quantity(what, value, o->qty, o->bare_mult, o->min, o->max, o->target, &e) ||
+           as_option_error(e, err);
+  case CS_OPT_SIZE:
+    return cs_parse_size(what, value, (uint64_t)o->min, o->max > 0 ? (uint64_t)o->max : UINT64_MAX, o->target, &e) ||
+           as_option_error(e, err);
+  }
+  return bad_value(err, "%s: unknown option type", what);
+}
+
+static gboolean on_option(const gchar *name, const gchar *value, gpointer data, GError **err)
+{
+  cs_cli *c = data;
+  const cs_opt *o = lookup(c, name);
+  if (!o)
+    return bad_value(err, "unknown option %s", name);
+  if (o->type != CS_OPT_LIST && g_hash_table_contains(c->seen, o->name))
+    return bad_value(err, "--%s given twice (it takes one value)", o->name);
+  g_hash_table_add(c->seen, (gpointer)o->name);
+  return set_value(o, value ? value : "", err);
+}
+
+/* ---- parsing ---- */
+
+static GOptionEntry *entries_of(cs_cli *c)
+{
+  GOptionEntry *e = g_new0(GOptionEntry, c->opts->len + 1);
+  for (guint i = 0; i < c->opts->len; i++) {
+    const cs_opt *o = g_ptr_array_index(c->opts, i);
+    e[i] = (GOptionEntry){o->name, o->short_name, o->type == CS_OPT_FLAG ? G_OPTION_FLAG_NO_ARG : 0,
+                          G_OPTION_ARG_CALLBACK, (gpointer)on_option, o->help, o->arg};
+  }
+  return e;
+}
+
+static void set_defaults(cs_cli *c)
+{
+  c->o_send = c->o_recv = NOT_GIVEN;
+  c->link_bw = c->link_lat = NOT_GIVEN;
+  c->cycles = c->net_lat = c->shm_lat = NOT_GIVEN;
+  c->stack_kib = CS_DEFAULT_STACK_KIB;
+  c->seed = 1;
+}
+
+int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts, const char *parameter_string,
+                 const char *summary, const char *description, int argc, char **argv)
+{
+  memset(c, 0, sizeof *c);
+  c->cmd = cmd;
+  c->groups = groups;
+  c->seen = g_hash_table_new(g_str_hash, g_str_equal);
+  c->opts = g_ptr_array_new_with_free_func(g_free);
+  set_defaults(c);
+  for (const cs_opt *o = opts; o && o->name; o++)
+    g_ptr_array_add(c->opts, g_memdup2(o, sizeof *o));
+  add_common(c);
+  char *title = g_strdup_printf("- %s", summary ? summary : cmd);
+  GOptionContext *ctx = g_option_context_new(parameter_string ? parameter_string : "");
+  g_option_context_set_summary(ctx, title + 2);
+  g_free(title);
+  if (description)
+    g_option_context_set_description(ctx, description);
+  GOptionGroup *group = g_option_group_new(cmd, cmd, "", c, NULL);
+  GOptionEntry *entries = entries_of(c);
+  g_option_group_add_entries(group, entries);
+  g_option_context_set_main_group(ctx, group);
+  char **args = g_new0(char *, argc + 1);
+  for (int i = 0; i < argc; i++)
+    args[i] = g_strdup(argv[i]);
+  g_free(args[0]);
+  args[0] = g_strdup_printf("collsim %s", cmd);
+  GError *e = NULL;
+  int rc = 0;
+  if (!g_option_context_parse_strv(ctx, &args, &e)) {
+    fprintf(stderr, "collsim %s: error: %s (see collsim %s --help)\n", cmd, e->message, cmd);
+    g_error_free(e);
+    rc = 2;
+  } else {
+    c->rest = g_strdupv(args + 1);
+    c->fmt = !c->format || strcmp(c->format, "table") == 0 ? CS_FORMAT_TABLE
+             : strcmp(c->format, "csv") == 0            ? CS_FORMAT_CSV
+                                                         : CS_FORMAT_JSON;
+  }
+  g_strfreev(args);
+  g_option_context_free(ctx);
+  g_free(entries);
+  return rc;
+}
+
+void cs_cli_free(cs_cli *c)
+{
+  g_free(c->format);
+  g_free(c->out);
+  g_free(c->model);
+  g_free(c->factory);
+  g_free(c->platform);
+  g_free(c->torus);
+  g_free(c->net);
+  g_free(c->cluster);
+  if (c->cfg)
+    g_ptr_array_free(c->cfg, TRUE);
+  for (guint i = 0; c->opts && i < c->opts->len; i++) {
+    const cs_opt *o = g_ptr_array_index(c->opts, i);
+    bool common = o->target >= (void *)c && o->target < (void *)(c + 1);
+    if (common)
+      continue;
+    if (o->type == CS_OPT_STRING || o->type == CS_OPT_CHOICE || o->type == CS_OPT_PATH_IN ||
+        o->type == CS_OPT_PATH_OUT)
+      g_clear_pointer((char **)o->target, g_free);
+    else if (o->type == CS_OPT_LIST && *(GPtrArray **)o->target)
+      g_clear_pointer((GPtrArray **)o->target, g_ptr_array_unref);
+  }
+  if (c->opts)
+    g_ptr_array_free(c->opts, TRUE);
+  if (c->seen)
+    g_hash_table_destroy(c->seen);
+  g_strfreev(c->rest);
+  memset(c, 0, sizeof *c);
+}
+
+bool cs_cli_given(const cs_cli *c, const char *name) { return g_hash_table_contains(c->seen, name); }
+
+/* ---- errors ---- */
+
+/* Bad input: our input domain, GLib's option errors, and the readers of
+ * user files (tree scripts, experiment files). */
+int cs_exit_status(const GError *e)
+{
+  if (!e)
+    return 1;
+  return e->domain == CS_INPUT_ERROR || e->domain == G_OPTION_ERROR || e->domain == CS_TS_ERROR ||
+                 e->domain == CS_EXPERIMENT_ERROR
+             ? 2
+             : 1;
+}
+
+int cs_cli_fail(const cs_cli *c, const GError *e)
+{
+  const char *msg = e ? e->message : "unknown failure";
+  const char *nl = strchr(msg, '\n');
+  fprintf(stderr, "collsim %s: error: %.*s\n", c->cmd, nl ? (int)(nl - msg) : (int)strlen(msg), msg);
+  return cs_exit_status(e);
+}
+
+int cs_cli_usage(const cs_cli *c, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "collsim %s: error: %s\n", c->cmd, msg);
+  g_free(msg);
+  return 2;
+}
+
+/* ---- platform ---- */
+
+static bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool input_error(GError **err, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
+  g_free(msg);
+  return false;
+}
+
+static void append_quantity(GString *s, const char *key, double v, cs_quantity q)
+{
+  if (isnan(v))
+    return;
+  g_string_append_printf(s, "%s%s=", strchr(s->str, '/') ? "," : "/", key);
+  cs_format_quantity(s, v, q);
+}
+
+/* The spec the aliases stand for. */
+static char *alias_spec(const cs_cli *c, const char *default_spec)
+{
+  if (c->net)
+    return g_strdup(c->net);
+  if (c->cluster) {
+    GString *s = g_string_new("smp:");
+    g_string_append(s, c->cluster);
+    append_quantity(s, "cycles", c->cycles, CS_QTY_NUMBER);
+    append_quantity(s, "net_lat", c->net_lat, CS_QTY_TIME);
+    append_quantity(s, "shm_lat", c->shm_lat, CS_QTY_TIME);
+    return g_string_free(s, FALSE);
+  }
+  if (c->torus || (!c->platform && default_spec && g_str_has_prefix(default_spec, "torus:"))) {
+    GString *s = g_string_new(NULL);
+    g_string_printf(s, "torus:%s/%lld", c->torus ? c->torus : "auto", (long long)(c->cores ? c->cores : 4));
+    append_quantity(s, "bw", c->link_bw, CS_QTY_BANDWIDTH);
+    append_quantity(s, "lat", c->link_lat, CS_QTY_TIME);
+    return g_string_free(s, FALSE);
+  }
+  return c->platform ? g_strdup(c->platform) : default_spec ? g_strdup(default_spec) : NULL;
+}
+
+static bool aliases_consistent(const cs_cli *c, GError **err)
+{
+  int named = (c->platform != NULL) + (c->torus != NULL) + (c->net != NULL) + (c->cluster != NULL);
+  if (named > 1)
+    return input_error(err, "give one of --platform, --torus, --net and --cluster");
+  bool torus_opts = !isnan(c->link_bw) || !isnan(c->link_lat);
+  bool smp_opts = !isnan(c->cycles) || !isnan(c->net_lat) || !isnan(c->shm_lat);
+  if (torus_opts && (c->net || c->cluster || c->platform))
+    return input_error(err, "--link-bw and --link-lat set a torus's links; with --platform give them as "
+                       "parameters (e.g. torus:8x8x16/4,bw=425MBps,lat=100ns)");
+  if (smp_opts && !c->cluster && !(c->platform && g_str_has_prefix(c->platform, "smp:")))
+    return input_error(err, "--cycles, --net-lat and --shm-lat apply to smp platforms (--cluster)");
+  return true;
+}
+
+/* --cycles/--net-lat/--shm-lat given with --platform smp:...: as parameters. */
+static char *with_smp_params(const cs_cli *c, char *spec)
+{
+  if (!c->platform || !g_str_has_prefix(spec, "smp:"))
+    return spec;
+  GString *s = g_string_new(spec);
+  g_free(spec);
+  append_quantity(s, "cycles", c->cycles, CS_QTY_NUMBER);
+  append_quantity(s, "net_lat", c->net_lat, CS_QTY_TIME);
+  append_quantity(s, "shm_lat", c->shm_lat, CS_QTY_TIME);
+  return g_string_free(s, FALSE);
+}
+
+cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError **err)
+{
+  if (!aliases_consistent(c, err))
+    return NULL;
+  char *spec = with_smp_params(c, alias_spec(c, default_spec));
+  if (!spec) {
+    input_error(err, "--platform SPEC is required (e.g. --platform percs:64,16,16; collsim platform --list)");
+    return NULL;
+  }
+  GError *e = NULL;
+  cs_platform *p = cs_platform_parse(spec, &e);
+  if (!p) {
+    const char *opt = c->torus ? "--torus" : c->net ? "--net" : c->cluster ? "--cluster" : "--platform";
+    const char *given = c->torus ? c->torus : c->net ? c->net : c->cluster ? c->cluster : spec;
+    g_set_error(err, CS_INPUT_ERROR, 1, "bad %s '%s': %s", opt, given, e->message);
+    g_error_free(e);
+    g_free(spec);
+    return NULL;
+  }
+  g_free(spec);
+  bool takes_cores = strcmp(p->family->kind, "file") == 0 || strcmp(p->family->kind, "torus") == 0;
+  if (c->cores && !takes_cores) {
+    input_error(err, "--cores applies to a torus or an XML file; %s platforms give their cores in the spec",
+                p->family->kind);
+    cs_platform_free(p);
+    return NULL;
+  }
+  if (c->cores)
+    p->cores = (int)c->cores;
+  return p;
+}
+
+/* ---- engine ---- */
+
+bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send, double default_o_recv,
+                   cs_engine_config *ec, GError **err)
+{
+  cs_engine_config_defaults(ec);
+  ec->o_send = !isnan(c->o_send) ? c->o_send : p && !isnan(p->o_send) ? p->o_send : default_o_send;
+  ec->o_recv = !isnan(c->o_recv) ? c->o_recv : p && !isnan(p->o_recv) ? p->o_recv : default_o_recv;
+  ec->model = c->model ? c->model : p && p->model ? p->model : "LV08";
+  ec->stack_kib = (int)c->stack_kib;
+  ec->factory = c->factory;
+  ec->crosstraffic = c->crosstraffic;
+  ec->quiet = c->quiet;
+  if (p) {
+    ec->cores = p->cores;
+    ec->validate_platform = p->user_file;
+  }
+  if (c->cfg && c->cfg->len) {
+    ec->extra_cfg = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; i < c->cfg->len; i++)
+      g_ptr_array_add(ec->extra_cfg, g_strdup_printf("--cfg=%s", (char *)g_ptr_array_index(c->cfg, i)));
+    if (!cs_engine_check_cfg(ec, err)) {
+      cs_cli_engine_clear(ec);
+      return false;
+    }
+  }
+  return true;
+}
+
+void cs_cli_engine_clear(cs_engine_config *ec)
+{
+  if (ec->extra_cfg)
+    g_ptr_array_free(ec->extra_cfg, TRUE);
+  ec->extra_cfg = NULL;
+}
+
+/* ---- output ---- */
+
+bool cs_check_output_path(const char *what, const char *path, GError **err)
+{
+  struct stat st;
+  if (!path || !*path)
+    return input_error(err, "%s: empty path", what);
+  if (stat(path, &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      return input_error(err, "%s: %s is a folder", what, path);
+    if (!S_ISREG(st.st_mode))
+      return input_error(err, "%s: %s is not a regular file (a device or a pipe?)", what, path);
+    if (access(path, W_OK) != 0)
+      return input_error(err, "%s: cannot write %s: %s", what, path, g_strerror(errno));
+  }
+  /* the nearest existing folder above must be writable (missing ones are made when writing) */
+  char *dir = g_path_get_dirname(path);
+  while (stat(dir, &st) != 0 && strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0) {
+    char *up = g_path_get_dirname(dir);
+    g_free(dir);
+    dir = up;
+  }
+  bool ok = true;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    ok = input_error(err, "%s: %s: %s is not a folder", what, path, dir);
+  else if (access(dir, W_OK | X_OK) != 0)
+    ok = input_error(err, "%s: cannot write in folder %s: %s", what, dir, g_strerror(errno));
+  g_free(dir);
+  return ok;
+}
+
+bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError **err)
+{
+  char *dir = g_path_get_dirname(path);
+  if (g_mkdir_with_parents(dir, 0777) != 0) {
+    input_error(err, "cannot make folder %s: %s", dir, g_strerror(errno));
+    g_free(dir);
+    return false;
+  }
+  g_free(dir);
+  GError *e = NULL;
+  if (!g_file_set_contents(path, text, (gssize)len, &e)) {
+    input_error(err, "cannot write %s: %s", path, e->message);
+    g_error_free(e);
+    return false;
+  }
+  return true;
+}
+
+int cs_cli_emit_text(const cs_cli *c, const char *text, size_t len)
+{
+  if (!c->out) {
+    fwrite(text, 1, len, stdout);
+    fflush(stdout);
+    return 0;
+  }
+  GError *e = NULL;
+  if (!cs_write_file_atomic(c->out, text, len, &e)) {
+    int rc = cs_cli_fail(c, e);
+    g_error_free(e);
+    return rc;
+  }
+  return 0;
+}
+
+int cs_cli_emit(const cs_cli *c, cs_record *const *records, size_t n, const char *const *columns, const char *title)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  cs_record_write(mem, c->fmt, records, n, columns, !c->no_header, title);
+  fclose(mem);
+  int rc = cs_cli_emit_text(c, buf, len);
+  free(buf);
+  return rc;
+}

@@ -1,0 +1,143 @@
+/* The shared front-end layer: what every subcommand's command line has in
+ * common, written once.
+ *
+ *  - Options are declared in a table (cs_opt): name, type, target, range,
+ *    unit, help.  Every value goes through one checked parser
+ *    (sim/contracts/units.h): numbers finite and in range with their unit,
+ *    sizes exact, choices from their list, paths checked.  A single-valued
+ *    option given twice is an error.  GLib builds --help from the table.
+ *  - Common option groups, added by flags: output (--format, --out,
+ *    --no-header, --quiet), engine (--model from one list, --o-send,
+ *    --o-recv, --cfg checked before SimGrid sees it, --stack-kib,
+ *    --factory, --crosstraffic), platform (--platform SPEC and the older
+ *    aliases --torus/--cores/--link-bw/--link-lat, --net, --cluster and its
+ *    --cycles/--net-lat/--shm-lat), seed (--seed).
+ *  - Errors map to exit statuses once: bad input (CS_INPUT_ERROR, an option
+ *    error) prints one line "collsim CMD: error: ..." and gives 2; anything
+ *    else gives 1.
+ *  - Output: records rendered as table, CSV or JSON (sim/drivers/record.h) to
+ *    stdout or, atomically, to --out; output paths are checked before the
+ *    run (a writable folder, not a directory, not a device) and a failed
+ *    run leaves no file behind.
+ */
+#ifndef COLLSIM_FRONTEND_H
+#define COLLSIM_FRONTEND_H
+
+#include "platforms/platform.h"
+#include "sim/drivers/record.h"
+#include "sim/contracts/units.h"
+#include "sim/engine/sg_engine.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum {
+  CS_OPT_FLAG,     /* bool */
+  CS_OPT_STRING,   /* char * (g_free'd by cs_cli_free) */
+  CS_OPT_CHOICE,   /* char *, one of choices */
+  CS_OPT_PATH_IN,  /* char *, a readable file (checked when parsed) */
+  CS_OPT_PATH_OUT, /* char *, a path we may write (checked when parsed) */
+  CS_OPT_INT,      /* int64_t in [min, max] */
+  CS_OPT_U64,      /* uint64_t in [min, max] (max 0: 2^64-1) */
+  CS_OPT_QUANTITY, /* double: qty, bare_mult, [min, max] */
+  CS_OPT_SIZE,     /* uint64_t bytes in [min, max] (max 0: 2^64-1) */
+  CS_OPT_LIST,     /* GPtrArray * of char *, repeatable */
+} cs_opt_type;
+
+typedef struct cs_opt {
+  const char *name;
+  char short_name;
+  cs_opt_type type;
+  void *target;
+  const char *arg;  /* metavariable in --help */
+  const char *help;
+  double min, max;  /* CS_OPT_QUANTITY: in base units (seconds, bytes/s) */
+  cs_quantity qty;
+  double bare_mult; /* CS_OPT_QUANTITY: base units per bare number (1e-6 for microseconds) */
+  const char *const *choices;
+} cs_opt;
+
+/* Common option groups. */
+enum {
+  CS_CLI_OUTPUT = 1 << 0,
+  CS_CLI_ENGINE = 1 << 1,
+  CS_CLI_PLATFORM = 1 << 2,
+  CS_CLI_SEED = 1 << 3,
+};
+
+typedef struct cs_cli {
+  const char *cmd;           /* "tree" */
+  unsigned groups;
+  /* output */
+  char *format, *out;
+  bool no_header, quiet;
+  cs_format fmt;
+  /* engine */
+  char *model;
+  double o_send, o_recv;     /* seconds; NAN: not given */
+  GPtrArray *cfg;            /* "name:value" */
+  int64_t stack_kib;
+  char *factory;
+  bool crosstraffic;
+  /* platform */
+  char *platform, *torus, *net, *cluster;
+  int64_t cores;             /* 0: not given */
+  double link_bw, link_lat;  /* torus aliases; NAN: not given */
+  double cycles, net_lat, shm_lat; /* smp aliases; NAN: not given */
+  /* seed */
+  uint64_t seed;
+  bool seed_given;
+  /* parsing state */
+  GHashTable *seen;          /* options given, to refuse repeats */
+  GPtrArray *opts;           /* cs_opt * of this command, common ones included */
+  GPtrArray *owned;          /* allocations to free */
+  char **rest;               /* positional arguments left (NULL-terminated) */
+} cs_cli;
+
+/* Parse argv (argv[0] is the subcommand's name) against the command's own
+ * options (NULL-terminated by name == NULL) and the common groups.
+ * summary and description go to --help.  Returns 0, or the exit status to
+ * return at once: 2 on bad input (one message printed), 0 after --help. */
+int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts, const char *parameter_string,
+                 const char *summary, const char *description, int argc, char **argv);
+void cs_cli_free(cs_cli *c);
+/* Was the option given on the command line? */
+bool cs_cli_given(const cs_cli *c, const char *name);
+
+/* Print "collsim CMD: error: <message>" (first line of it) and return the
+ * exit status of e: 2 for bad input, 1 otherwise. */
+int cs_cli_fail(const cs_cli *c, const GError *e);
+/* The same with a formatted bad-input message: returns 2. */
+int cs_cli_usage(const cs_cli *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* Exit status for an error domain (2 input, 1 internal). */
+int cs_exit_status(const GError *e);
+
+/* The platform named by --platform or one of its aliases (default_spec
+ * when none is given; NULL: required).  The caller resolves it. */
+cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError **err);
+
+/* Engine settings from the common options: defaults first, then the
+ * platform's (overheads, model), then the options given. default_o_send /
+ * default_o_recv: the subcommand's overheads (seconds) where neither the
+ * platform nor the options give any. */
+bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send, double default_o_recv,
+                   cs_engine_config *ec, GError **err);
+void cs_cli_engine_clear(cs_engine_config *ec);
+
+/* Write records to --out (atomically) or stdout in the chosen format. */
+int cs_cli_emit(const cs_cli *c, cs_record *const *records, size_t n, const char *const *columns, const char *title);
+/* Write a text (already rendered) to --out or stdout. */
+int cs_cli_emit_text(const cs_cli *c, const char *text, size_t len);
+
+/* Checks of an output path before a run: its folder exists and is
+ * writable, it is not a directory, not a device.  CS_INPUT_ERROR. */
+bool cs_check_output_path(const char *what, const char *path, GError **err);
+/* Write text to path atomically (temporary file in the same folder, then
+ * rename); the temporary file never survives a failure. */
+bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError **err);
+
+/* SimGrid's network models that collsim accepts (one list for every subcommand). */
+extern const char *const cs_models[];
+
+#endif

@@ -1,0 +1,59 @@
+/* The collective pipeline (seed 001): one linear function from (platform,
+ * algorithm, size, what to compute) to a result record.
+ *
+ *   schedule setup (plan) -> [replay: every rank ends with what it must]
+ *     -> pattern-generator (node-pair traffic) -> [linkUsage: bytes per link
+ *     and tier] -> [timed SimGrid run, checked against the pattern node pair
+ *     by node pair] -> cost model -> record
+ *
+ * A session holds what several runs on one platform share (the platform's
+ * XML, the engine settings, the routes), so `--batch` loads the platform
+ * once.  Nothing here parses a command line or prints: the CLI
+ * (sim/cli/cli_collective.c) and the sweeps call it. */
+#ifndef COLLSIM_DRIVER_COLLECTIVE_H
+#define COLLSIM_DRIVER_COLLECTIVE_H
+
+#include "platforms/platform.h"
+#include "sim/drivers/record.h"
+#include "sim/contracts/schedule.h"
+#include "sim/contracts/tree_script.h"
+#include "sim/engine/sched_interp.h"
+
+typedef struct cs_coll_session cs_coll_session;
+
+typedef struct cs_coll_options {
+  bool links;       /* route the traffic: per-link and per-tier bytes */
+  bool timed;       /* run on SimGrid actors */
+  bool verify;      /* replay the schedule */
+  double gamma;     /* seconds per byte combined (timed runs and the cost model) */
+  bool quiet;       /* no progress on stderr */
+  const char *keep_platform; /* also write the platform XML here, or NULL */
+} cs_coll_options;
+
+/* ec: engine settings (model, overheads, ...) for timed runs; copied.  The
+ * platform must be resolved for its full size (every core a rank). */
+cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_options *o, const cs_engine_config *ec,
+                                      GError **err);
+void cs_coll_session_close(cs_coll_session *s);
+
+typedef struct cs_coll_item {
+  const cs_coll_algo *algo;
+  uint64_t size;                  /* block for per-rank collectives, whole buffer otherwise */
+  const cs_tree_script *script;   /* the "script" algorithms */
+} cs_coll_item;
+
+typedef struct cs_coll_outputs {
+  GString *pairs;     /* node-to-node pattern CSV, or NULL */
+  GString *per_link;  /* every link's bytes and messages CSV, or NULL (needs links) */
+} cs_coll_outputs;
+
+/* One collective; its record (free it) or NULL with err: CS_INPUT_ERROR for
+ * bad input (a size the algorithm cannot divide, a script for another p),
+ * anything else an internal failure (a failed replay, a timed run that does
+ * not match its schedule). */
+cs_record *cs_coll_run(cs_coll_session *s, const cs_coll_item *it, cs_coll_outputs *out, GError **err);
+
+/* The CSV columns of a collective's record. */
+extern const char *const cs_coll_csv_columns[];
+
+#endif

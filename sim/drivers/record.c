@@ -1,0 +1,382 @@
+/* Result records and their renderings (see record.h). */
+#include "sim/drivers/record.h"
+
+#include <glib.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+typedef enum { F_NULL, F_STR, F_I64, F_U64, F_NUM, F_BOOL, F_VERDICT, F_CHILD, F_LIST } field_kind;
+
+typedef struct field {
+  char *key;
+  field_kind kind;
+  char *str;        /* F_STR; F_VERDICT: the word */
+  int64_t i64;
+  uint64_t u64;
+  double num;
+  const char *fmt;  /* F_NUM */
+  bool truth;       /* F_BOOL, F_VERDICT */
+  cs_record *child; /* F_CHILD */
+  GArray *list;     /* F_LIST: int64_t */
+} field;
+
+struct cs_record {
+  GArray *fields; /* field */
+  char *rows_key, *rows_column;
+};
+
+cs_record *cs_record_new(void)
+{
+  cs_record *r = g_new0(cs_record, 1);
+  r->fields = g_array_new(FALSE, TRUE, sizeof(field));
+  return r;
+}
+
+void cs_record_free(cs_record *r)
+{
+  if (!r)
+    return;
+  for (guint i = 0; i < r->fields->len; i++) {
+    field *f = &g_array_index(r->fields, field, i);
+    g_free(f->key);
+    g_free(f->str);
+    cs_record_free(f->child);
+    if (f->list)
+      g_array_free(f->list, TRUE);
+  }
+  g_array_free(r->fields, TRUE);
+  g_free(r->rows_key);
+  g_free(r->rows_column);
+  g_free(r);
+}
+
+static field *add(cs_record *r, const char *key, field_kind kind)
+{
+  field f = {0};
+  f.key = g_strdup(key);
+  f.kind = kind;
+  g_array_append_val(r->fields, f);
+  return &g_array_index(r->fields, field, r->fields->len - 1);
+}
+
+void cs_rec_str(cs_record *r, const char *key, const char *value)
+{
+  field *f = add(r, key, value ? F_STR : F_NULL);
+  f->str = g_strdup(value);
+}
+
+void cs_rec_i64(cs_record *r, const char *key, int64_t value) { add(r, key, F_I64)->i64 = value; }
+
+void cs_rec_u64(cs_record *r, const char *key, uint64_t value) { add(r, key, F_U64)->u64 = value; }
+
+void cs_rec_num(cs_record *r, const char *key, double value, const char *fmt)
+{
+  field *f = add(r, key, F_NUM);
+  f->num = value;
+  f->fmt = fmt;
+}
+
+void cs_rec_bool(cs_record *r, const char *key, bool value) { add(r, key, F_BOOL)->truth = value; }
+
+void cs_rec_verdict(cs_record *r, const char *key, const char *word, bool truth)
+{
+  field *f = add(r, key, F_VERDICT);
+  f->str = g_strdup(word);
+  f->truth = truth;
+}
+
+cs_record *cs_rec_child(cs_record *r, const char *key)
+{
+  cs_record *c = cs_record_new();
+  add(r, key, F_CHILD)->child = c;
+  return c;
+}
+
+void cs_rec_i64_list(cs_record *r, const char *key, const int64_t *v, size_t n)
+{
+  field *f = add(r, key, F_LIST);
+  f->list = g_array_sized_new(FALSE, FALSE, sizeof(int64_t), (guint)n);
+  g_array_append_vals(f->list, v, (guint)n);
+}
+
+void cs_record_set_rows(cs_record *r, const char *key, const char *key_column)
+{
+  g_free(r->rows_key);
+  g_free(r->rows_column);
+  r->rows_key = g_strdup(key);
+  r->rows_column = g_strdup(key_column);
+}
+
+static const field *find(const cs_record *r, const char *key)
+{
+  for (guint i = 0; r && i < r->fields->len; i++) {
+    const field *f = &g_array_index(r->fields, field, i);
+    if (strcmp(f->key, key) == 0)
+      return f;
+  }
+  return NULL;
+}
+
+bool cs_record_has(const cs_record *r, const char *key) { return find(r, key) != NULL; }
+
+/* ---- scalars as text ---- */
+
+void cs_put_csv_text(GString *out, const char *s)
+{
+  if (strpbrk(s, ",\"\r\n") == NULL) {
+    g_string_append(out, s);
+    return;
+  }
+  g_string_append_c(out, '"');
+  for (; *s; s++) {
+    if (*s == '"')
+      g_string_append_c(out, '"');
+    g_string_append_c(out, *s);
+  }
+  g_string_append_c(out, '"');
+}
+
+void cs_put_json_text(GString *out, const char *s)
+{
+  g_string_append_c(out, '"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      g_string_append_printf(out, "\\%c", c);
+    else if (c < 0x20)
+      g_string_append_printf(out, "\\u%04x", c);
+    else
+      g_string_append_c(out, (char)c);
+  }
+  g_string_append_c(out, '"');
+}
+
+/* Numbers and words, the same in every rendering. */
+static void put_plain(GString *out, const field *f)
+{
+  switch (f->kind) {
+  case F_I64: g_string_append_printf(out, "%" PRId64, f->i64); break;
+  case F_U64: g_string_append_printf(out, "%" PRIu64, f->u64); break;
+  case F_NUM:
+    if (!isnan(f->num))
+      g_string_append_printf(out, f->fmt, f->num);
+    break;
+  case F_BOOL: g_string_append(out, f->truth ? "true" : "false"); break;
+  case F_LIST:
+    for (guint i = 0; i < f->list->len; i++)
+      g_string_append_printf(out, "%s%" PRId64, i ? " " : "", g_array_index(f->list, int64_t, i));
+    break;
+  default: break;
+  }
+}
+
+static void put_csv(GString *out, const field *f)
+{
+  if (f->kind == F_STR || f->kind == F_VERDICT)
+    cs_put_csv_text(out, f->str);
+  else
+    put_plain(out, f);
+}
+
+/* Tables: words as they are. */
+static void put_text(GString *out, const field *f)
+{
+  if (f->kind == F_STR || f->kind == F_VERDICT)
+    g_string_append(out, f->str);
+  else
+    put_plain(out, f);
+}
+
+char *cs_record_text(const cs_record *r, const char *key)
+{
+  const field *f = find(r, key);
+  if (!f)
+    return NULL;
+  GString *s = g_string_new(NULL);
+  put_text(s, f);
+  return g_string_free(s, FALSE);
+}
+
+/* ---- JSON ---- */
+
+static void put_json_record(GString *out, const cs_record *r);
+
+static void put_json_field(GString *out, const field *f)
+{
+  switch (f->kind) {
+  case F_NULL: g_string_append(out, "null"); break;
+  case F_STR: cs_put_json_text(out, f->str); break;
+  case F_VERDICT: g_string_append(out, f->truth ? "true" : "false"); break;
+  case F_CHILD: put_json_record(out, f->child); break;
+  case F_NUM:
+    if (isnan(f->num) || isinf(f->num))
+      g_string_append(out, "null");
+    else
+      put_plain(out, f);
+    break;
+  case F_LIST:
+    g_string_append_c(out, '[');
+    for (guint i = 0; i < f->list->len; i++)
+      g_string_append_printf(out, "%s%" PRId64, i ? ", " : "", g_array_index(f->list, int64_t, i));
+    g_string_append_c(out, ']');
+    break;
+  default: put_plain(out, f); break;
+  }
+}
+
+static void put_json_record(GString *out, const cs_record *r)
+{
+  g_string_append_c(out, '{');
+  for (guint i = 0; i < r->fields->len; i++) {
+    const field *f = &g_array_index(r->fields, field, i);
+    if (i)
+      g_string_append(out, ", ");
+    cs_put_json_text(out, f->key);
+    g_string_append(out, ": ");
+    put_json_field(out, f);
+  }
+  g_string_append_c(out, '}');
+}
+
+/* ---- CSV ---- */
+
+char *cs_csv_header(const char *const *columns)
+{
+  GString *s = g_string_new(NULL);
+  for (size_t i = 0; columns[i]; i++)
+    g_string_append_printf(s, "%s%s", i ? "," : "", columns[i]);
+  return g_string_free(s, FALSE);
+}
+
+static void put_csv_line(GString *out, const cs_record *r, const cs_record *row, const char *row_name,
+                         const char *const *columns)
+{
+  for (size_t c = 0; columns[c]; c++) {
+    if (c)
+      g_string_append_c(out, ',');
+    if (row_name && strcmp(columns[c], r->rows_column) == 0) {
+      cs_put_csv_text(out, row_name);
+      continue;
+    }
+    const field *f = find(r, columns[c]);
+    if (!f && row)
+      f = find(row, columns[c]);
+    if (f)
+      put_csv(out, f);
+  }
+  g_string_append_c(out, '\n');
+}
+
+static void put_csv_record(GString *out, const cs_record *r, const char *const *columns)
+{
+  const field *rows = r->rows_key ? find(r, r->rows_key) : NULL;
+  bool any = false;
+  for (guint i = 0; rows && rows->kind == F_CHILD && i < rows->child->fields->len; i++) {
+    const field *row = &g_array_index(rows->child->fields, field, i);
+    if (row->kind != F_CHILD)
+      continue;
+    put_csv_line(out, r, row->child, row->key, columns);
+    any = true;
+  }
+  if (!any)
+    put_csv_line(out, r, NULL, NULL, columns);
+}
+
+/* ---- table ---- */
+
+static void put_table_record(GString *out, const cs_record *r, int indent);
+
+static size_t key_width(const cs_record *r)
+{
+  size_t w = 0;
+  for (guint i = 0; i < r->fields->len; i++)
+    w = MAX(w, strlen(g_array_index(r->fields, field, i).key));
+  return w;
+}
+
+/* A record whose fields are all records of scalars: a table with a column
+ * per field of the first. */
+static bool is_row_set(const cs_record *r)
+{
+  if (r->fields->len == 0)
+    return false;
+  for (guint i = 0; i < r->fields->len; i++) {
+    const field *f = &g_array_index(r->fields, field, i);
+    if (f->kind != F_CHILD)
+      return false;
+  }
+  return true;
+}
+
+static void put_row_set(GString *out, const cs_record *r, int indent)
+{
+  const cs_record *first = g_array_index(r->fields, field, 0).child;
+  size_t kw = key_width(r);
+  g_string_append_printf(out, "%*s%-*s", indent, "", (int)kw, "");
+  for (guint c = 0; c < first->fields->len; c++)
+    g_string_append_printf(out, "  %14s", g_array_index(first->fields, field, c).key);
+  g_string_append_c(out, '\n');
+  for (guint i = 0; i < r->fields->len; i++) {
+    const field *row = &g_array_index(r->fields, field, i);
+    g_string_append_printf(out, "%*s%-*s", indent, "", (int)kw, row->key);
+    for (guint c = 0; c < first->fields->len; c++) {
+      const field *f = find(row->child, g_array_index(first->fields, field, c).key);
+      GString *cell = g_string_new(NULL);
+      if (f)
+        put_text(cell, f);
+      g_string_append_printf(out, "  %14s", cell->str);
+      g_string_free(cell, TRUE);
+    }
+    g_string_append_c(out, '\n');
+  }
+}
+
+static void put_table_record(GString *out, const cs_record *r, int indent)
+{
+  size_t kw = key_width(r);
+  for (guint i = 0; i < r->fields->len; i++) {
+    const field *f = &g_array_index(r->fields, field, i);
+    if (f->kind == F_CHILD) {
+      g_string_append_printf(out, "%*s%s:\n", indent, "", f->key);
+      if (is_row_set(f->child))
+        put_row_set(out, f->child, indent + 2);
+      else
+        put_table_record(out, f->child, indent + 2);
+      continue;
+    }
+    g_string_append_printf(out, "%*s%-*s  ", indent, "", (int)kw, f->key);
+    if (f->kind == F_NULL)
+      g_string_append(out, "-");
+    else
+      put_text(out, f);
+    g_string_append_c(out, '\n');
+  }
+}
+
+void cs_record_write(FILE *out, cs_format fmt, cs_record *const *records, size_t n, const char *const *columns,
+                     bool header, const char *title)
+{
+  GString *s = g_string_new(NULL);
+  if (fmt == CS_FORMAT_CSV && header) {
+    char *h = cs_csv_header(columns);
+    g_string_append_printf(s, "%s\n", h);
+    g_free(h);
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (fmt == CS_FORMAT_JSON) {
+      put_json_record(s, records[i]);
+      g_string_append_c(s, '\n');
+    } else if (fmt == CS_FORMAT_CSV) {
+      put_csv_record(s, records[i], columns);
+    } else {
+      if (i)
+        g_string_append_c(s, '\n');
+      if (title)
+        g_string_append_printf(s, "%s\n", title);
+      put_table_record(s, records[i], 2);
+    }
+  }
+  fwrite(s->str, 1, s->len, out);
+  g_string_free(s, TRUE);
+}
