@@ -9,10 +9,10 @@
 # tables  one untimed `collsim collective --links --batch` over
 #         experiments/seed001-tables.batch -> results/seed001/tables.csv
 #         (one row per run and tier; about 1 s)
-# table2  one timed `collsim collective --timed` per line of
-#         experiments/seed001-table2.runs -> results/seed001/table2.csv
-#         (about 10 minutes; rows already in the CSV are skipped, so an
-#         interrupted run resumes and never loses a finished row)
+# table2  `collsim sweep experiments/seed001-table2.yaml`: one timed
+#         `collsim collective --timed` per point -> results/seed001/table2.csv
+#         (about 10 minutes; an interrupted sweep resumes where it stopped and
+#         never loses a finished row)
 # Then scripts/compare-seed001.sh writes results/seed001/README.md, our
 # numbers beside the paper's.  Every CSV has a .cmd file beside it with the
 # command that made it.
@@ -50,39 +50,18 @@ run_tables() {
   printf 'collsim %s --out results/seed001/tables.csv\n' "${args[*]}" > "$out/tables.cmd"
 }
 
-size_flag() { case $1 in bcast | reduce) echo --bytes ;; *) echo --block ;; esac; }
-
-# One timed run per line; a row already present (same net, coll, algo, size)
-# is kept and not run again.
+# The timed runs of experiments/seed001-table2.yaml, swept into a working
+# file beside the table (resumable: run again after an interruption), which
+# replaces table2.csv when every point is done.
 run_table2() {
-  local runs=$src/experiments/seed001-table2.runs csv=$out/table2.csv
-  local header="net,coll,algo,p,size,messages,bytes,tier,links,links_used,min_bytes,max_bytes,total_bytes,sim_time_s,cost_model_s"
-  [ -s "$csv" ] || echo "$header" > "$csv"
-  {
-    echo "# one line per row of table2.csv, run by scripts/reproduce-seed001.sh:"
-    echo "# collsim collective --net NET --coll COLL --algo ALGO --block|--bytes SIZE --timed --format csv --no-header -q"
-    echo "# over the lines of experiments/seed001-table2.runs (NET COLL ALGO SIZE)"
-  } > "$out/table2.cmd"
-  local total done=0 net coll algo size
-  total=$(grep -cv '^\s*\(#\|$\)' "$runs")
-  local t0=$SECONDS
-  while read -r net coll algo size; do
-    case $net in '' | '#'*) continue ;; esac
-    done=$((done + 1))
-    local bytes
-    bytes=$(awk -v s="$size" 'BEGIN { n = s + 0; u = s; sub(/^[0-9]+/, "", u);
-      m = (u == "KiB") ? 1024 : (u == "MiB") ? 1048576 : (u == "GiB") ? 1073741824 : 1; printf "%.0f", n * m }')
-    if grep -q "^\"$net\",$coll,$algo,[0-9]*,$bytes," "$csv"; then
-      say "[$done/$total] $net $coll $algo $size: already done"
-      continue
-    fi
-    say "[$done/$total] $net $coll $algo $size (elapsed $((SECONDS - t0)) s)"
-    local row
-    row=$("$collsim" collective --net "$net" --coll "$coll" --algo "$algo" "$(size_flag "$coll")" "$size" \
-      --timed --format csv --no-header -q) || { say "run failed: $net $coll $algo $size"; return 1; }
-    printf '%s\n' "$row" >> "$csv"
-    sync "$csv" 2> /dev/null || true
-  done < "$runs"
+  local exp=experiments/seed001-table2.yaml work=$out/table2.csv.sweep
+  local q=()
+  [ "$quiet" = 1 ] && q=(--quiet)
+  say "table2: $("$collsim" sweep "$src/$exp" --dry-run --out "$work" | wc -l) timed runs to do (about 10 minutes)"
+  (cd "$src" && "$collsim" sweep "$exp" --out "$work" "${q[@]}") || return 1
+  mv "$work" "$out/table2.csv"
+  rm -f "$out/.table2.csv.sweep.journal"
+  printf 'collsim sweep %s --out results/seed001/table2.csv\n' "$exp" > "$out/table2.cmd"
 }
 
 status=0

@@ -25,13 +25,14 @@
 # Then the plots (scripts/plot-seed002.gp, if gnuplot is installed) and
 # README.md, our numbers beside the paper's (scripts/compare-seed002.sh).
 #
-# Every CSV has a .cmd file beside it with the commands that made it.  A row
-# of fig*.csv and sec52.csv is "CURVE,TREE_ARGS[,NODES]," followed by the
-# result line of one `collsim allreduce ... --format csv -q` run.  Resumable:
-# rows already in a CSV (same curve, tree arguments, cluster and n) are not
-# run again, so an interrupted run loses only the runs under way.  A row of
-# a curve whose tree arguments changed (a new best tree) is dropped and rerun.
-# Rows are kept in a fixed order, so the files do not depend on the history.
+# Every CSV has a .cmd file beside it with the command that made it.  Each
+# figure is an experiment file written here (NAME.yaml, since the best curve
+# depends on the search) and swept by `collsim sweep`: a row of fig*.csv and
+# sec52.csv is "CURVE,TREE_ARGS[,NODES]," (the series' labels) followed by
+# the result line of one `collsim allreduce` run.  Resumable: an interrupted
+# sweep loses only the runs under way; an experiment that changed (a new best
+# tree) starts afresh.  Rows are in the experiment's order, whatever the
+# history.
 #
 # fingerprint.txt records the iteration count and the simulator's answer to a
 # few tiny probe runs.  When either changes (a new calibration, another
@@ -116,8 +117,8 @@ produced() {
   # the files this script makes (not README.md, not calibration.md)
   local f
   for f in "$out"/search.csv "$out"/search.cmd "$out"/search-*.log "$out"/best-*.yaml \
-    "$out"/fig[5-8].csv "$out"/fig[5-8].cmd "$out"/fig[5-8].png "$out"/sec52.csv "$out"/sec52.cmd \
-    "$out"/fingerprint.txt; do
+    "$out"/fig[5-8].csv "$out"/fig[5-8].cmd "$out"/fig[5-8].yaml "$out"/fig[5-8].png "$out"/sec52.csv \
+    "$out"/sec52.cmd "$out"/sec52.yaml "$out"/fingerprint.txt; do
     [ -e "$f" ] && printf '%s\n' "$f"
   done
   return 0
@@ -206,107 +207,42 @@ search_one() {
 }
 
 # ------------------------------------------------------------- runs ----
-# A plan is one line per run: PREFIX<TAB>CLUSTER<TAB>N<TAB>TREE_ARGS, where
-# PREFIX (curve,tree_args[,nodes]) starts the CSV row.
+# Each figure is an experiment file (written here, because the best curve
+# depends on the search): $out/NAME.yaml, swept by `collsim sweep` into
+# NAME.csv.  The sweep resumes after an interruption (its journal sits beside
+# the working file NAME.csv.sweep) and writes the rows in the experiment's
+# order; NAME.csv is replaced when every run is done.
 
-# Brings CSV $1 (prefix header $3) in line with plan $2: rows of the plan in
-# plan order, then rows not in it; drops rows of a planned (curve, cluster, n)
-# with other tree arguments; writes the plan lines still to run to $4.
-normalize() {
-  local csv=$1 plan=$2 phdr=$3 pending=$4
-  local hdr="$phdr,$ar_header"
-  [ -s "$csv" ] || echo "$hdr" > "$csv"
-  awk -F'\t' -v hdr="$hdr" -v pending="$pending" -v tmp="$csv.new" -v np="$(($(tr -cd , <<< "$phdr" | wc -c) + 1))" '
-    FNR == NR {
-      split($1, p, ","); P++; PL[P] = $0
-      KEY[P] = $1 SUBSEP $2 SUBSEP $3 + 0; SHORT[p[1] SUBSEP $2 SUBSEP $3 + 0] = 1
-      IDX[KEY[P]] = P
-      next
-    }
-    FNR == 1 {
-      if ($0 != hdr) { printf "reproduce-seed002: %s: header is not \"%s\"\n", FILENAME, hdr > "/dev/stderr"; bad = 1; exit }
-      n = split($0, h, ","); for (i = 1; i <= n; i++) col[h[i]] = i
-      next
-    }
-    NF {
-      split($0, f, ",")
-      pre = f[1]; for (i = 2; i <= np; i++) pre = pre "," f[i]
-      k = pre SUBSEP f[col["cluster"]] SUBSEP f[col["n"]] + 0
-      if (k in IDX) { ROW[IDX[k]] = $0; next }
-      if ((f[1] SUBSEP f[col["cluster"]] SUBSEP f[col["n"]] + 0) in SHORT) { stale++; next }
-      EXTRA[++NE] = $0
-    }
-    END {
-      if (bad) exit 2
-      print hdr > tmp
-      for (i = 1; i <= P; i++) if (i in ROW) print ROW[i] > tmp; else print PL[i] > pending
-      for (i = 1; i <= NE; i++) print EXTRA[i] > tmp
-      close(tmp)
-      if (stale) printf "reproduce-seed002: %s: dropped %d row(s) made with other tree arguments\n", FILENAME, stale > "/dev/stderr"
-    }' "$plan" FS=, "$csv" || return 2
-  : >> "$pending"
-  mv "$csv.new" "$csv"
+# "--trees hierarchical --groups 2" -> "{trees: hierarchical, groups: 2}"
+yaml_args() {
+  awk '{ s = ""; for (i = 1; i < NF; i += 2) { k = $i; sub(/^--/, "", k); s = s (s ? ", " : "") k ": " $(i + 1) }
+         print "{" s "}" }' <<< "$1"
 }
 
-# Runs the pending lines of plan $2 into CSV $1 (prefix header $3), JOBS at a time.
-run_plan() {
-  local csv=$1 plan=$2 phdr=$3 name
-  name=$(basename "$csv" .csv)
-  local pending=$tmpd/$name.pending
-  rm -f "$pending"
-  normalize "$csv" "$plan" "$phdr" "$pending" || die "$(rel "$csv"): unreadable (move it away to start again)"
-  local total todo done_=0 failed=0
-  total=$(wc -l < "$plan" | tr -d ' ')
-  todo=$(wc -l < "$pending" | tr -d ' ')
-  say "$name: $((total - todo)) of $total runs already done, $todo to run"
-  local t0=$SECONDS
-  local lines=()
-  mapfile -t lines < "$pending"
-  local i=0
-  while [ $i -lt ${#lines[@]} ]; do
-    local pids=() j
-    for ((j = i; j < i + jobs && j < ${#lines[@]}; j++)); do
-      local prefix cluster n args
-      IFS=$'\t' read -r prefix cluster n args <<< "${lines[j]}"
-      local argv
-      read -ra argv <<< "$args"
-      say "[$((total - todo + j + 1))/$total] $name: ${prefix%%,*} on $cluster, n = $n (elapsed $((SECONDS - t0)) s)"
-      "$collsim" allreduce --cluster "$cluster" "${argv[@]}" -n "$n" --iterations "$iters" --format csv -q \
-        > "$tmpd/run.$j.out" 2> "$tmpd/run.$j.err" &
-      pids+=($!)
-    done
-    for ((j = i; j < i + ${#pids[@]}; j++)); do
-      local prefix cluster n args rc=0
-      IFS=$'\t' read -r prefix cluster n args <<< "${lines[j]}"
-      wait "${pids[j - i]}" || rc=$?
-      if [ "$rc" = 0 ] && [ "$(head -n 1 "$tmpd/run.$j.out")" = "$ar_header" ] && [ "$(wc -l < "$tmpd/run.$j.out")" -eq 2 ]; then
-        printf '%s,%s\n' "$prefix" "$(tail -n 1 "$tmpd/run.$j.out")" >> "$csv"
-        done_=$((done_ + 1))
-      else
-        warn "$name: run failed (exit $rc): collsim allreduce --cluster $cluster $args -n $n"
-        tail -n 3 "$tmpd/run.$j.err" >&2 || true
-        failed=$((failed + 1))
-      fi
-      rm -f "$tmpd/run.$j.out" "$tmpd/run.$j.err"
-    done
-    i=$((i + ${#pids[@]}))
-  done
-  normalize "$csv" "$plan" "$phdr" "$pending.after" || return 1
-  [ "$todo" = 0 ] || say "$name: $done_ run(s) done in $((SECONDS - t0)) s"
-  [ "$failed" = 0 ]
+# the head of an experiment file
+exp_head() {
+  printf '# %s\n# Written by scripts/reproduce-seed002.sh; run with\n#   collsim sweep %s --out %s\n' \
+    "$2" "$(rel "$out")/$1.yaml" "$(rel "$out")/$1.csv"
+  printf 'name: seed002-%s\ncommand: allreduce\ndescription: >\n  %s\n' "$1" "$2"
 }
 
-# plan lines of one curve on cluster $2 for n = 1..32: curve $1, tree args $3
-plan_curve() {
-  local n
-  for n in $(seq 1 32); do printf '%s,%s\t%s\t%d\t%s\n' "$1" "$3" "$2" "$n" "$3"; done
-}
+# one series: label columns $1 (a YAML mapping), parameters $2
+exp_series() { printf '  - label: %s\n    parameters: %s\n' "$1" "$2"; }
 
-# the loop that runs one curve, as written in the .cmd files
-cmd_curve() {
-  # shellcheck disable=SC2016 # written literally into the .cmd file
-  printf 'for n in $(seq 1 32); do collsim allreduce --cluster %s %s -n $n --iterations %s --format csv -q | tail -n 1 | sed "s/^/%s,%s,/"; done\n' \
-    "$2" "$3" "$iters" "$1" "$3"
+# Sweeps experiment $2 (a file in $tmpd) into $out/$1.csv.
+run_experiment() {
+  local name=$1 exp=$2 work=$out/$1.csv.sweep
+  local q=(--quiet)
+  [ "$quiet" = 1 ] || q=()
+  if [ -e "$work" ] && ! cmp -s "$exp" "$out/$name.yaml"; then
+    rm -f "$work" "$out/.$name.csv.sweep.journal" # another experiment (a new best tree): start afresh
+  fi
+  cp "$exp" "$out/$name.yaml"
+  printf 'collsim sweep %s --out %s\n' "$(rel "$out")/$name.yaml" "$(rel "$out")/$name.csv" > "$out/$name.cmd"
+  say "$name: $("$collsim" sweep "$out/$name.yaml" --out "$work" --dry-run | wc -l) runs to do"
+  (cd "$src" && "$collsim" sweep "$out/$name.yaml" --out "$work" --jobs "$jobs" "${q[@]}") || return 1
+  mv "$work" "$out/$name.csv"
+  rm -f "$out/.$name.csv.sweep.journal"
 }
 
 # the best tree of cluster $1 (runs the search when search.csv lacks it)
@@ -318,73 +254,55 @@ need_best() {
   [ -n "$best" ] || { warn "no best tree for $1 in $(rel "$scsv")"; return 1; }
 }
 
-# fig5/fig6/fig7: target $1, cluster $2, extra "curve:tree args" pairs
+# fig5/fig6/fig7: target $1, cluster $2, extra "curve:tree args" pairs; n = 1..32
 run_fig() {
   local name=$1 c=$2
   shift 2
   local best
   need_best "$c" || return 1
-  local curves=("lam:--trees lam" "best:$best" "$@") cv
-  local plan=$tmpd/$name.plan
-  : > "$plan"
+  local curves=("lam:--trees lam" "best:$best" "$@") cv exp=$tmpd/$name.yaml
   {
-    echo "# $name.csv: the header \"curve,tree_args,\" + collsim's CSV header, then one row"
-    echo "# per run: CURVE,TREE_ARGS, followed by the result line of collsim allreduce."
-    echo "# Run from the source folder.  The best curve uses the best tree of search.csv"
-    echo "# for $c ($(search_trees "$c")), reconfigured for each n."
-  } > "$out/$name.cmd"
-  for cv in "${curves[@]}"; do
-    plan_curve "${cv%%:*}" "$c" "${cv#*:}" >> "$plan"
-    cmd_curve "${cv%%:*}" "$c" "${cv#*:}" >> "$out/$name.cmd"
-  done
-  run_plan "$out/$name.csv" "$plan" "curve,tree_args"
+    exp_head "$name" "$c, n = 1..32, one series per curve; the best curve is the best tree of search.csv for $c ($(search_trees "$c")), reconfigured for each n."
+    printf 'parameters:\n  cluster: %s\n  n: {from: 1, to: 32}\n  iterations: %s\nseries:\n' "$c" "$iters"
+    for cv in "${curves[@]}"; do
+      exp_series "{curve: ${cv%%:*}, tree_args: \"${cv#*:}\"}" "$(yaml_args "${cv#*:}")"
+    done
+  } > "$exp"
+  run_experiment "$name" "$exp"
 }
 
-# fig8: the 2-way cluster with N = 1..16 nodes, n = 2N
+# fig8: the 2-way cluster with N = 1..16 nodes, n = 2N (N = 16 is the 2w preset)
 fig8_cluster() { if [ "$1" = 16 ]; then echo 2w; else echo "${1}x2@450"; fi; }
 run_fig8() {
   local best
   need_best 2w || return 1
-  local plan=$tmpd/fig8.plan cv N
-  : > "$plan"
+  local cv N exp=$tmpd/fig8.yaml
   {
-    echo "# fig8.csv: the header \"curve,tree_args,nodes,\" + collsim's CSV header, then"
-    echo "# one row per run: CURVE,TREE_ARGS,N, followed by the result line of collsim"
-    echo "# allreduce on N nodes of 2 processors (Pentium III 450 MHz; N = 16 is the 2w"
-    echo "# preset), n = 2N.  Run from the source folder.  The best curve uses the best"
-    echo "# tree of search.csv for 2w ($(search_trees 2w)), reconfigured for each N."
-  } > "$out/fig8.cmd"
-  for cv in "lam:--trees lam" "best:$best"; do
-    for N in $(seq 1 16); do
-      printf '%s,%s,%d\t%s\t%d\t%s\n' "${cv%%:*}" "${cv#*:}" "$N" "$(fig8_cluster "$N")" $((2 * N)) "${cv#*:}" >> "$plan"
+    exp_head fig8 "the 2-way cluster with N = 1..16 nodes of Pentium III 450 MHz (N = 16: the 2w preset), n = 2N; LAM and the best tree of search.csv for 2w ($(search_trees 2w)), reconfigured for each N."
+    printf 'parameters:\n  iterations: %s\nseries:\n' "$iters"
+    for cv in "lam:--trees lam" "best:$best"; do
+      for N in $(seq 1 16); do
+        local p
+        p=$(yaml_args "--cluster $(fig8_cluster "$N") --n $((2 * N)) ${cv#*:}")
+        exp_series "{curve: ${cv%%:*}, tree_args: \"${cv#*:}\", nodes: $N}" "$p"
+      done
     done
-    # shellcheck disable=SC2016 # written literally into the .cmd file
-    printf 'for N in $(seq 1 16); do C=${N}x2@450; [ $N = 16 ] && C=2w; collsim allreduce --cluster $C %s -n $((2 * N)) --iterations %s --format csv -q | tail -n 1 | sed "s/^/%s,%s,$N,/"; done\n' \
-      "${cv#*:}" "$iters" "${cv%%:*}" "${cv#*:}" >> "$out/fig8.cmd"
-  done
-  run_plan "$out/fig8.csv" "$plan" "curve,tree_args,nodes"
+  } > "$exp"
+  run_experiment fig8 "$exp"
 }
 
 # sec52: the configurations of Section 5.2 on 8w at n = 32
 run_sec52() {
-  local plan=$tmpd/sec52.plan cv
-  : > "$plan"
+  local cv exp=$tmpd/sec52.yaml
   {
-    echo "# sec52.csv: the header \"curve,tree_args,\" + collsim's CSV header, then one row"
-    echo "# per configuration of Section 5.2 (8w, n = 32): CURVE,TREE_ARGS, followed by the"
-    echo "# result line of collsim allreduce.  Run from the source folder."
-    echo "#   local-root   a local root per node with 7 children (paper: 1444 us)"
-    echo "#   extra-layer  a node root above two sub-groups per node: one more layer (paper: 1534 us)"
-    echo "#   two-groups   two groups of 4 per node, each straight to rank 0 (paper: 1322 us)"
-    echo "#   lam          LAM-MPI's default trees (paper: 1.98 x the two-groups time)"
-  } > "$out/sec52.cmd"
-  for cv in "local-root:--trees hierarchical --groups 1" "extra-layer:--trees kary-node --groups 2 --fanout 3" \
-    "two-groups:--trees hierarchical --groups 2" "lam:--trees lam"; do
-    printf '%s,%s\t8w\t32\t%s\n' "${cv%%:*}" "${cv#*:}" "${cv#*:}" >> "$plan"
-    printf 'collsim allreduce --cluster 8w %s -n 32 --iterations %s --format csv -q | tail -n 1 | sed "s/^/%s,%s,/"\n' \
-      "${cv#*:}" "$iters" "${cv%%:*}" "${cv#*:}" >> "$out/sec52.cmd"
-  done
-  run_plan "$out/sec52.csv" "$plan" "curve,tree_args"
+    exp_head sec52 "the configurations of Section 5.2 on 8w, n = 32: local-root, a local root per node with 7 children (paper: 1444 us); extra-layer, a node root above two sub-groups per node (paper: 1534 us); two-groups, two groups of 4 per node, each straight to rank 0 (paper: 1322 us); lam, LAM-MPI's default trees (paper: 1.98 x the two-groups time)."
+    printf 'parameters:\n  cluster: 8w\n  n: 32\n  iterations: %s\nseries:\n' "$iters"
+    for cv in "local-root:--trees hierarchical --groups 1" "extra-layer:--trees kary-node --groups 2 --fanout 3" \
+      "two-groups:--trees hierarchical --groups 2" "lam:--trees lam"; do
+      exp_series "{curve: ${cv%%:*}, tree_args: \"${cv#*:}\"}" "$(yaml_args "${cv#*:}")"
+    done
+  } > "$exp"
+  run_experiment sec52 "$exp"
 }
 
 # Did collsim's answers change while this ran (a rebuilt binary)?

@@ -4,9 +4,11 @@
 #ifndef COLLSIM_TEST_ALGOS_H
 #define COLLSIM_TEST_ALGOS_H
 
+#include "algorithms/reduce_bcast_trees/tree_gen.h"
 #include "sim/contracts/schedule.h"
 
 #include <check.h>
+#include <string.h>
 
 static inline const cs_coll_algo *test_algo(cs_coll c, const char *name)
 {
@@ -33,5 +35,42 @@ static inline const cs_coll_algo *test_algo(cs_coll c, const char *name)
 #define ALGO_twotier_allgather test_algo(CS_COLL_ALLGATHER, "two-tier")
 #define ALGO_twotier_reduce_scatter test_algo(CS_COLL_REDUCE_SCATTER, "two-tier")
 #define ALGO_twotier_reduce test_algo(CS_COLL_REDUCE, "two-tier")
+
+/* A LAM tree script for p ranks (one node per rank), for the "script"
+ * algorithms; kept until the next call with another p. */
+static inline const cs_tree_script *test_script(int64_t p)
+{
+  static cs_tree_script *s;
+  if (s && s->n == p)
+    return s;
+  cs_ts_free(s);
+  int *node_of = g_new(int, p);
+  for (int64_t r = 0; r < p; r++)
+    node_of[r] = (int)r;
+  cs_tree_gen_params prm = {.n = (int)p, .nodes = (int)p, .cores = 1, .node_of = node_of, .groups_per_node = 1};
+  s = cs_tree_gen_find("lam")->generate(&prm);
+  g_free(node_of);
+  return s;
+}
+
+/* cs_sched_setup, giving the "script" algorithms a script.  A refusal must
+ * have one of the reasons an algorithm may give on a small shape: too few
+ * bytes for Rabenseifner's pieces, or a spread mapping for an algorithm that
+ * needs the in-order one; anything else fails the test. */
+static inline bool test_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size)
+{
+  GError *e = NULL;
+  bool script = strcmp(a->name, "script") == 0;
+  bool ok = script ? cs_sched_setup_script(prm, a, tt, size, test_script(tt->p), &e)
+                   : cs_sched_setup(prm, a, tt, size, &e);
+  if (!ok) {
+    bool allowed = (strstr(a->name, "rabenseifner") && size < (uint64_t)tt->p) ||
+                   (a->needs_in_order && !cs_tt_in_order(tt));
+    ck_assert_msg(allowed, "%s %s refuses p = %lld, size %llu: %s", cs_coll_name(a->coll), a->name,
+                  (long long)tt->p, (unsigned long long)size, e ? e->message : "?");
+    g_clear_error(&e);
+  }
+  return ok;
+}
 
 #endif

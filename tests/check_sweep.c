@@ -361,7 +361,7 @@ START_TEST(parse_shipped_experiments)
 {
   struct { const char *file; size_t points; } want[] = {
       {"smoke.yaml", 28},          {"seed000-fig3.yaml", 72},   {"seed000-fig4.yaml", 33},
-      {"seed000-table1.yaml", 8},  {"seed000-table2.yaml", 22},
+      {"seed000-table1.yaml", 8},  {"seed000-table2.yaml", 22}, {"seed001-table2.yaml", 23},
   };
   for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
     char *path = g_build_filename(srcdir(), "experiments", want[i].file, NULL);
@@ -469,7 +469,7 @@ START_TEST(rows_header)
   rows = cs_sweep_rows_parse(other, strlen(other), "r.csv", &complete, &err);
   ck_assert_ptr_null(rows);
   ck_assert_ptr_nonnull(err);
-  ck_assert(strstr(err->message, "r.csv: its header is not this collsim's"));
+  ck_assert(strstr(err->message, "r.csv: its header is not collsim tree's"));
   g_error_free(err);
 }
 END_TEST
@@ -771,15 +771,164 @@ START_TEST(sweep_shards_cover_all)
 }
 END_TEST
 
+
+/* ------------------------------------------- generic experiments ---- */
+
+static const char *GEN = "name: g\ncommand: collective\n"
+                         "parameters:\n  platform: \"percs:2,2,2\"\n  links: true\n  timed: false\n"
+                         "  coll: [scatter, gather]\n  block: {from: 1, to: 3}\n";
+
+static const char *point_args(const cs_experiment *e, size_t i)
+{
+  static char buf[512];
+  char *j = g_strjoinv(" ", cs_experiment_point(e, i)->args);
+  g_strlcpy(buf, j, sizeof buf);
+  g_free(j);
+  return buf;
+}
+
+START_TEST(parse_generic_product)
+{
+  GError *err = NULL;
+  cs_experiment *e = parse(GEN, &err);
+  ck_assert_msg(e != NULL, "%s", err ? err->message : "");
+  ck_assert(e->generic);
+  ck_assert_str_eq(e->command, "collective");
+  ck_assert_uint_eq(cs_experiment_npoints(e), 6);
+  /* keys in the order written, the last varying fastest; true a flag, false left out */
+  ck_assert_str_eq(point_args(e, 0), "--platform=percs:2,2,2 --links --coll=scatter --block=1");
+  ck_assert_str_eq(point_args(e, 2), "--platform=percs:2,2,2 --links --coll=scatter --block=3");
+  ck_assert_str_eq(point_args(e, 3), "--platform=percs:2,2,2 --links --coll=gather --block=1");
+  for (size_t i = 0; i < 6; i++)
+    for (size_t j = i + 1; j < 6; j++)
+      ck_assert_str_ne(cs_experiment_point(e, i)->key, cs_experiment_point(e, j)->key);
+  cs_experiment_free(e);
+}
+END_TEST
+
+START_TEST(parse_generic_series_points_exclude)
+{
+  const char *text = "name: s\ncommand: allreduce\nparameters: {cluster: 4w, iterations: 10}\n"
+                     "series:\n  - label: {curve: lam, args: \"--trees lam\"}\n    parameters: {trees: lam}\n"
+                     "  - label: {curve: big, args: \"x,y\"}\n    parameters: {trees: linear, iterations: 20}\n"
+                     "points:\n  - {n: 2}\n  - {n: 4}\n"
+                     "exclude:\n  - {trees: [linear], n: [4]}\n";
+  GError *err = NULL;
+  cs_experiment *e = parse(text, &err);
+  ck_assert_msg(e != NULL, "%s", err ? err->message : "");
+  ck_assert_uint_eq(e->label_names->len, 2);
+  ck_assert_str_eq(g_ptr_array_index(e->label_names, 1), "args");
+  /* 2 series x 2 points, the (linear, n = 4) point excluded */
+  ck_assert_uint_eq(cs_experiment_npoints(e), 3);
+  ck_assert_uint_eq(e->excluded, 1);
+  ck_assert_str_eq(point_args(e, 0), "--cluster=4w --iterations=10 --trees=lam --n=2");
+  ck_assert_str_eq(point_args(e, 2), "--cluster=4w --iterations=20 --trees=linear --n=2");
+  ck_assert_str_eq(cs_experiment_point(e, 2)->labels[1], "x,y");
+  cs_experiment_free(e);
+}
+END_TEST
+
+START_TEST(parse_generic_errors)
+{
+  expect_error("name: x\ncommand: frobnicate\nparameters: {a: 1}\n", "unknown command 'frobnicate'");
+  expect_error("name: x\nparameters: {a: 1}\n", "command");
+  expect_error("name: x\ncommand: collective\nparameters: {format: csv}\n", "the sweep sets this option");
+  expect_error("name: x\ncommand: collective\nparameters: {--coll: x}\n", "without dashes");
+  expect_error("name: x\ncommand: collective\nparameters: {n: {from: 5, to: 1}}\n", "empty or too long");
+  expect_error("name: x\ncommand: collective\nparameters: {n: {from: 1}}\n", "needs from and to");
+  expect_error("name: x\ncommand: collective\nparameters: {n: []}\n", "the list is empty");
+  expect_error("name: x\ncommand: collective\nparameters: {n: 1}\ncolour: red\n", "unknown key");
+  expect_error("name: x\ncommand: collective\nseries:\n  - label: {a: 1}\n  - label: {b: 1}\n",
+               "same label columns");
+  expect_error("name: x\ncommand: collective\nparameters: {n: 1}\nexclude:\n  - {n: [1]}\n", "every point is excluded");
+}
+END_TEST
+
+/* The fake `collective`: a header and one row per tier (two), from --coll and --block. */
+static int fake_collective(int argc, char **argv)
+{
+  const char *coll = "?", *block = "0";
+  for (int i = 1; i < argc; i++) {
+    if (g_str_has_prefix(argv[i], "--coll="))
+      coll = argv[i] + 7;
+    else if (g_str_has_prefix(argv[i], "--block="))
+      block = argv[i] + 8;
+  }
+  char id[128];
+  snprintf(id, sizeof id, "%s:%s", coll, block);
+  const char *e = getenv("FAKE_FAIL");
+  if (e && !strcmp(e, id))
+    return 1;
+  if ((e = getenv("FAKE_SLOW")) && !strcmp(e, id))
+    g_usleep(300000);
+  printf("net,coll,size,tier\n\"p:1,1\",%s,%s,L1\n\"p:1,1\",%s,%s,L2\n", coll, block, coll, block);
+  return 0;
+}
+
+START_TEST(sweep_generic_rows_resume_order)
+{
+  setup_tmp();
+  char *yaml = write_tmp("g.yaml", "name: g\ncommand: collective\nparameters:\n  coll: [scatter, gather]\n"
+                                   "  block: {from: 1, to: 3}\nseries:\n  - label: {c: a}\n  - label: {c: \"b,b\"}\n");
+  char *out = tmp_path("g.csv"), *journal = tmp_path(".g.csv.journal");
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
+  char *first = slurp(out);
+  ck_assert_int_eq(count_lines(first), 1 + 12 * 2);
+  ck_assert(g_str_has_prefix(first, "c,net,coll,size,tier\na,\"p:1,1\",scatter,1,L1\na,\"p:1,1\",scatter,1,L2\n"));
+  ck_assert(strstr(first, "\n\"b,b\",\"p:1,1\",gather,3,L2\n"));
+  /* lose the last point's journal line and cut its rows short: it runs again, nothing doubled */
+  char *j = slurp(journal);
+  char **jl = g_strsplit(j, "\n", -1);
+  GString *keep = g_string_new(NULL);
+  for (int i = 0; i < 11; i++)
+    g_string_append_printf(keep, "%s\n", jl[i]);
+  g_file_set_contents(journal, keep->str, -1, NULL);
+  GString *partial = g_string_new(first);
+  g_string_truncate(partial, partial->len - 5);
+  g_file_set_contents(out, partial->str, -1, NULL);
+  char *pending = NULL;
+  ck_assert_int_eq(run_sweep(&pending, yaml, "--out", out, "--dry-run", NULL), 0);
+  ck_assert_int_eq(count_lines(pending), 1);
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
+  char *again = slurp(out);
+  ck_assert_str_eq(again, first);
+  /* a failed point, run later, and parallel jobs: the same file in the end */
+  char *out2 = tmp_path("g2.csv");
+  g_setenv("FAKE_FAIL", "scatter:2", TRUE);
+  g_setenv("FAKE_SLOW", "scatter:1", TRUE);
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out2, "--quiet", "--jobs", "2", NULL), 1);
+  g_unsetenv("FAKE_FAIL");
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out2, "--quiet", "--jobs", "2", NULL), 0);
+  g_unsetenv("FAKE_SLOW");
+  char *second = slurp(out2);
+  ck_assert_str_eq(second, first);
+  /* a file with rows but no journal is not ours */
+  char *out3 = write_tmp("g3.csv", "x,y\n1,2\n");
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out3, "--quiet", NULL), 2);
+  g_free(out3);
+  g_free(second);
+  g_free(out2);
+  g_free(again);
+  g_free(pending);
+  g_string_free(partial, TRUE);
+  g_string_free(keep, TRUE);
+  g_strfreev(jl);
+  g_free(j);
+  g_free(first);
+  g_free(journal);
+  g_free(out);
+  g_free(yaml);
+  teardown_tmp();
+}
+END_TEST
+
 /* ------------------------------------------------ the real collsim ---- */
 
 START_TEST(real_smoke)
 {
   const char *collsim = g_getenv("COLLSIM");
-  if (!collsim || !g_file_test(collsim, G_FILE_TEST_IS_EXECUTABLE)) {
-    fprintf(stderr, "check_sweep: COLLSIM unset, real_smoke skipped\n");
-    return;
-  }
+  ck_assert_msg(collsim && g_file_test(collsim, G_FILE_TEST_IS_EXECUTABLE),
+                "COLLSIM must name the collsim binary (make check sets it)");
   setup_tmp();
   char *yaml = g_build_filename(srcdir(), "experiments", "smoke.yaml", NULL);
   char *out = tmp_path("smoke.csv");
@@ -816,6 +965,9 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, parse_platform_file_relative);
   tcase_add_test(tc, parse_shipped_experiments);
   tcase_add_test(tc, numbers_format);
+  tcase_add_test(tc, parse_generic_product);
+  tcase_add_test(tc, parse_generic_series_points_exclude);
+  tcase_add_test(tc, parse_generic_errors);
   suite_add_tcase(s, tc);
   tc = tcase_create("resume");
   tcase_add_test(tc, csv_split_quotes);
@@ -835,6 +987,7 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, sweep_failures);
   tcase_add_test(tc, sweep_refusals);
   tcase_add_test(tc, sweep_shards_cover_all);
+  tcase_add_test(tc, sweep_generic_rows_resume_order);
   suite_add_tcase(s, tc);
   tc = tcase_create("real");
   tcase_set_timeout(tc, 120);
@@ -848,6 +1001,8 @@ int main(int argc, char **argv)
   /* the sweep re-executes this program as its `collsim tree` */
   if (argc > 1 && strcmp(argv[1], "tree") == 0)
     return fake_tree(argc - 1, argv + 1);
+  if (argc > 1 && strcmp(argv[1], "collective") == 0)
+    return fake_collective(argc - 1, argv + 1);
   SRunner *sr = srunner_create(sweep_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);

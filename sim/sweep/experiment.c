@@ -29,6 +29,7 @@ static gboolean fail(parse_ctx *c, const yaml_node_t *node, const char *key, con
   va_start(ap, fmt);
   char *what = g_strdup_vprintf(fmt, ap);
   va_end(ap);
+  g_strdelimit(what, "\r\n\t", ' '); /* one line, whatever values the file holds */
   if (key)
     g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s:%d: key '%s': %s", c->path, cs_yaml_line(node), key, what);
   else
@@ -479,6 +480,472 @@ static gboolean excluded_by(const exclude_rule *r, const cs_point *p)
   return TRUE;
 }
 
+
+/* ---- generic experiments (any subcommand) ---- */
+
+static const char *const COMMANDS[] = {"tree", "collective", "allreduce", NULL};
+
+gboolean cs_experiment_command_known(const char *command)
+{
+  for (size_t i = 0; COMMANDS[i]; i++)
+    if (strcmp(command, COMMANDS[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* One option and its values (each a string; "" for a flag set, NULL for a
+ * flag left out). */
+typedef struct param {
+  char *name;
+  GPtrArray *values;
+} param;
+
+static void param_free(gpointer p)
+{
+  param *x = p;
+  g_free(x->name);
+  g_ptr_array_unref(x->values);
+  g_free(x);
+}
+
+static gboolean option_name_ok(parse_ctx *c, const yaml_node_t *knode, const char *key)
+{
+  if (!*key || key[0] == '-' || strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(key))
+    return fail(c, knode, key, "an option name is written without dashes, in lower case (e.g. block, o-send)");
+  if (!strcmp(key, "format") || !strcmp(key, "out") || !strcmp(key, "no-header") || !strcmp(key, "quiet"))
+    return fail(c, knode, key, "the sweep sets this option itself");
+  return TRUE;
+}
+
+/* A scalar as the option's value: true -> "" (flag), false -> NULL (left out). */
+static gboolean scalar_value(parse_ctx *c, const yaml_node_t *v, const char *key, char **out)
+{
+  if (v->type != YAML_SCALAR_NODE)
+    return fail(c, v, key, "expected a value, found %s", cs_yaml_type_name(v));
+  const char *s = cs_yaml_scalar(v);
+  gboolean plain = v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+  if (plain && (!strcmp(s, "true") || !strcmp(s, "false"))) {
+    *out = !strcmp(s, "true") ? g_strdup("") : NULL;
+    return TRUE;
+  }
+  if (!*s || is_null(v))
+    return fail(c, v, key, "empty value");
+  *out = g_strdup(s);
+  return TRUE;
+}
+
+/* {from: A, to: B[, step: S]}: the integers A, A+S, ... <= B. */
+static gboolean range_values(parse_ctx *c, const yaml_node_t *v, const char *key, GPtrArray *out)
+{
+  map_iter it;
+  if (!map_begin(c, v, key, "{from: A, to: B}", &it))
+    return FALSE;
+  long long from = 0, to = -1, step = 1;
+  gboolean have_from = FALSE, have_to = FALSE, ok = TRUE;
+  const char *k;
+  yaml_node_t *kn, *val;
+  int r;
+  while (ok && (r = map_next(&it, key, &k, &kn, &val)) > 0) {
+    int x;
+    if (!get_int(c, val, key, G_MININT, "an integer", &x))
+      ok = FALSE;
+    else if (!strcmp(k, "from"))
+      from = x, have_from = TRUE;
+    else if (!strcmp(k, "to"))
+      to = x, have_to = TRUE;
+    else if (!strcmp(k, "step"))
+      step = x;
+    else
+      ok = fail(c, kn, key, "unknown key '%s' in a range (from, to, step)", k);
+  }
+  map_end(&it);
+  if (ok && (r < 0 || !have_from || !have_to))
+    return r < 0 ? FALSE : fail(c, v, key, "a range needs from and to");
+  if (ok && (step < 1 || to < from || (to - from) / step >= MAX_POINTS))
+    return fail(c, v, key, "range from %lld to %lld step %lld is empty or too long", from, to, step);
+  for (long long x = from; ok && x <= to; x += step)
+    g_ptr_array_add(out, g_strdup_printf("%lld", x));
+  return ok;
+}
+
+static gboolean param_values(parse_ctx *c, const yaml_node_t *v, const char *key, GPtrArray *out)
+{
+  if (v->type == YAML_MAPPING_NODE)
+    return range_values(c, v, key, out);
+  if (v->type == YAML_SCALAR_NODE) {
+    char *x;
+    if (!scalar_value(c, v, key, &x))
+      return FALSE;
+    g_ptr_array_add(out, x);
+    return TRUE;
+  }
+  yaml_node_item_t *start = v->data.sequence.items.start, *top = v->data.sequence.items.top;
+  if (start == top)
+    return fail(c, v, key, "the list is empty");
+  for (yaml_node_item_t *it = start; it < top; it++) {
+    char *x;
+    if (!scalar_value(c, yaml_document_get_node(c->doc, *it), key, &x))
+      return FALSE;
+    g_ptr_array_add(out, x);
+  }
+  return TRUE;
+}
+
+/* A mapping option -> value(s), into params (an option given again replaces
+ * the earlier one in place: a series overrides the shared parameters). */
+static gboolean parse_params(parse_ctx *c, const yaml_node_t *node, const char *what, GPtrArray *params)
+{
+  map_iter it;
+  if (!map_begin(c, node, what, "a mapping of option: value", &it))
+    return FALSE;
+  const char *key;
+  yaml_node_t *kn, *v;
+  int r;
+  gboolean ok = TRUE;
+  while (ok && (r = map_next(&it, what, &key, &kn, &v)) > 0) {
+    ok = option_name_ok(c, kn, key);
+    param *p = g_new0(param, 1);
+    p->name = g_strdup(key);
+    p->values = g_ptr_array_new_with_free_func(g_free);
+    ok = ok && param_values(c, v, key, p->values);
+    guint i = 0;
+    while (i < params->len && strcmp(((param *)g_ptr_array_index(params, i))->name, key) != 0)
+      i++;
+    if (!ok)
+      param_free(p);
+    else if (i < params->len) {
+      param_free(g_ptr_array_index(params, i));
+      params->pdata[i] = p;
+    } else
+      g_ptr_array_add(params, p);
+  }
+  map_end(&it);
+  return ok && r == 0;
+}
+
+typedef struct series {
+  GPtrArray *label_values; /* char *, in label_names order */
+  GPtrArray *params;       /* param * */
+} series;
+
+static void series_free(gpointer p)
+{
+  series *s = p;
+  g_ptr_array_unref(s->label_values);
+  g_ptr_array_unref(s->params);
+  g_free(s);
+}
+
+static gboolean parse_labels(parse_ctx *c, const yaml_node_t *node, cs_experiment *e, series *s, gboolean first)
+{
+  map_iter it;
+  if (!map_begin(c, node, "label", "a mapping of column: value", &it))
+    return FALSE;
+  const char *key;
+  yaml_node_t *kn, *v;
+  int r;
+  guint i = 0;
+  gboolean ok = TRUE;
+  while (ok && (r = map_next(&it, "label", &key, &kn, &v)) > 0) {
+    char *value = NULL;
+    ok = get_string(c, v, key, TRUE, &value);
+    if (ok && first)
+      g_ptr_array_add(e->label_names, g_strdup(key));
+    else if (ok && (i >= e->label_names->len || strcmp(g_ptr_array_index(e->label_names, i), key) != 0))
+      ok = fail(c, kn, key, "every series needs the same label columns in the same order");
+    if (ok)
+      g_ptr_array_add(s->label_values, value);
+    else
+      g_free(value);
+    i++;
+  }
+  map_end(&it);
+  if (ok && r == 0 && i != e->label_names->len)
+    return fail(c, node, "label", "every series needs the same label columns in the same order");
+  return ok && r == 0;
+}
+
+static gboolean parse_series(parse_ctx *c, const yaml_node_t *node, cs_experiment *e, GPtrArray *shared,
+                             GPtrArray *all)
+{
+  if (node->type != YAML_SEQUENCE_NODE)
+    return fail(c, node, "series", "expected a list of {label: {...}, parameters: {...}}");
+  for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+    yaml_node_t *sn = yaml_document_get_node(c->doc, *it);
+    series *s = g_new0(series, 1);
+    s->label_values = g_ptr_array_new_with_free_func(g_free);
+    s->params = g_ptr_array_new_with_free_func(param_free);
+    g_ptr_array_add(all, s);
+    for (guint i = 0; i < shared->len; i++) {
+      const param *p = g_ptr_array_index(shared, i);
+      param *q = g_new0(param, 1);
+      q->name = g_strdup(p->name);
+      q->values = g_ptr_array_new_with_free_func(g_free);
+      for (guint j = 0; j < p->values->len; j++)
+        g_ptr_array_add(q->values, g_strdup(g_ptr_array_index(p->values, j)));
+      g_ptr_array_add(s->params, q);
+    }
+    map_iter mi;
+    if (!map_begin(c, sn, "series", "a mapping {label: ..., parameters: ...}", &mi))
+      return FALSE;
+    const char *key;
+    yaml_node_t *kn, *v;
+    int r;
+    gboolean ok = TRUE;
+    while (ok && (r = map_next(&mi, "series", &key, &kn, &v)) > 0) {
+      if (!strcmp(key, "label"))
+        ok = parse_labels(c, v, e, s, all->len == 1);
+      else if (!strcmp(key, "parameters"))
+        ok = parse_params(c, v, "parameters", s->params);
+      else
+        ok = fail(c, kn, key, "unknown key in a series (label, parameters)");
+    }
+    map_end(&mi);
+    if (!ok || r < 0)
+      return FALSE;
+    if (s->label_values->len != e->label_names->len)
+      return fail(c, sn, "label", "every series needs the same label columns in the same order");
+  }
+  return TRUE;
+}
+
+/* The point's options: each parameter's chosen value, then the explicit point's. */
+static void add_args(GPtrArray *args, const char *name, const char *value)
+{
+  if (!value)
+    return;
+  g_ptr_array_add(args, *value ? g_strdup_printf("--%s=%s", name, value) : g_strdup_printf("--%s", name));
+}
+
+static char *point_key(const series *s, GPtrArray *args, const cs_experiment *e)
+{
+  GString *k = g_string_new(NULL);
+  for (guint i = 0; i < s->label_values->len; i++) {
+    char *v = g_strescape(g_ptr_array_index(s->label_values, i), NULL);
+    g_string_append_printf(k, "%s%s=%s", k->len ? " " : "", (char *)g_ptr_array_index(e->label_names, i), v);
+    g_free(v);
+  }
+  for (guint i = 0; i < args->len; i++) {
+    char *v = g_strescape(g_ptr_array_index(args, i), NULL);
+    g_string_append_printf(k, "%s%s", k->len ? " " : "", v);
+    g_free(v);
+  }
+  return g_string_free(k, FALSE);
+}
+
+/* Does a rule (option -> values) match the point's options?  Every option
+ * of the rule must be given with one of its values (true: the flag given,
+ * false: left out). */
+static gboolean arg_matches(GPtrArray *args, const param *want)
+{
+  for (guint w = 0; w < want->values->len; w++) {
+    const char *x = g_ptr_array_index(want->values, w);
+    char *form = x ? (*x ? g_strdup_printf("--%s=%s", want->name, x) : g_strdup_printf("--%s", want->name)) : NULL;
+    gboolean found = FALSE, named = FALSE;
+    char *prefix = g_strdup_printf("--%s", want->name);
+    for (guint i = 0; i < args->len; i++) {
+      const char *a = g_ptr_array_index(args, i);
+      named = named || (g_str_has_prefix(a, prefix) && (a[strlen(prefix)] == '=' || !a[strlen(prefix)]));
+      found = found || (form && strcmp(a, form) == 0);
+    }
+    g_free(prefix);
+    g_free(form);
+    if (found || (!x && !named))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+static gboolean generic_excluded(GPtrArray *rules, GPtrArray *args)
+{
+  for (guint r = 0; r < rules->len; r++) {
+    GPtrArray *rule = g_ptr_array_index(rules, r);
+    gboolean all = TRUE;
+    for (guint i = 0; all && i < rule->len; i++)
+      all = arg_matches(args, g_ptr_array_index(rule, i));
+    if (all)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+static void add_point(cs_experiment *e, const series *s, const guint *pick, GPtrArray *explicit_point,
+                      GPtrArray *rules)
+{
+  GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
+  for (guint j = 0; j < s->params->len; j++) {
+    const param *p = g_ptr_array_index(s->params, j);
+    gboolean overridden = FALSE;
+    for (guint k = 0; explicit_point && k < explicit_point->len && !overridden; k++)
+      overridden = strcmp(((param *)g_ptr_array_index(explicit_point, k))->name, p->name) == 0;
+    if (!overridden)
+      add_args(args, p->name, g_ptr_array_index(p->values, pick[j]));
+  }
+  for (guint k = 0; explicit_point && k < explicit_point->len; k++) {
+    const param *p = g_ptr_array_index(explicit_point, k);
+    add_args(args, p->name, g_ptr_array_index(p->values, 0));
+  }
+  if (generic_excluded(rules, args)) {
+    e->excluded++;
+    g_ptr_array_unref(args);
+    return;
+  }
+  cs_point pt = {.index = e->points->len};
+  pt.key = point_key(s, args, e);
+  g_ptr_array_add(args, NULL);
+  pt.args = (char **)g_ptr_array_free(args, FALSE);
+  pt.labels = g_new0(char *, s->label_values->len + 1);
+  for (guint i = 0; i < s->label_values->len; i++)
+    pt.labels[i] = g_strdup(g_ptr_array_index(s->label_values, i));
+  g_array_append_val(e->points, pt);
+}
+
+static gboolean build_generic_points(parse_ctx *c, cs_experiment *e, GPtrArray *all_series, GPtrArray *points,
+                                     GPtrArray *rules, const yaml_node_t *root)
+{
+  for (guint si = 0; si < all_series->len; si++) {
+    const series *s = g_ptr_array_index(all_series, si);
+    guint n = s->params->len, *pick = g_new0(guint, n + 1);
+    guint64 total = 1;
+    for (guint j = 0; j < n; j++)
+      total *= ((param *)g_ptr_array_index(s->params, j))->values->len;
+    if (total * (points->len ? points->len : 1) + e->points->len > MAX_POINTS) {
+      g_free(pick);
+      return fail(c, root, NULL, "more points than this runner takes (%d)", MAX_POINTS);
+    }
+    for (guint64 t = 0; t < total; t++) {
+      for (guint q = 0; q < (points->len ? points->len : 1); q++)
+        add_point(e, s, pick, points->len ? g_ptr_array_index(points, q) : NULL, rules);
+      for (gint j = (gint)n - 1; j >= 0; j--) { /* the last key varies fastest */
+        if (++pick[j] < ((param *)g_ptr_array_index(s->params, j))->values->len)
+          break;
+        pick[j] = 0;
+      }
+    }
+    g_free(pick);
+  }
+  if (e->points->len == 0)
+    return fail(c, root, "exclude", "every point is excluded");
+  return TRUE;
+}
+
+static gboolean parse_generic_points(parse_ctx *c, const yaml_node_t *node, GPtrArray *points)
+{
+  if (node->type != YAML_SEQUENCE_NODE)
+    return fail(c, node, "points", "expected a list of mappings option: value");
+  for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+    GPtrArray *one = g_ptr_array_new_with_free_func(param_free);
+    g_ptr_array_add(points, one);
+    yaml_node_t *pn = yaml_document_get_node(c->doc, *it);
+    if (!parse_params(c, pn, "points", one))
+      return FALSE;
+    for (guint i = 0; i < one->len; i++)
+      if (((param *)g_ptr_array_index(one, i))->values->len != 1)
+        return fail(c, pn, "points", "an explicit point gives one value per option");
+  }
+  return TRUE;
+}
+
+static gboolean parse_generic_exclude(parse_ctx *c, const yaml_node_t *node, GPtrArray *rules)
+{
+  if (node->type != YAML_SEQUENCE_NODE)
+    return fail(c, node, "exclude", "expected a list of rules such as [{algo: [ring], coll: [allgather]}]");
+  for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+    GPtrArray *rule = g_ptr_array_new_with_free_func(param_free);
+    g_ptr_array_add(rules, rule);
+    yaml_node_t *rn = yaml_document_get_node(c->doc, *it);
+    if (!parse_params(c, rn, "exclude", rule))
+      return FALSE;
+    if (rule->len == 0)
+      return fail(c, rn, "exclude", "an empty rule would exclude every point");
+  }
+  return TRUE;
+}
+
+static gboolean parse_generic(parse_ctx *c, const yaml_node_t *root, cs_experiment *e)
+{
+  map_iter it;
+  if (!map_begin(c, root, NULL, "a mapping of keys (name, command, parameters, ...)", &it))
+    return FALSE;
+  GPtrArray *shared = g_ptr_array_new_with_free_func(param_free);
+  GPtrArray *all_series = g_ptr_array_new_with_free_func(series_free);
+  GPtrArray *points = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+  GPtrArray *rules = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+  const yaml_node_t *series_node = NULL;
+  const char *key;
+  yaml_node_t *kn, *v;
+  int r;
+  gboolean ok = TRUE;
+  while (ok && (r = map_next(&it, NULL, &key, &kn, &v)) > 0) {
+    if (!strcmp(key, "name"))
+      ok = get_string(c, v, key, FALSE, &e->name);
+    else if (!strcmp(key, "description"))
+      ok = get_string(c, v, key, TRUE, &e->description);
+    else if (!strcmp(key, "command")) {
+      ok = get_string(c, v, key, FALSE, &e->command);
+      if (ok && !cs_experiment_command_known(e->command))
+        ok = fail(c, v, key, "unknown command '%s' (known: tree, collective, allreduce)", e->command);
+    } else if (!strcmp(key, "parameters"))
+      ok = parse_params(c, v, "parameters", shared);
+    else if (!strcmp(key, "series"))
+      series_node = v;
+    else if (!strcmp(key, "points"))
+      ok = parse_generic_points(c, v, points);
+    else if (!strcmp(key, "extra_args"))
+      ok = get_list(c, v, key, &SPEC_ARGS, e->extra_args);
+    else if (!strcmp(key, "exclude"))
+      ok = parse_generic_exclude(c, v, rules);
+    else
+      ok = fail(c, kn, key, "unknown key (known: name, command, description, parameters, series, points, "
+                "extra_args, exclude)");
+  }
+  map_end(&it);
+  if (ok && r < 0)
+    ok = FALSE;
+  if (ok && !e->name)
+    ok = fail(c, root, "name", "missing");
+  if (ok && !e->command)
+    ok = fail(c, root, "command", "missing (the subcommand every point runs: collective, allreduce, tree)");
+  if (ok && series_node)
+    ok = parse_series(c, series_node, e, shared, all_series);
+  if (ok && !series_node) {
+    series *s = g_new0(series, 1);
+    s->label_values = g_ptr_array_new_with_free_func(g_free);
+    s->params = g_ptr_array_ref(shared);
+    g_ptr_array_add(all_series, s);
+  }
+  if (ok) {
+    if (!e->description)
+      e->description = g_strdup("");
+    e->generic = TRUE;
+    ok = build_generic_points(c, e, all_series, points, rules, root);
+  }
+  g_ptr_array_unref(shared);
+  g_ptr_array_unref(all_series);
+  g_ptr_array_unref(points);
+  g_ptr_array_unref(rules);
+  return ok;
+}
+
+/* The generic schema when the file names a command other than tree, or uses
+ * parameters, series or points. */
+static gboolean is_generic(parse_ctx *c, const yaml_node_t *root)
+{
+  if (root->type != YAML_MAPPING_NODE)
+    return FALSE;
+  for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = yaml_document_get_node(c->doc, p->key), *v = yaml_document_get_node(c->doc, p->value);
+    if (k->type != YAML_SCALAR_NODE)
+      continue;
+    const char *key = cs_yaml_scalar(k);
+    if (!strcmp(key, "parameters") || !strcmp(key, "series") || !strcmp(key, "points"))
+      return TRUE;
+    if (!strcmp(key, "command") && v->type == YAML_SCALAR_NODE && strcmp(cs_yaml_scalar(v), "tree") != 0)
+      return TRUE;
+  }
+  return FALSE;
+}
+
 /* ---- the document ---- */
 
 static void experiment_init(cs_experiment *e, const char *path)
@@ -492,6 +959,7 @@ static void experiment_init(cs_experiment *e, const char *path)
   e->seeds = g_array_new(FALSE, FALSE, sizeof(uint64_t));
   e->extra_args = g_ptr_array_new_with_free_func(g_free);
   e->points = g_array_new(FALSE, FALSE, sizeof(cs_point));
+  e->label_names = g_ptr_array_new_with_free_func(g_free);
 }
 
 static gboolean build_points(parse_ctx *c, cs_experiment *e, GPtrArray *rules, const yaml_node_t *root,
@@ -537,7 +1005,7 @@ static gboolean build_points(parse_ctx *c, cs_experiment *e, GPtrArray *rules, c
 }
 
 static const char *const KNOWN_KEYS =
-    "name, description, platform, algorithms, n, f, k, colors, seeds, extra_args, exclude";
+    "name, command, description, platform, algorithms, n, f, k, colors, seeds, extra_args, exclude";
 
 static gboolean parse_root(parse_ctx *c, const yaml_node_t *root, cs_experiment *e)
 {
@@ -556,6 +1024,8 @@ static gboolean parse_root(parse_ctx *c, const yaml_node_t *root, cs_experiment 
       ok = get_string(c, v, key, FALSE, &e->name);
     else if (strcmp(key, "description") == 0)
       ok = get_string(c, v, key, TRUE, &e->description);
+    else if (strcmp(key, "command") == 0)
+      ok = TRUE; /* "tree": is_generic sent any other command elsewhere */
     else if (strcmp(key, "platform") == 0)
       ok = have_platform = parse_platform(c, v, e);
     else if (strcmp(key, "algorithms") == 0)
@@ -595,6 +1065,7 @@ static gboolean parse_root(parse_ctx *c, const yaml_node_t *root, cs_experiment 
   if (ok) {
     if (!e->description)
       e->description = g_strdup("");
+    e->command = g_strdup("tree");
     if (!have_platform)
       e->torus = g_strdup("auto");
     if (e->colors->len == 0) {
@@ -619,6 +1090,13 @@ cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *pat
   yaml_parser_t parser;
   yaml_document_t doc;
   gboolean ok = FALSE;
+  int deep = cs_yaml_too_deep(text, len, CS_YAML_MAX_DEPTH);
+  if (deep) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 1, "%s:%d: nested more than %d levels deep", path, deep,
+                CS_YAML_MAX_DEPTH);
+    cs_experiment_free(e);
+    return NULL;
+  }
   yaml_parser_initialize(&parser);
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
   if (!yaml_parser_load(&parser, &doc)) {
@@ -644,6 +1122,8 @@ cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *pat
       if (second)
         g_set_error(err, CS_EXPERIMENT_ERROR, 1, "%s:%d: only one YAML document is allowed", path,
                     (int)second->start_mark.line + 1);
+      else if (is_generic(&c, root))
+        ok = parse_generic(&c, root, e);
       else
         ok = parse_root(&c, root, e);
       yaml_document_delete(&next);
@@ -689,7 +1169,15 @@ void cs_experiment_free(cs_experiment *e)
   g_array_unref(e->colors);
   g_array_unref(e->seeds);
   g_ptr_array_unref(e->extra_args);
+  for (guint i = 0; i < e->points->len; i++) {
+    cs_point *p = &g_array_index(e->points, cs_point, i);
+    g_strfreev(p->args);
+    g_strfreev(p->labels);
+    g_free(p->key);
+  }
   g_array_unref(e->points);
+  g_ptr_array_unref(e->label_names);
+  g_free(e->command);
   g_free(e);
 }
 

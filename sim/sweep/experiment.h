@@ -1,7 +1,30 @@
-/* An experiment: a YAML file naming a platform, algorithms and parameter lists
- * whose cartesian product is a list of points, each one `collsim tree` run.
+/* An experiment: a YAML file naming a subcommand and parameter lists whose
+ * cartesian product is a list of points, each one run of that subcommand.
  *
- * Schema (every list must be a YAML sequence, non-empty, without duplicates):
+ * Any subcommand (command: collective, allreduce, tree, ...):
+ *
+ *   name: seed001-table2
+ *   command: collective             # the subcommand every point runs
+ *   description: free text
+ *   parameters:                     # option: value, or a list of values (swept)
+ *     platform: "percs:64,16,16"    #   --platform=percs:64,16,16 on every point
+ *     timed: true                   #   a flag (false: left out)
+ *     coll: [scatter, gather]       #   swept; the first key written is outermost
+ *     n: {from: 1, to: 32}          #   integers from..to (step: 1 unless given)
+ *   series:                         # optional: sub-experiments, each adding its
+ *     - label: {curve: lam}         #   label columns (put first in every row) and
+ *       parameters: {trees: lam}    #   parameters (over the shared ones)
+ *   points:                         # optional: explicit combinations, each a
+ *     - {coll: scatter, algo: binomial, block: 64KiB}   # mapping, crossed with the product
+ *   extra_args: ["--cfg=network/crosstraffic:0"]       # passed to every point
+ *   exclude:                        # drop points matching all keys of a rule
+ *     - {algo: [two-tier], coll: [reduce]}
+ * A point runs `collsim COMMAND --OPTION=VALUE ... --format csv --quiet`;
+ * its rows, behind the labels, go into the output, whose header is the
+ * labels and the subcommand's CSV header.  The sweep resumes from a journal
+ * beside the output (see sweep.h).
+ *
+ * The original tree schema (command: tree, or no command) stays:
  *
  *   name: seed000-fig3              # required, a string
  *   description: free text          # optional
@@ -41,6 +64,12 @@ GQuark cs_experiment_error_quark(void);
 
 typedef struct cs_point {
   size_t index;        /* position in the experiment's point list */
+  /* generic experiments: the options ("--key=value"), the label values and
+   * the point's key (labels and options, one line); NULL for tree points */
+  char **args;
+  char **labels;
+  char *key;
+  /* tree experiments */
   const char *algo;    /* points into the experiment's algorithms */
   int n;
   double f;
@@ -52,6 +81,9 @@ typedef struct cs_point {
 typedef struct cs_experiment {
   char *path;          /* the YAML file as given */
   char *name;
+  char *command;       /* the subcommand ("tree" for the tree schema) */
+  gboolean generic;    /* parameters/series/points schema */
+  GPtrArray *label_names; /* char *, generic experiments */
   char *description;   /* "" when absent */
   char *torus;         /* "auto" or "XxYxZ"; NULL with a platform file */
   int cores;           /* 0 when not given */
@@ -82,6 +114,9 @@ static inline const cs_point *cs_experiment_point(const cs_experiment *e, size_t
 {
   return &g_array_index(e->points, cs_point, i);
 }
+
+/* Commands an experiment may name (those that print CSV rows). */
+gboolean cs_experiment_command_known(const char *command);
 
 /* Human-readable platform, e.g. "torus auto, 4 cores" or "file x.xml". */
 char *cs_experiment_platform_label(const cs_experiment *e);

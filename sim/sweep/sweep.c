@@ -3,11 +3,14 @@
  *
  * Runs every point of an experiment (see experiment.h for the YAML schema and
  * the point order) as a child process: the collsim binary itself
- * (/proc/self/exe) with `tree ... --format csv --no-header --quiet`, so
- * SimGrid is initialised once per point and a crash costs one point.  Each
- * finished row is appended to the output and flushed to disk (fsync) at once.
+ * (/proc/self/exe) with the experiment's subcommand (`tree ... --format csv
+ * --no-header --quiet` for the tree schema; `COMMAND --OPTION=VALUE ...
+ * --format=csv --quiet` for generic experiments, whose resume goes through
+ * a journal: see sweep.h), so SimGrid is initialised once per point and a
+ * crash costs one point.  Each finished row is appended to the output and
+ * flushed to disk (fsync) at once.
  *
- * Resume: when the output exists its rows are read, and points already there
+ * Resume (tree schema): when the output exists its rows are read, and points already there
  * (key algo, n, f, k, colors, seed, platform; f compared as a number) are
  * skipped, so running the same command again after an interruption finishes
  * the sweep.  The header is written only into a new or empty file; a file
@@ -54,6 +57,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,10 +301,8 @@ cs_sweep_rows *cs_sweep_rows_parse(const char *text, size_t len, const char *pat
     if (i == 0) {
       if (strcmp(line, CS_TREE_CSV_HEADER) != 0) {
         g_set_error(err, CS_EXPERIMENT_ERROR, 3,
-                    "%s: its header is not this collsim's; refusing to append to it.\n"
-                    "  found:    %.200s\n  expected: %s\n"
-                    "  (write to a new file, or move the old one away)",
-                    path, line, CS_TREE_CSV_HEADER);
+                    "%s: its header is not collsim tree's; refusing to append to it (write to a new file, or "
+                    "move the old one away)", path);
         ok = FALSE;
         break;
       }
@@ -384,8 +386,27 @@ gboolean cs_sweep_check_row(const char *row, const cs_experiment *e, const cs_po
 
 /* ------------------------------------------------------ command lines ---- */
 
+/* A generic point: COMMAND, its options, csv with the header (the sweep
+ * takes the header from the first row written), quiet, the extra args. */
+static char **generic_argv(const cs_experiment *e, const cs_point *p, const char *exe)
+{
+  GPtrArray *a = g_ptr_array_new();
+  g_ptr_array_add(a, g_strdup(exe));
+  g_ptr_array_add(a, g_strdup(e->command));
+  for (size_t i = 0; p->args[i]; i++)
+    g_ptr_array_add(a, g_strdup(p->args[i]));
+  g_ptr_array_add(a, g_strdup("--format=csv"));
+  g_ptr_array_add(a, g_strdup("--quiet"));
+  for (guint i = 0; i < e->extra_args->len; i++)
+    g_ptr_array_add(a, g_strdup(g_ptr_array_index(e->extra_args, i)));
+  g_ptr_array_add(a, NULL);
+  return (char **)g_ptr_array_free(a, FALSE);
+}
+
 char **cs_sweep_point_argv(const cs_experiment *e, const cs_point *p, const char *exe)
 {
+  if (e->generic)
+    return generic_argv(e, p, exe);
   GPtrArray *a = g_ptr_array_new();
   char buf[64];
   g_ptr_array_add(a, g_strdup(exe));
@@ -507,6 +528,10 @@ typedef struct sweep {
   const cs_experiment *e;
   const char *out_path;
   int out_fd;
+  int journal_fd;      /* generic experiments: the journal beside the output */
+  gboolean needs_header; /* tree experiments: the header goes in with the first row */
+  char *header;        /* generic: the output's header, NULL until the first row */
+  off_t out_len;       /* generic: bytes of the output so far */
   gboolean quiet;
   cs_progress *progress;
   char *exe_display;
@@ -546,6 +571,7 @@ static gboolean spawn_job(job *j, GError **err)
     }
     dup2(o[1], 1);
     dup2(e[1], 2);
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* a sweep killed outright leaves no orphan running */
     execv("/proc/self/exe", j->argv);
     static const char msg[] = "collsim sweep: cannot execute /proc/self/exe\n";
     ssize_t unused = write(2, msg, sizeof msg - 1);
@@ -622,9 +648,13 @@ static void report_failure(sweep *sw, const job *j, const char *what)
 {
   char *cmd = cs_sweep_command_line(j->argv);
   GString *msg = g_string_new(NULL);
-  g_string_append_printf(msg, "collsim sweep: point %zu (%s n=%d f=%g k=%d colors=%d seed=%" PRIu64 ") %s\n  command: %s",
-                         j->pt->index, j->pt->algo, j->pt->n, j->pt->f, j->pt->k, j->pt->colors, j->pt->seed,
-                         what, cmd);
+  if (j->pt->key)
+    g_string_append_printf(msg, "collsim sweep: point %zu (%s) %s\n  command: %s", j->pt->index, j->pt->key, what,
+                           cmd);
+  else
+    g_string_append_printf(msg, "collsim sweep: point %zu (%s n=%d f=%g k=%d colors=%d seed=%" PRIu64 ") %s\n  command: %s",
+                           j->pt->index, j->pt->algo, j->pt->n, j->pt->f, j->pt->k, j->pt->colors, j->pt->seed,
+                           what, cmd);
   if (j->err->len) {
     char *tail = g_strchomp(g_strdup(j->err->str));
     char **lines = g_strsplit(tail, "\n", -1);
@@ -639,6 +669,82 @@ static void report_failure(sweep *sw, const job *j, const char *what)
   g_free(cmd);
 }
 
+/* The labels of a generic point, as the first CSV fields of each row. */
+static char *label_prefix(const cs_point *p)
+{
+  GString *s = g_string_new(NULL);
+  for (size_t i = 0; p->labels && p->labels[i]; i++) {
+    gboolean quote = strpbrk(p->labels[i], ",\"\r\n") != NULL;
+    if (quote) {
+      char **parts = g_strsplit(p->labels[i], "\"", -1);
+      char *joined = g_strjoinv("\"\"", parts);
+      g_string_append_printf(s, "\"%s\",", joined);
+      g_free(joined);
+      g_strfreev(parts);
+    } else {
+      g_string_append_printf(s, "%s,", p->labels[i]);
+    }
+  }
+  return g_string_free(s, FALSE);
+}
+
+/* A generic point's output: the header line, then one or more rows.  The
+ * rows (behind the labels) are appended in one write, then the journal
+ * records the point with the output's new length. */
+static gboolean write_generic(sweep *sw, const job *j, char **why)
+{
+  char **lines = g_strsplit(j->out->str, "\n", -1);
+  guint n = 0;
+  for (guint i = 0; lines[i]; i++)
+    if (*g_strchomp(lines[i]))
+      lines[n++] = lines[i];
+    else
+      g_free(lines[i]);
+  lines[n] = NULL;
+  gboolean ok = FALSE;
+  char *prefix = label_prefix(j->pt), *header = NULL;
+  GString *labels = g_string_new(NULL);
+  for (guint i = 0; i < sw->e->label_names->len; i++)
+    g_string_append_printf(labels, "%s,", (char *)g_ptr_array_index(sw->e->label_names, i));
+  if (n < 2) {
+    *why = g_strdup("it printed no CSV row");
+  } else {
+    header = g_strconcat(labels->str, lines[0], NULL);
+    if (sw->header && strcmp(sw->header, header) != 0)
+      *why = g_strdup_printf("its CSV header differs from the output's:\n  %s\n  %s", header, sw->header);
+    else
+      ok = TRUE;
+  }
+  GString *block = g_string_new(NULL);
+  if (ok && !sw->header)
+    g_string_append_printf(block, "%s\n", header);
+  for (guint i = 1; ok && i < n; i++)
+    g_string_append_printf(block, "%s%s\n", prefix, lines[i]);
+  if (ok && !(write_all(sw->out_fd, block->str, block->len) && fsync(sw->out_fd) == 0)) {
+    *why = g_strdup_printf("cannot write %s: %s", sw->out_path, g_strerror(errno));
+    sw->stop_status = 1;
+    ok = FALSE;
+  }
+  if (ok) {
+    sw->out_len += (off_t)block->len;
+    if (!sw->header)
+      sw->header = g_strdup(header);
+    char *entry = g_strdup_printf("%lld\t%s\n", (long long)sw->out_len, j->pt->key);
+    if (!write_all(sw->journal_fd, entry, strlen(entry)) || fsync(sw->journal_fd) != 0) {
+      *why = g_strdup_printf("cannot write the journal of %s: %s", sw->out_path, g_strerror(errno));
+      sw->stop_status = 1;
+      ok = FALSE;
+    }
+    g_free(entry);
+  }
+  g_string_free(block, TRUE);
+  g_string_free(labels, TRUE);
+  g_free(prefix);
+  g_free(header);
+  g_strfreev(lines);
+  return ok;
+}
+
 /* The child is gone: look at its status and output. */
 static void finish_job(sweep *sw, job *j, int status)
 {
@@ -646,7 +752,18 @@ static void finish_job(sweep *sw, job *j, int status)
   gboolean exited0 = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!exited0 && (got_signal || j->killed))
     return; /* interrupted or stopped by us: its end is ours, not the point's */
-  if (exited0) {
+  if (exited0 && sw->e->generic) {
+    char *why = NULL;
+    if (!j->out_overflow && write_generic(sw, j, &why)) {
+      failed = FALSE;
+      sw->written++;
+    } else {
+      char *what = g_strdup_printf("exited 0 but %s", j->out_overflow ? "it printed more than 1 MiB" : why);
+      report_failure(sw, j, what);
+      g_free(what);
+    }
+    g_free(why);
+  } else if (exited0) {
     GString *out = j->out;
     /* one line, newline-terminated */
     while (out->len && (out->str[out->len - 1] == '\n' || out->str[out->len - 1] == '\r'))
@@ -658,11 +775,16 @@ static void finish_job(sweep *sw, job *j, int status)
       why = g_strdup("it printed more than 1 MiB on stdout");
     if (ok || platform_only) {
       g_string_append_c(out, '\n');
+      if (sw->needs_header) {
+        g_string_prepend_c(out, '\n');
+        g_string_prepend(out, CS_TREE_CSV_HEADER);
+      }
       if (!write_all(sw->out_fd, out->str, out->len) || fsync(sw->out_fd) != 0) {
         cs_progress_message(sw->progress, "collsim sweep: cannot write %s: %s", sw->out_path, g_strerror(errno));
         sw->stop_status = 1;
       } else {
         sw->written++;
+        sw->needs_header = FALSE;
       }
     }
     if (ok) {
@@ -688,7 +810,7 @@ static void finish_job(sweep *sw, job *j, int status)
   }
   if (failed)
     sw->failed++;
-  cs_progress_done(sw->progress, (double)j->pt->n, failed);
+  cs_progress_done(sw->progress, sw->e->generic ? 1.0 : (double)j->pt->n, failed);
 }
 
 static void kill_all(job *jobs, int njobs)
@@ -824,9 +946,11 @@ static void fsync_dir_of(const char *path)
   g_free(dir);
 }
 
-/* Open (creating) and lock the output, read its rows, repair a cut last line,
- * write the header into an empty file.  Returns the fd or -1 (err set). */
-static int open_output(const char *path, cs_sweep_rows **rows, GError **err)
+/* Open (creating) and lock the output, read its rows, repair a cut last line.
+ * *empty: the file holds nothing yet (the header goes in with the first
+ * row, so a sweep that writes no row leaves no header-only file).
+ * Returns the fd or -1 (err set). */
+static int open_output(const char *path, cs_sweep_rows **rows, gboolean *empty, gboolean *created_out, GError **err)
 {
   gboolean created = FALSE;
   int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -868,33 +992,221 @@ static int open_output(const char *path, cs_sweep_rows **rows, GError **err)
   if (cs_sweep_rows_bad(*rows))
     fprintf(stderr, "collsim sweep: %s: ignoring %zu malformed row(s); their points will run again\n", path,
             cs_sweep_rows_bad(*rows));
-  if (complete == 0) {
-    char *header = g_strconcat(CS_TREE_CSV_HEADER, "\n", NULL);
-    gboolean ok = write_all(fd, header, strlen(header)) && fsync(fd) == 0;
-    g_free(header);
-    if (!ok) {
-      g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot write: %s", path, g_strerror(errno));
-      g_string_free(text, TRUE);
-      cs_sweep_rows_free(*rows);
-      *rows = NULL;
-      close(fd);
-      return -1;
-    }
-  }
+  *empty = complete == 0;
+  *created_out = created;
   if (created)
     fsync_dir_of(path);
   g_string_free(text, TRUE);
   return fd;
 }
 
+
+/* ------------------------------------------- generic output + journal ---- */
+
+/* The journal of a generic sweep's output: ".<name>.journal" beside it,
+ * one line per finished point: the output's length after its rows, a tab,
+ * the point's key.  A crash between the rows and their journal line leaves
+ * rows that no line covers: they are cut off on resume and the point runs
+ * again, so no row is lost or written twice. */
+static char *journal_path(const char *out)
+{
+  char *dir = g_path_get_dirname(out), *base = g_path_get_basename(out);
+  char *j = g_strdup_printf("%s/.%s.journal", dir, base);
+  g_free(dir);
+  g_free(base);
+  return j;
+}
+
+typedef struct journal {
+  GHashTable *done; /* keys */
+  off_t covered;    /* output length the last complete line records */
+  size_t complete;  /* journal bytes up to the last complete line */
+} journal;
+
+static gboolean read_journal(const char *jpath, journal *jr, GError **err)
+{
+  jr->done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  jr->covered = 0;
+  jr->complete = 0;
+  char *text = NULL;
+  gsize len = 0;
+  if (!g_file_test(jpath, G_FILE_TEST_EXISTS))
+    return TRUE;
+  GError *e = NULL;
+  if (!g_file_get_contents(jpath, &text, &len, &e)) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot read: %s", jpath, e->message);
+    g_error_free(e);
+    return FALSE;
+  }
+  size_t start = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (text[i] != '\n')
+      continue;
+    text[i] = '\0';
+    char *tab = strchr(text + start, '\t'), *end = NULL;
+    long long off = tab ? strtoll(text + start, &end, 10) : -1;
+    if (!tab || end != tab || off < 0) {
+      g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: malformed line '%s'", jpath, text + start);
+      g_free(text);
+      return FALSE;
+    }
+    g_hash_table_add(jr->done, g_strdup(tab + 1));
+    jr->covered = (off_t)off;
+    jr->complete = i + 1;
+    start = i + 1;
+  }
+  g_free(text);
+  return TRUE;
+}
+
+/* Open (creating) and lock a generic sweep's output and journal; cut what
+ * no journal line covers; return the output's fd, its header (NULL when
+ * empty) and length. */
+static int open_generic_output(const char *path, journal *jr, int *jfd, char **header, off_t *len, GError **err)
+{
+  char *jpath = journal_path(path);
+  int fd = -1;
+  GString *text = g_string_new(NULL);
+  *jfd = -1;
+  *header = NULL;
+  if (!read_journal(jpath, jr, err))
+    goto fail;
+  fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: %s", path,
+                fd >= 0 && errno == EWOULDBLOCK ? "another sweep is writing to it (give each sweep its own file)"
+                                                : g_strerror(errno));
+    goto fail;
+  }
+  if (!read_fd(fd, text, err, path))
+    goto fail;
+  if ((off_t)text->len > 0 && g_hash_table_size(jr->done) == 0 && !g_file_test(jpath, G_FILE_TEST_EXISTS)) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 3, "%s holds rows but no sweep journal (%s): write to a new file", path,
+                jpath);
+    goto fail;
+  }
+  if ((off_t)text->len < jr->covered) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 3, "%s is shorter than its journal says (%zu < %lld bytes): it was "
+                "changed by hand; write to a new file", path, text->len, (long long)jr->covered);
+    goto fail;
+  }
+  if ((off_t)text->len > jr->covered) {
+    fprintf(stderr, "collsim sweep: %s: dropping %lld bytes written by a point that did not finish\n", path,
+            (long long)((off_t)text->len - jr->covered));
+    if (ftruncate(fd, jr->covered) != 0) {
+      g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot truncate: %s", path, g_strerror(errno));
+      goto fail;
+    }
+  }
+  *len = jr->covered;
+  if (jr->covered > 0) {
+    char *nl = memchr(text->str, '\n', (size_t)jr->covered);
+    *header = nl ? g_strndup(text->str, (gsize)(nl - text->str)) : NULL;
+  }
+  *jfd = open(jpath, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (*jfd < 0 || ftruncate(*jfd, (off_t)jr->complete) != 0 || lseek(*jfd, 0, SEEK_END) < 0) {
+    g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot write: %s", jpath, g_strerror(errno));
+    goto fail;
+  }
+  g_string_free(text, TRUE);
+  g_free(jpath);
+  return fd;
+fail:
+  if (*jfd >= 0)
+    close(*jfd);
+  *jfd = -1;
+  if (fd >= 0)
+    close(fd);
+  g_string_free(text, TRUE);
+  g_free(jpath);
+  return -1;
+}
+
+
+typedef struct block {
+  size_t index; /* the point's index in the experiment */
+  char *key;
+  GString *rows;
+} block;
+
+static int block_cmp(const void *a, const void *b)
+{
+  size_t x = ((const block *)a)->index, y = ((const block *)b)->index;
+  return (x > y) - (x < y);
+}
+
+/* When every point of a generic experiment is done: rows in the
+ * experiment's point order, whatever order the runs finished in (jobs > 1,
+ * reruns after a failure), so the file does not depend on its history.
+ * Rewritten atomically (CSV, then journal; both describe the same rows). */
+static gboolean finalize_order(const cs_experiment *e, const char *path, GError **err)
+{
+  char *jpath = journal_path(path), *text = NULL, *jtext = NULL;
+  gsize len = 0, jlen = 0;
+  gboolean ok = g_file_get_contents(path, &text, &len, err) && g_file_get_contents(jpath, &jtext, &jlen, err);
+  GHashTable *index_of = g_hash_table_new(g_str_hash, g_str_equal);
+  for (size_t i = 0; i < cs_experiment_npoints(e); i++)
+    g_hash_table_insert(index_of, cs_experiment_point(e, i)->key, GSIZE_TO_POINTER(i + 1));
+  GArray *blocks = g_array_new(FALSE, TRUE, sizeof(block));
+  char *nl = ok ? memchr(text, '\n', len) : NULL;
+  size_t header_len = nl ? (size_t)(nl - text) + 1 : 0, prev = header_len;
+  char **lines = ok ? g_strsplit(jtext, "\n", -1) : NULL;
+  gboolean sorted = TRUE;
+  for (size_t i = 0; ok && lines[i] && *lines[i]; i++) {
+    char *tab = strchr(lines[i], '\t');
+    size_t off = tab ? (size_t)g_ascii_strtoull(lines[i], NULL, 10) : 0;
+    gsize idx = tab ? GPOINTER_TO_SIZE(g_hash_table_lookup(index_of, tab + 1)) : 0;
+    if (!tab || idx == 0 || off < prev || off > len) {
+      ok = FALSE; /* a key of another experiment, or a damaged journal: leave the files as they are */
+      break;
+    }
+    block b = {idx - 1, g_strdup(tab + 1), g_string_new_len(text + prev, (gssize)(off - prev))};
+    if (blocks->len && g_array_index(blocks, block, blocks->len - 1).index > b.index)
+      sorted = FALSE;
+    g_array_append_val(blocks, b);
+    prev = off;
+  }
+  if (ok && !sorted) {
+    qsort(blocks->data, blocks->len, sizeof(block), block_cmp);
+    GString *csv = g_string_new_len(text, (gssize)header_len), *journal = g_string_new(NULL);
+    for (guint i = 0; i < blocks->len; i++) {
+      const block *b = &g_array_index(blocks, block, i);
+      g_string_append_len(csv, b->rows->str, (gssize)b->rows->len);
+      g_string_append_printf(journal, "%zu\t%s\n", csv->len, b->key);
+    }
+    ok = g_file_set_contents(path, csv->str, (gssize)csv->len, err) &&
+         g_file_set_contents(jpath, journal->str, (gssize)journal->len, err);
+    g_string_free(csv, TRUE);
+    g_string_free(journal, TRUE);
+  }
+  for (guint i = 0; i < blocks->len; i++) {
+    g_free(g_array_index(blocks, block, i).key);
+    g_string_free(g_array_index(blocks, block, i).rows, TRUE);
+  }
+  g_array_free(blocks, TRUE);
+  g_hash_table_destroy(index_of);
+  g_strfreev(lines);
+  g_free(text);
+  g_free(jtext);
+  g_free(jpath);
+  return ok || (err && *err == NULL);
+}
+
+/* An output this sweep created and left empty (every point refused or failed). */
+static gboolean created_empty_output(gboolean existed, int fd)
+{
+  struct stat st;
+  return !existed && fstat(fd, &st) == 0 && st.st_size == 0;
+}
+
 /* --------------------------------------------------------------- main ---- */
 
 static const char *const SUMMARY =
     "Runs every point of EXPERIMENT.yaml (the cartesian product of its lists) as\n"
-    "`collsim tree ... --format csv --no-header --quiet` and appends one row per\n"
-    "point to the output, skipping points already there (an interrupted sweep\n"
-    "resumes when run again).  Exit status: 0 all done, 1 some point failed,\n"
-    "2 bad input.";
+    "one run of the experiment's subcommand (collsim tree, collective, allreduce)\n"
+    "and appends its CSV rows to the output, skipping points already done (an\n"
+    "interrupted sweep resumes when run again).  Exit status: 0 all done, 1 some\n"
+    "point failed, 2 bad input.";
 
 static const char *const DESCRIPTION =
     "Points run in the experiment's order (n outermost, then f, k, colors, seeds,\n"
@@ -940,6 +1252,11 @@ int cs_sweep_main(int argc, char **argv)
   char *exe = NULL;
   int out_fd = -1;
   int shard_i = 0, shard_n = 1;
+  gboolean needs_header = FALSE, created = FALSE, existed = TRUE;
+  journal jr = {0};       /* generic experiments */
+  char *gen_header = NULL;
+  off_t gen_len = 0;
+  int journal_fd = -1;
 
   if (!g_option_context_parse(oc, &ac, &av, &err)) {
     fprintf(stderr, "collsim sweep: %s (see collsim sweep --help)\n", err->message);
@@ -978,7 +1295,24 @@ int cs_sweep_main(int argc, char **argv)
     exe = g_strdup("collsim");
 
   /* rows already present */
-  if (dry_run) {
+  existed = out_path && g_file_test(out_path, G_FILE_TEST_EXISTS);
+  if (e->generic && dry_run) {
+    char *jpath = out_path ? journal_path(out_path) : NULL;
+    gboolean ok = !jpath || read_journal(jpath, &jr, &err);
+    g_free(jpath);
+    if (!ok) {
+      fprintf(stderr, "collsim sweep: %s\n", err->message);
+      status = 2;
+      goto done;
+    }
+  } else if (e->generic) {
+    out_fd = open_generic_output(out_path, &jr, &journal_fd, &gen_header, &gen_len, &err);
+    if (out_fd < 0) {
+      fprintf(stderr, "collsim sweep: %s\n", err->message);
+      status = 2;
+      goto done;
+    }
+  } else if (dry_run) {
     char *text = NULL;
     gsize len = 0;
     if (out_path && g_file_get_contents(out_path, &text, &len, NULL)) {
@@ -991,7 +1325,7 @@ int cs_sweep_main(int argc, char **argv)
       }
     }
   } else {
-    out_fd = open_output(out_path, &rows, &err);
+    out_fd = open_output(out_path, &rows, &needs_header, &created, &err);
     if (out_fd < 0) {
       fprintf(stderr, "collsim sweep: %s\n", err->message);
       status = 2;
@@ -1008,12 +1342,12 @@ int cs_sweep_main(int argc, char **argv)
     if ((int)(p->index % (size_t)shard_n) != shard_i)
       continue;
     in_shard++;
-    if (rows && cs_sweep_rows_has(rows, e, p)) {
+    if ((rows && cs_sweep_rows_has(rows, e, p)) || (jr.done && p->key && g_hash_table_contains(jr.done, p->key))) {
       present++;
       continue;
     }
     g_ptr_array_add(pending, (gpointer)p);
-    weight += p->n;
+    weight += e->generic ? 1 : p->n;
   }
 
   if (dry_run) {
@@ -1029,7 +1363,7 @@ int cs_sweep_main(int argc, char **argv)
   }
 
   if (!quiet) {
-    char *plat = cs_experiment_platform_label(e);
+    char *plat = e->generic ? g_strdup_printf("collsim %s", e->command) : cs_experiment_platform_label(e);
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "collsim sweep %s: %zu points", e->name, cs_experiment_npoints(e));
     if (shard_n > 1)
@@ -1046,6 +1380,10 @@ int cs_sweep_main(int argc, char **argv)
       .e = e,
       .out_path = out_path,
       .out_fd = out_fd,
+      .journal_fd = journal_fd,
+      .needs_header = needs_header,
+      .header = gen_header,
+      .out_len = gen_len,
       .quiet = quiet,
       .progress = cs_progress_new(stderr, e->name, pending->len, weight, quiet),
       .exe_display = exe,
@@ -1054,6 +1392,7 @@ int cs_sweep_main(int argc, char **argv)
   install_signals(&saved);
   gboolean ran = run_points(&sw, pending, njobs, &err);
   restore_signals(&saved);
+  gen_header = sw.header;
   cs_progress_finish(sw.progress);
   if (!ran) {
     fprintf(stderr, "collsim sweep: %s\n", err->message);
@@ -1072,11 +1411,29 @@ int cs_sweep_main(int argc, char **argv)
             "run the same command again to retry them\n",
             sw.failed, pending->len, sw.written, out_path);
     status = 1;
-  } else if (!quiet) {
-    fprintf(stderr, "collsim sweep %s: done, %zu row(s) written to %s\n", e->name, sw.written, out_path);
+  } else {
+    if (e->generic && shard_n == 1 && !finalize_order(e, out_path, &err)) {
+      fprintf(stderr, "collsim sweep: cannot put %s in point order: %s\n", out_path, err->message);
+      status = 1;
+    }
+    if (!quiet)
+      fprintf(stderr, "collsim sweep %s: done, %zu row(s) written to %s\n", e->name, sw.written, out_path);
   }
 
 done:
+  if (out_fd >= 0 && created_empty_output(existed, out_fd)) {
+    unlink(out_path); /* this sweep made it and wrote nothing into it */
+    if (e && e->generic) {
+      char *jpath = journal_path(out_path);
+      unlink(jpath);
+      g_free(jpath);
+    }
+  }
+  if (journal_fd >= 0)
+    close(journal_fd);
+  if (jr.done)
+    g_hash_table_destroy(jr.done);
+  g_free(gen_header);
   if (out_fd >= 0)
     close(out_fd); /* releases the lock */
   if (pending)

@@ -1,6 +1,16 @@
 /* `collsim sweep`: run every point of an experiment (experiment.h) as a child
- * `collsim tree ... --format csv --no-header --quiet`, appending one CSV row per
- * finished point, and skipping points already in the output (resume). */
+ * collsim process, appending its CSV rows to the output as it finishes, and
+ * skipping points already done (resume).
+ *
+ * Tree experiments (the seed-000 schema) recognise a done point by its key
+ * columns in the output (algo, n, f, k, colors, seed, platform).  Generic
+ * experiments (any subcommand) keep a journal beside the output,
+ * ".NAME.journal": one line per finished point with the output's length
+ * after its rows and the point's key.  On resume, rows beyond the last
+ * journal line (a point cut short by a crash) are cut off and that point
+ * runs again, so a row is never lost or doubled; when every point is done
+ * the rows are put in the experiment's point order, whatever order they
+ * finished in. */
 #ifndef COLLSIM_SWEEP_H
 #define COLLSIM_SWEEP_H
 

@@ -1,0 +1,293 @@
+/* The platform interface (platforms/platform.h), checked on every family of
+ * the registry:
+ *  - a spec reads back from its description; nodes, cores and slots agree
+ *    with the two-tier view; gateways lie inside their supernode; the rank
+ *    mapping puts exactly `cores` ranks on every node;
+ *  - bad specs are refused with a message naming the problem;
+ *  - the written XML loads in SimGrid and every link of it has a tier (the
+ *    torus's X, Y, Z from SimGrid's own link names);
+ *  - every registered collective, run timed on SimGrid actors, sends exactly
+ *    the node-pair traffic the untimed pattern-generator predicts (the
+ *    pipeline compares them pair by pair and fails otherwise), on a small
+ *    platform of every family.
+ * Check forks each test, and each timed run gets a process of its own
+ * (SimGrid initialises once per process). */
+#include "platforms/platform.h"
+#include "sim/contracts/errors.h"
+#include "sim/contracts/tempdir.h"
+#include "sim/drivers/collective.h"
+#include "sim/engine/forked.h"
+#include "sim/engine/sg_routes.h"
+#include "tests/algos.h"
+#include "tests/platform_specs.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cs_platform *parse_ok(const char *spec)
+{
+  GError *err = NULL;
+  cs_platform *p = cs_platform_parse(spec, &err);
+  ck_assert_msg(p != NULL, "%s: %s", spec, err ? err->message : "?");
+  return p;
+}
+
+static const char *const WITH_PARAMS[] = {"torus:2x2x2/4,bw=1GBps,lat=50ns", "percs:2,2,2/lat=1us,l2=5GBps",
+                                          "dragonfly:3,2,1,2/term=20GBps", "smp:4w/cycles=4000",
+                                          "smp:4w", "smp:8x4", "smp:6x4@300/net_lat=100us,map=inorder"};
+
+static void check_round_trip(const char *spec)
+{
+  cs_platform *p = parse_ok(spec);
+  GError *err = NULL;
+  ck_assert_msg(cs_platform_resolve(p, 1, &err), "%s: %s", spec, err ? err->message : "?");
+  char *d = cs_platform_describe(p);
+  cs_platform *q = parse_ok(d);
+  ck_assert(cs_platform_resolve(q, 1, NULL));
+  char *d2 = cs_platform_describe(q);
+  ck_assert_msg(strcmp(d, d2) == 0, "%s: described as %s, which reads back as %s", spec, d, d2);
+  ck_assert_int_eq(p->nodes, q->nodes);
+  ck_assert_int_eq(p->cores, q->cores);
+  ck_assert_int_eq(p->mapping, q->mapping);
+  g_free(d);
+  g_free(d2);
+  cs_platform_free(p);
+  cs_platform_free(q);
+}
+
+START_TEST(specs_read_back)
+{
+  for (size_t s = 0; s < N_TEST_PLATFORMS; s++)
+    check_round_trip(TEST_PLATFORMS[s]);
+  for (size_t s = 0; s < G_N_ELEMENTS(WITH_PARAMS); s++)
+    check_round_trip(WITH_PARAMS[s]);
+}
+END_TEST
+
+START_TEST(views_agree_with_platforms)
+{
+  for (size_t s = 0; s < N_TEST_PLATFORMS; s++) {
+    cs_platform *p = parse_ok(TEST_PLATFORMS[s]);
+    ck_assert(cs_platform_resolve(p, cs_platform_slots(p), NULL));
+    cs_two_tier tt;
+    cs_platform_two_tier(p, &tt);
+    ck_assert_int_eq(tt.sn * tt.nps, p->nodes);
+    ck_assert_int_eq(tt.cpn, p->cores);
+    ck_assert_int_eq(tt.p, cs_platform_slots(p));
+    for (int64_t a = 0; a < tt.sn; a++)
+      for (int64_t b = 0; b < tt.sn; b++)
+        if (a != b) {
+          int64_t g = cs_tt_gateway(&tt, a, b), l = cs_tt_landing(&tt, a, b);
+          ck_assert_msg(g >= 0 && g < tt.nps && l >= 0 && l < tt.nps, "%s: gateway %lld, landing %lld",
+                        TEST_PLATFORMS[s], (long long)g, (long long)l);
+        }
+    int64_t *per_node = g_new0(int64_t, p->nodes);
+    for (int64_t r = 0; r < tt.p; r++) {
+      int64_t node = cs_tt_node_of(&tt, r);
+      ck_assert(node == cs_platform_node_of(p, r) && node >= 0 && node < p->nodes);
+      per_node[node]++;
+    }
+    for (int64_t g = 0; g < p->nodes; g++)
+      ck_assert_int_eq(per_node[g], p->cores);
+    g_free(per_node);
+    cs_platform_free(p);
+  }
+}
+END_TEST
+
+START_TEST(bad_specs_refused)
+{
+  const struct {
+    const char *spec, *needle;
+  } bad[] = {
+      {"", "empty platform spec"},
+      {"bogus:1,2", "unknown platform kind 'bogus'"},
+      {"torus:1x2x2/4", "X = 1 must be between 2 and 4096"},
+      {"torus:8x8/4", "missing fields"},
+      {"torus:8x8x8/0", "torus cores"},
+      {"torus:8x8x8/4,speed=1", "unknown parameter 'speed'"},
+      {"torus:8x8x8/4,bw=nan", "is not a non-negative number"},
+      {"torus:8x8x8/4,lat=inf", "is not a non-negative number"},
+      {"percs:4,0,4", "NPS must be at least 1"},
+      {"smp:9x9", "give its clock"},
+      {"smp:4w/map=random", "expected spread or inorder"},
+      {"smp:8x4@-5", "not a non-negative number"},
+      {"file:/nonexistent/x.xml", "cannot read platform file"},
+      {"no-such-file.xml", "cannot read platform file"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    GError *err = NULL;
+    cs_platform *p = cs_platform_parse(bad[i].spec, &err);
+    ck_assert_msg(p == NULL, "'%s' accepted", bad[i].spec);
+    ck_assert_msg(err->domain == CS_INPUT_ERROR, "'%s': not an input error", bad[i].spec);
+    ck_assert_msg(strstr(err->message, bad[i].needle), "'%s': '%s' lacks '%s'", bad[i].spec, err->message,
+                  bad[i].needle);
+    g_error_free(err);
+  }
+  /* sizes checked before anything is written */
+  GError *err = NULL;
+  cs_platform *p = parse_ok("torus:2000x2000x2000/4");
+  ck_assert(!cs_platform_resolve(p, 1, &err));
+  ck_assert_msg(strstr(err->message, "too many"), "%s", err->message);
+  g_clear_error(&err);
+  cs_platform_free(p);
+  p = parse_ok("torus:2x2x2/4");
+  ck_assert(!cs_platform_resolve(p, 33, &err));
+  ck_assert_msg(strstr(err->message, "larger than the platform"), "%s", err->message);
+  g_clear_error(&err);
+  cs_platform_free(p);
+  p = parse_ok("percs:4000,1,1");
+  ck_assert(cs_platform_resolve(p, 1, NULL));
+  ck_assert(!cs_platform_check_size(p, &err));
+  ck_assert_msg(strstr(err->message, "too large"), "%s", err->message);
+  g_clear_error(&err);
+  cs_platform_free(p);
+}
+END_TEST
+
+/* ---- SimGrid: every link has a tier (one platform per forked test) ---- */
+
+static const char *tier_fn(void *user, const char *name) { return cs_platform_link_tier(user, name); }
+
+/* Platform _i of TEST_PLATFORMS, or (last) a torus written to a file and read
+ * back as a file platform. */
+static cs_platform *platform_for_test(int i, char **tmp)
+{
+  *tmp = NULL;
+  if (i < (int)N_TEST_PLATFORMS)
+    return parse_ok(TEST_PLATFORMS[i]);
+  cs_platform *t = parse_ok("torus:2x2x2/1");
+  ck_assert(cs_platform_resolve(t, 1, NULL));
+  ck_assert(cs_platform_write_temp(t, tmp, NULL));
+  cs_platform_free(t);
+  char *spec = g_strdup_printf("file:%s", *tmp);
+  cs_platform *p = parse_ok(spec);
+  g_free(spec);
+  p->cores = 2;
+  return p;
+}
+
+START_TEST(every_link_has_a_tier)
+{
+  char *file = NULL;
+  cs_platform *p = platform_for_test(_i, &file);
+  ck_assert(cs_platform_resolve(p, cs_platform_slots(p), NULL));
+  char *xml = NULL;
+  bool is_temp = false;
+  GError *err = NULL;
+  ck_assert_msg(cs_platform_xml_for_run(p, &xml, &is_temp, &err), "%s", err ? err->message : "?");
+  cs_engine_config ec;
+  cs_engine_config_defaults(&ec);
+  ec.platform_file = xml;
+  cs_routes *r = cs_routes_open(&ec, p->nodes, tier_fn, p, &err);
+  ck_assert_msg(r != NULL, "%s", err ? err->message : "?");
+  bool file_platform = strcmp(p->family->kind, "file") == 0;
+  for (int64_t l = 0; l < cs_routes_nlinks(r); l++) {
+    const char *name = cs_routes_link_name(r, l), *tier = cs_routes_link_tier(r, l);
+    if (strcmp(name, "__loopback__") == 0 || file_platform)
+      continue; /* SimGrid's own; a user's file names no tiers */
+    ck_assert_msg(strcmp(tier, "?") != 0, "link %s has no tier", name);
+  }
+  if (strcmp(p->family->kind, "torus") == 0)
+    ck_assert(cs_routes_tier_count(r, "X") > 0 && cs_routes_tier_count(r, "Y") > 0 &&
+              cs_routes_tier_count(r, "Z") > 0);
+  const int32_t *links;
+  ck_assert_int_ge(cs_routes_get(r, 0, p->nodes - 1, &links), 1);
+  cs_routes_close(r);
+  if (is_temp)
+    cs_tempfile_remove(xml);
+  g_free(xml);
+  if (file)
+    cs_tempfile_remove(file);
+  g_free(file);
+  cs_platform_free(p);
+}
+END_TEST
+
+/* ---- timed = untimed, every algorithm, every family ---- */
+
+typedef struct timed_case {
+  const char *spec;
+  size_t algo;
+  uint64_t size;
+} timed_case;
+
+typedef struct timed_answer {
+  uint64_t messages, bytes;
+  bool ran;
+} timed_answer;
+
+/* In a child: the pipeline, timed and routed; it fails unless the actors'
+ * node-pair traffic equals the pattern-generator's. */
+static gboolean timed_child(void *arg, void *out, GError **err)
+{
+  const timed_case *tc = arg;
+  timed_answer *ans = out;
+  cs_platform *p = cs_platform_parse(tc->spec, err);
+  if (!p || !cs_platform_resolve(p, cs_platform_slots(p), err))
+    return FALSE;
+  const cs_coll_algo *a = cs_coll_algo_at(tc->algo);
+  cs_two_tier tt;
+  cs_platform_two_tier(p, &tt);
+  cs_sched_params prm;
+  ans->ran = test_setup(&prm, a, &tt, tc->size);
+  if (!ans->ran)
+    return TRUE; /* refused for an accepted reason */
+  cs_engine_config ec;
+  cs_engine_config_defaults(&ec);
+  ec.quiet = 1;
+  ec.o_send = ec.o_recv = 0;
+  cs_coll_options o = {.links = true, .timed = true, .verify = true, .gamma = 1e-10, .quiet = true};
+  cs_coll_session *S = cs_coll_session_open(p, &o, &ec, err);
+  cs_coll_item it = {a, tc->size, strcmp(a->name, "script") == 0 ? test_script(tt.p) : NULL};
+  cs_record *r = S ? cs_coll_run(S, &it, NULL, err) : NULL;
+  gboolean ok = r != NULL;
+  if (ok) {
+    char *m = cs_record_text(r, "messages"), *b = cs_record_text(r, "bytes");
+    ans->messages = g_ascii_strtoull(m, NULL, 10);
+    ans->bytes = g_ascii_strtoull(b, NULL, 10);
+    ok = cs_record_has(r, "timed_matches_pattern");
+    g_free(m);
+    g_free(b);
+  }
+  cs_record_free(r);
+  cs_coll_session_close(S);
+  cs_platform_free(p);
+  return ok;
+}
+
+START_TEST(timed_equals_untimed)
+{
+  const char *spec = TEST_PLATFORMS[_i];
+  for (size_t a = 0; a < cs_coll_algo_count(); a++) {
+    timed_case tc = {spec, a, cs_coll_per_rank(cs_coll_algo_at(a)->coll) ? 96 : 1000};
+    timed_answer ans = {0};
+    GError *err = NULL;
+    gboolean ok = cs_run_forked(timed_child, &tc, &ans, sizeof ans, &err);
+    ck_assert_msg(ok, "%s, %s %s: %s", spec, cs_coll_name(cs_coll_algo_at(a)->coll), cs_coll_algo_at(a)->name,
+                  err ? err->message : "?");
+    ck_assert(!ans.ran || ans.messages > 0);
+  }
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("platforms");
+  TCase *tc = tcase_create("interface");
+  tcase_add_test(tc, specs_read_back);
+  tcase_add_test(tc, views_agree_with_platforms);
+  tcase_add_test(tc, bad_specs_refused);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("simgrid");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, every_link_has_a_tier, 0, (int)N_TEST_PLATFORMS + 1);
+  tcase_add_loop_test(tc, timed_equals_untimed, 0, (int)N_TEST_PLATFORMS);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
