@@ -111,7 +111,7 @@ void hash_exchange_install(cs_proc *p, int k)
   handler_state *h = cs_alloc(p, sizeof *h);
   h->k = k;
   h->serving = NULL;
-  cs_set_handler(p, TAG_ID_SELF, TAG_ID_CHILD, on_id_message, h);
+  cs_set_handler_owned(p, TAG_ID_SELF, TAG_ID_CHILD, on_id_message, h);
 }
 
 void hash_exchange_discover(cs_proc *p, int k, int64_t rank, int64_t m, int64_t offset, int color,

@@ -210,7 +210,7 @@ static int run(const cs_cli *c, const coll_opts *o)
 {
   plan P = {0};
   GError *e = NULL;
-  cs_coll_options opt = {o->links || o->per_link, o->timed, o->verify, o->gamma, c->quiet, o->keep_platform};
+  cs_coll_options opt = {o->links || o->per_link, o->timed, o->verify, o->gamma, c->quiet};
   cs_coll_session *S = NULL;
   GPtrArray *records = g_ptr_array_new_with_free_func((GDestroyNotify)cs_record_free);
   cs_coll_outputs out = {o->pairs ? g_string_new(NULL) : NULL, o->per_link ? g_string_new(NULL) : NULL};
@@ -221,6 +221,8 @@ static int run(const cs_cli *c, const coll_opts *o)
       g_ptr_array_add(records, r);
     ok = r != NULL;
   }
+  if (ok && o->keep_platform)
+    ok = cs_platform_write_file(P.platform, o->keep_platform, &e);
   int rc = ok ? 0 : cs_cli_fail(c, e);
   if (rc == 0)
     rc = write_extra(c, o->pairs, out.pairs);

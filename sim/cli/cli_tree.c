@@ -57,7 +57,6 @@ static int run_tree(const cs_cli *c, const tree_opts *o, const cs_tree_algo *alg
   char *xml = NULL, *desc = NULL;
   bool is_temp = false;
   bool ok = p && cs_platform_resolve(p, o->n, &e) && cs_platform_check_size(p, &e) &&
-            (!o->keep_platform || cs_platform_write_file(p, o->keep_platform, &e)) &&
             cs_cli_engine(c, p, 1.5e-6, 1.5e-6, &prm.engine, &e) && cs_platform_xml_for_run(p, &xml, &is_temp, &e);
   int rc = ok ? 0 : cs_cli_fail(c, e);
   g_clear_error(&e);
@@ -72,6 +71,8 @@ static int run_tree(const cs_cli *c, const tree_opts *o, const cs_tree_algo *alg
               (long long)o->k, desc);
     cs_tree_result res;
     rc = cs_tree_run(&prm, &res, &e);
+    if (rc == 0 && o->keep_platform && !cs_platform_write_file(p, o->keep_platform, &e))
+      rc = 2;
     if (rc != 0) {
       cs_cli_fail(c, e);
     } else {

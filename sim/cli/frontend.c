@@ -27,7 +27,7 @@ static void add_common(cs_cli *c)
   static const double us = 1e-6;
   const cs_opt output[] = {
       {"format", 0, CS_OPT_CHOICE, &c->format, "FMT", "table (default), csv or json", 0, 0, 0, 0, formats},
-      {"out", 'o', CS_OPT_PATH_OUT, &c->out, "FILE", "write the result to FILE (atomically) instead of stdout",
+      {"out", 'o', CS_OPT_PATH_OUT_MKDIR, &c->out, "FILE", "write the result to FILE (atomically; missing folders are made) instead of stdout",
        0, 0, 0, 0, NULL},
       {"no-header", 0, CS_OPT_FLAG, &c->no_header, NULL, "csv without the header line", 0, 0, 0, 0, NULL},
       {"quiet", 'q', CS_OPT_FLAG, &c->quiet, NULL, "no progress on stderr", 0, 0, 0, 0, NULL},
@@ -169,7 +169,8 @@ static bool set_value(const cs_opt *o, const char *value, GError **err)
     *(char **)o->target = g_strdup(value);
     return true;
   case CS_OPT_PATH_OUT:
-    if (!cs_check_output_path(what, value, &e))
+  case CS_OPT_PATH_OUT_MKDIR:
+    if (!cs_check_output_path(what, value, o->type == CS_OPT_PATH_OUT_MKDIR, &e))
       return as_option_error(e, err);
     g_free(*(char **)o->target);
     *(char **)o->target = g_strdup(value);
@@ -293,7 +294,7 @@ void cs_cli_free(cs_cli *c)
     if (common)
       continue;
     if (o->type == CS_OPT_STRING || o->type == CS_OPT_CHOICE || o->type == CS_OPT_PATH_IN ||
-        o->type == CS_OPT_PATH_OUT)
+        o->type == CS_OPT_PATH_OUT || o->type == CS_OPT_PATH_OUT_MKDIR)
       g_clear_pointer((char **)o->target, g_free);
     else if (o->type == CS_OPT_LIST && *(GPtrArray **)o->target)
       g_clear_pointer((GPtrArray **)o->target, g_ptr_array_unref);
@@ -484,7 +485,7 @@ void cs_cli_engine_clear(cs_engine_config *ec)
 
 /* ---- output ---- */
 
-bool cs_check_output_path(const char *what, const char *path, GError **err)
+bool cs_check_output_path(const char *what, const char *path, bool make_folders, GError **err)
 {
   struct stat st;
   if (!path || !*path)
@@ -497,8 +498,13 @@ bool cs_check_output_path(const char *what, const char *path, GError **err)
     if (access(path, W_OK) != 0)
       return input_error(err, "%s: cannot write %s: %s", what, path, g_strerror(errno));
   }
-  /* the nearest existing folder above must be writable (missing ones are made when writing) */
+  /* the folder (with make_folders: the nearest existing one above) must be writable */
   char *dir = g_path_get_dirname(path);
+  if (!make_folders && stat(dir, &st) != 0) {
+    input_error(err, "%s: cannot write %s: folder %s does not exist", what, path, dir);
+    g_free(dir);
+    return false;
+  }
   while (stat(dir, &st) != 0 && strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0) {
     char *up = g_path_get_dirname(dir);
     g_free(dir);

@@ -37,7 +37,8 @@ typedef enum {
   CS_OPT_STRING,   /* char * (g_free'd by cs_cli_free) */
   CS_OPT_CHOICE,   /* char *, one of choices */
   CS_OPT_PATH_IN,  /* char *, a readable file (checked when parsed) */
-  CS_OPT_PATH_OUT, /* char *, a path we may write (checked when parsed) */
+  CS_OPT_PATH_OUT, /* char *, a path we may write, in an existing folder (checked when parsed) */
+  CS_OPT_PATH_OUT_MKDIR, /* the same, missing folders made when writing (--out) */
   CS_OPT_INT,      /* int64_t in [min, max] */
   CS_OPT_U64,      /* uint64_t in [min, max] (max 0: 2^64-1) */
   CS_OPT_QUANTITY, /* double: qty, bare_mult, [min, max] */
@@ -130,9 +131,10 @@ int cs_cli_emit(const cs_cli *c, cs_record *const *records, size_t n, const char
 /* Write a text (already rendered) to --out or stdout. */
 int cs_cli_emit_text(const cs_cli *c, const char *text, size_t len);
 
-/* Checks of an output path before a run: its folder exists and is
- * writable, it is not a directory, not a device.  CS_INPUT_ERROR. */
-bool cs_check_output_path(const char *what, const char *path, GError **err);
+/* Checks of an output path before a run: its folder exists (or, with
+ * make_folders, the nearest existing folder above it) and is writable, the
+ * path is not a directory, not a device.  CS_INPUT_ERROR. */
+bool cs_check_output_path(const char *what, const char *path, bool make_folders, GError **err);
 /* Write text to path atomically (temporary file in the same folder, then
  * rename); the temporary file never survives a failure. */
 bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError **err);

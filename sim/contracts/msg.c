@@ -25,8 +25,17 @@ void cs_proc_init(cs_proc *p, int rank, int size, const cs_transport *t, void *b
   p->phase = CS_PHASE_ALGO;
 }
 
+static void drop_owned_handler_state(cs_proc *p)
+{
+  if (p->handler_owns_user && p->handler_user)
+    cs_free(p, p->handler_user);
+  p->handler_owns_user = 0;
+  p->handler_user = NULL;
+}
+
 void cs_proc_release(cs_proc *p)
 {
+  drop_owned_handler_state(p);
   cs_msg *m;
   while ((m = g_queue_pop_head(&p->pending)) != NULL) {
     free(m->data);
@@ -127,8 +136,17 @@ void cs_msg_free(cs_proc *p, cs_msg *m)
   free(m);
 }
 
+void cs_set_handler_owned(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, void *state)
+{
+  cs_set_handler(p, tag_lo, tag_hi, fn, state);
+  p->handler_owns_user = fn != NULL;
+}
+
 void cs_set_handler(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, void *user)
 {
+  if (p->handler_user != user)
+    drop_owned_handler_state(p);
+  p->handler_owns_user = 0;
   p->handler_lo = tag_lo;
   p->handler_hi = tag_hi;
   p->handler = fn;

@@ -69,6 +69,11 @@ void cs_msg_free(cs_proc *p, cs_msg *m);
 
 /* Handler for tags in [tag_lo, tag_hi]; pass fn = NULL to remove it. */
 void cs_set_handler(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, void *user);
+/* The same, with state the process keeps for the handler (allocated with
+ * cs_alloc): the messaging layer frees it when the handler is replaced or
+ * removed, or when the run ends (a serving process never returns to free
+ * it). */
+void cs_set_handler_owned(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, void *state);
 /* Serve handler messages until the simulation ends (the process has finished
  * its own part but may still be asked to act for others).  The timed backend
  * ends the run at quiescence: every process serving and no message in

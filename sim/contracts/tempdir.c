@@ -156,4 +156,24 @@ void cs_tempfile_remove(const char *path)
       file_used[i] = 0;
 }
 
+bool cs_tempfile_commit(const char *tmp, const char *dest, GError **err)
+{
+  bool ok = rename(tmp, dest) == 0;
+  if (!ok && errno == EXDEV) {
+    gchar *text = NULL;
+    gsize len = 0;
+    GError *e = NULL;
+    ok = g_file_get_contents(tmp, &text, &len, &e) && g_file_set_contents(dest, text, (gssize)len, &e);
+    if (!ok) {
+      g_set_error(err, CS_INPUT_ERROR, 1, "cannot write %s: %s", dest, e->message);
+      g_error_free(e);
+    }
+    g_free(text);
+  } else if (!ok) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "cannot write %s: %s", dest, g_strerror(errno));
+  }
+  cs_tempfile_remove(tmp);
+  return ok;
+}
+
 void cs_tempdir_cleanup(void) { remove_all(); }

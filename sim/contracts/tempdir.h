@@ -22,6 +22,12 @@ const char *cs_tempdir(GError **err);
 char *cs_tempfile(const char *stem, const char *suffix, GError **err);
 void cs_tempfile_remove(const char *path);
 
+/* Move a finished temporary file to its destination: rename when the two
+ * share a file system, else copy into a temporary file beside the
+ * destination and rename that; the temporary file is removed either way.
+ * FALSE with err (CS_INPUT_ERROR) when the destination cannot be written. */
+bool cs_tempfile_commit(const char *tmp, const char *dest, GError **err);
+
 /* Remove the folder now (also done at exit). */
 void cs_tempdir_cleanup(void);
 

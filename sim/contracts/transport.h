@@ -35,6 +35,7 @@ struct cs_proc {
   cs_handler_fn handler;
   cs_phase handler_phase;         /* sends of the handler count in this phase */
   void *handler_user;
+  int handler_owns_user;          /* handler_user was cs_alloc'd for it: freed with it */
   cs_send_observer observer;
   void *observer_user;
 };

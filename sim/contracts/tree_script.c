@@ -502,6 +502,12 @@ cs_tree_script *cs_ts_read(const char *text, size_t len, const char *origin, GEr
   yaml_parser_t parser;
   yaml_document_t doc;
   cs_tree_script *s = NULL;
+  int deep = cs_yaml_too_deep(text, len, CS_YAML_MAX_DEPTH);
+  if (deep) {
+    g_set_error(err, CS_TS_ERROR, CS_TS_ERR_SYNTAX, "%s:%d: nested more than %d levels deep", c.origin, deep,
+                CS_YAML_MAX_DEPTH);
+    return NULL;
+  }
   yaml_parser_initialize(&parser);
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
   if (!yaml_parser_load(&parser, &doc)) {

@@ -61,8 +61,6 @@ cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_option
   cs_platform_two_tier(p, &s->tt);
   s->ec = *ec;
   bool need_xml = o->links || o->timed;
-  if (o->keep_platform && !cs_platform_write_file(p, o->keep_platform, err))
-    goto fail;
   if (!need_xml)
     return s;
   if (!cs_platform_xml_for_run(p, &s->xml, &s->xml_is_temp, err))

@@ -27,7 +27,6 @@ typedef struct cs_coll_options {
   bool verify;      /* replay the schedule */
   double gamma;     /* seconds per byte combined (timed runs and the cost model) */
   bool quiet;       /* no progress on stderr */
-  const char *keep_platform; /* also write the platform XML here, or NULL */
 } cs_coll_options;
 
 /* ec: engine settings (model, overheads, ...) for timed runs; copied.  The

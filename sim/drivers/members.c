@@ -1,5 +1,6 @@
 /* Parent group membership, see group.h. */
 #include "sim/drivers/members.h"
+#include "sim/contracts/rank_list.h"
 #include "sim/contracts/prng.h"
 #include "sim/engine/sg_engine.h"
 
@@ -48,48 +49,18 @@ cs_group *cs_group_draw(int n, double f, int colors, cs_color_rule rule, uint64_
 cs_group *cs_group_from_file(const char *path, int n, int colors, cs_color_rule rule, uint64_t seed,
                              GError **err)
 {
-  gchar *text = NULL;
-  GError *e = NULL;
-  if (!g_file_get_contents(path, &text, NULL, &e)) {
-    g_set_error(err, CS_INPUT_ERROR, 1, "cannot read members file: %s", e->message);
-    g_error_free(e);
+  GArray *ranks = cs_rank_list_read(path, n, true, err);
+  if (!ranks) {
+    g_prefix_error(err, "members file: ");
     return NULL;
   }
   cs_group *g = group_new(n, colors);
-  int line = 1;
-  const char *s = text;
-  while (*s) {
-    if (*s == '#') {
-      while (*s && *s != '\n')
-        s++;
-    } else if (*s == '\n') {
-      line++;
-      s++;
-    } else if (g_ascii_isspace(*s) || *s == ',') {
-      s++;
-    } else {
-      char *end;
-      errno = 0;
-      long v = strtol(s, &end, 10);
-      if (!g_ascii_isdigit(*s) || end == s || errno || v < 0 || v >= n || (*end && !g_ascii_isspace(*end) && *end != ',' && *end != '#')) {
-        g_set_error(err, CS_INPUT_ERROR, 1, "members file %s, line %d: '%.*s' is not a rank in [0, %d)",
-                    path, line, (int)strcspn(s, " \t\r\n,#"), s, n);
-        goto fail;
-      }
-      if (g->color[v] >= 0) {
-        g_set_error(err, CS_INPUT_ERROR, 1, "members file %s, line %d: rank %ld listed twice", path, line, v);
-        goto fail;
-      }
-      group_join(g, (int)v, cs_color_draw(seed, (int)v, colors, rule));
-      s = end;
-    }
+  for (guint i = 0; i < ranks->len; i++) {
+    int r = (int)g_array_index(ranks, int64_t, i);
+    group_join(g, r, cs_color_draw(seed, r, colors, rule));
   }
-  g_free(text);
+  g_array_free(ranks, TRUE);
   return g;
-fail:
-  g_free(text);
-  cs_group_free(g);
-  return NULL;
 }
 
 void cs_group_free(cs_group *g)

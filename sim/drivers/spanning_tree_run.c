@@ -12,6 +12,7 @@
  * algorithm run alone from t = 0.
  */
 #include "sim/drivers/spanning_tree_run.h"
+#include "sim/contracts/tempdir.h"
 #include "algorithms/spanning_trees/kary.h"
 #include "sim/contracts/transport.h"
 #include "sim/checks/spanning_tree_verify.h"
@@ -33,7 +34,7 @@ typedef struct run_state {
   double *t_start, *t_end;
   double t_done;        /* last reduction end */
   FILE *trace;
-  char *trace_tmp;      /* the trace is renamed into place only on success */
+  char *trace_tmp;      /* in the run's temporary folder; moved into place only on success */
 } run_state;
 
 static int group_color_of(const cs_tree_ctx *ctx, int rank)
@@ -230,11 +231,12 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
 
   int rc = 0;
   if (prm->trace_file) {
-    st.trace_tmp = g_strdup_printf("%s.tmp", prm->trace_file);
-    st.trace = fopen(st.trace_tmp, "w");
+    st.trace_tmp = cs_tempfile("trace", ".csv", err);
+    st.trace = st.trace_tmp ? fopen(st.trace_tmp, "w") : NULL;
     if (!st.trace) {
-      g_set_error(err, CS_INPUT_ERROR, 1, "cannot write trace file %s: %s", prm->trace_file, g_strerror(errno));
-      rc = 2;
+      if (err && !*err)
+        g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot write the trace's temporary file: %s", g_strerror(errno));
+      rc = 1;
       goto out;
     }
     fprintf(st.trace, "src,dst,bytes,phase\n");
@@ -267,11 +269,9 @@ out:
     rc = 1;
   }
   if (st.trace_tmp) {
-    if (rc == 0 && rename(st.trace_tmp, prm->trace_file) != 0) {
-      g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot write trace file %s: %s", prm->trace_file, g_strerror(errno));
-      rc = 1;
-    }
-    unlink(st.trace_tmp);
+    if (rc == 0 && !cs_tempfile_commit(st.trace_tmp, prm->trace_file, err))
+      rc = 2;
+    cs_tempfile_remove(st.trace_tmp);
     g_free(st.trace_tmp);
   }
   state_free(&st);

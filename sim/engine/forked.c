@@ -1,11 +1,16 @@
-/* See forked.h.  The child writes a status byte, then either the result or
- * an error message. */
+/* See forked.h.  The child writes a status byte (1 done, 0 bad input,
+ * 2 internal failure), then either the result or an error message.  The
+ * child dies with its parent (a killed search leaves no simulation running)
+ * and removes its own temporary folder before it exits. */
 #include "sim/engine/forked.h"
+#include "sim/contracts/tempdir.h"
 #include "sim/engine/sg_engine.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,14 +30,16 @@ static void write_all(int fd, const void *buf, size_t len)
 
 static void child(int fd, cs_forked_fn fn, void *arg, void *out, size_t out_size)
 {
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
   GError *e = NULL;
-  char ok = fn(arg, out, &e) ? 1 : 0;
-  write_all(fd, &ok, 1);
-  if (ok)
+  char status = fn(arg, out, &e) ? 1 : e && e->domain == CS_INPUT_ERROR ? 0 : 2;
+  write_all(fd, &status, 1);
+  if (status == 1)
     write_all(fd, out, out_size);
   else
     write_all(fd, e ? e->message : "failed", strlen(e ? e->message : "failed") + 1);
   close(fd);
+  cs_tempdir_cleanup();
   _exit(0);
 }
 
@@ -76,8 +83,8 @@ gboolean cs_run_forked(cs_forked_fn fn, void *arg, void *out, size_t out_size, G
   gboolean ok = s->len >= 1 && s->str[0] == 1 && s->len == 1 + out_size;
   if (ok)
     memcpy(out, s->str + 1, out_size);
-  else if (s->len >= 1 && s->str[0] == 0)
-    g_set_error(err, CS_INPUT_ERROR, 1, "%s", s->str + 1);
+  else if (s->len >= 2 && (s->str[0] == 0 || s->str[0] == 2))
+    g_set_error(err, s->str[0] == 0 ? CS_INPUT_ERROR : CS_INTERNAL_ERROR, 1, "%s", s->str + 1);
   else
     g_set_error(err, CS_INTERNAL_ERROR, 1, "simulation process died (status %d)", status);
   g_string_free(s, TRUE);

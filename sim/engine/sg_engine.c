@@ -65,6 +65,9 @@ typedef struct outbox {
    * slot its payload lands in. */
   sg_comm_t rcomm[CS_MAX_RECV_WINDOW];
   void *rdata[CS_MAX_RECV_WINDOW];
+  /* Inside sg_comm_wait_any: SimGrid holds the posted receives, and when the
+   * actor is killed there (the end of the run) it releases them itself. */
+  int in_wait_any;
 } outbox;
 
 static void outbox_reap(outbox *o)
@@ -152,7 +155,9 @@ static cs_msg *next_arrived(cs_proc *p)
     posted[n] = o->rcomm[i];
     slot_of[n++] = i;
   }
+  o->in_wait_any = 1;
   ssize_t done = sg_comm_wait_any(posted, (size_t)n); /* releases the finished comm */
+  o->in_wait_any = 0;
   int slot = slot_of[done];
   o->rcomm[slot] = NULL;
   return o->rdata[slot];
@@ -517,9 +522,10 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
     if (o) {
       for (int i = 0; i < o->count; i++)
         sg_comm_unref(o->comm[i]); /* finished: quiescence means all were received */
-      for (int i = 0; i < CS_MAX_RECV_WINDOW; i++)
+      for (int i = 0; i < CS_MAX_RECV_WINDOW && !o->in_wait_any; i++)
         if (o->rcomm[i])
-          sg_comm_unref(o->rcomm[i]); /* receives posted ahead, never matched */
+          sg_comm_unref(o->rcomm[i]); /* receives posted ahead, never matched (released by SimGrid
+                                         instead when the actor was killed inside wait_any) */
       g_free(o->comm);
       g_free(o->dst);
       g_free(o);
