@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # Installs the Debian packages collsim needs (build, tests, figures) when they
 # are missing.  Debian 12 or later; run as root or with sudo available.
+#
+#   scripts/install-deps.sh           build, tests, figures, valgrind
+#   scripts/install-deps.sh --fuzz    also clang and libFuzzer (tests/fuzz/)
 set -euo pipefail
 packages=(build-essential autoconf automake libtool pkg-config
           libsimgrid-dev simgrid libglib2.0-dev libyaml-dev check gnuplot-nox
           libbdd-dev libbz2-dev libroaring-dev valgrind)
+case ${1:-} in
+  --fuzz) packages+=(clang libclang-rt-dev) ;;
+  '') ;;
+  *) echo "install-deps: unknown option '$1' (known: --fuzz)" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

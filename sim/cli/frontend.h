@@ -25,6 +25,7 @@
 
 #include "platforms/platform.h"
 #include "sim/drivers/record.h"
+#include "sim/contracts/output_path.h"
 #include "sim/contracts/units.h"
 #include "sim/engine/sg_engine.h"
 
@@ -131,13 +132,6 @@ int cs_cli_emit(const cs_cli *c, cs_record *const *records, size_t n, const char
 /* Write a text (already rendered) to --out or stdout. */
 int cs_cli_emit_text(const cs_cli *c, const char *text, size_t len);
 
-/* Checks of an output path before a run: its folder exists (or, with
- * make_folders, the nearest existing folder above it) and is writable, the
- * path is not a directory, not a device.  CS_INPUT_ERROR. */
-bool cs_check_output_path(const char *what, const char *path, bool make_folders, GError **err);
-/* Write text to path atomically (temporary file in the same folder, then
- * rename); the temporary file never survives a failure. */
-bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError **err);
 
 /* SimGrid's network models that collsim accepts (one list for every subcommand). */
 extern const char *const cs_models[];

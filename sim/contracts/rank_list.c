@@ -30,6 +30,8 @@ static bool read_rank(const char **s, const char *end, const char *origin, int l
     v = v * 10 + (uint64_t)(*p - '0');
     p++;
   }
+  if (p < end && *p == '\0')
+    return refuse(err, origin, line, "a NUL byte after '%.*s' (a binary file?)", (int)MIN(p - *s, 40), *s);
   if (p == *s || (p < end && !is_separator(*p) && *p != '#')) {
     const char *q = *s;
     while (q < end && !is_separator(*q) && *q != '#' && *q != '\0')

@@ -112,7 +112,7 @@ bool cs_parse_quantity(const char *what, const char *text, cs_quantity qty, doub
     }
     v = x * u[i].mult / u[i].div;
   }
-  if (!isfinite(v))
+  if (!isfinite(v) || (v != 0 && fabs(v) < DBL_MIN)) /* subnormal: would not print back exactly */
     return input_error(err, "%s: '%s' is out of range", what, text);
   if (qty == CS_QTY_BANDWIDTH && v <= 0)
     return input_error(err, "%s: '%s': a bandwidth must be positive", what, text);
@@ -190,7 +190,8 @@ bool cs_parse_int(const char *what, const char *text, int64_t min, int64_t max, 
   GError *e = NULL;
   if (!cs_parse_u64(what, digits, 0, UINT64_MAX, &mag, &e) || mag > (uint64_t)INT64_MAX) {
     g_clear_error(&e);
-    if (g_ascii_isdigit(*digits) && strspn(digits, "0123456789") == strlen(digits))
+    const char *magnitude = text[0] == '-' ? text + 1 : text; /* "-1" where min >= 0 is out of range */
+    if (g_ascii_isdigit(*magnitude) && strspn(magnitude, "0123456789") == strlen(magnitude))
       return input_error(err, "%s: '%s' is out of range [%" PRId64 ", %" PRId64 "]", what, text, min, max);
     return input_error(err, "%s: '%s' is not an integer", what, text);
   }

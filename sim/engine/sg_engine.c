@@ -296,6 +296,8 @@ static gboolean simgrid_child_accepts(GPtrArray *args, const char *platform, cha
       if (**l && !g_str_has_prefix(*l, "Backtrace") && !g_str_has_prefix(g_strchug(*l), "->") &&
           !g_str_has_prefix(*l, "[0x"))
         first = *l;
+    if (first && g_str_has_prefix(first, "Uncaught exception ") && strstr(first, ": "))
+      first = strstr(first, ": ") + 2; /* "Uncaught exception std::out_of_range: Bad config key: x" */
     *why = g_strdup(first ? first : "no reason given");
     g_strfreev(lines);
   }

@@ -30,10 +30,12 @@ static gboolean fail(parse_ctx *c, const yaml_node_t *node, const char *key, con
   char *what = g_strdup_vprintf(fmt, ap);
   va_end(ap);
   g_strdelimit(what, "\r\n\t", ' '); /* one line, whatever values the file holds */
+  char *flat_key = key ? g_strdelimit(g_strdup(key), "\r\n\t", ' ') : NULL;
   if (key)
-    g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s:%d: key '%s': %s", c->path, cs_yaml_line(node), key, what);
+    g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s:%d: key '%s': %s", c->path, cs_yaml_line(node), flat_key, what);
   else
     g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s:%d: %s", c->path, cs_yaml_line(node), what);
+  g_free(flat_key);
   g_free(what);
   return FALSE;
 }
@@ -738,18 +740,20 @@ static char *point_key(const series *s, GPtrArray *args, const cs_experiment *e)
  * false: left out). */
 static gboolean arg_matches(GPtrArray *args, const param *want)
 {
+  size_t name_len = strlen(want->name);
   for (guint w = 0; w < want->values->len; w++) {
     const char *x = g_ptr_array_index(want->values, w);
-    char *form = x ? (*x ? g_strdup_printf("--%s=%s", want->name, x) : g_strdup_printf("--%s", want->name)) : NULL;
     gboolean found = FALSE, named = FALSE;
-    char *prefix = g_strdup_printf("--%s", want->name);
-    for (guint i = 0; i < args->len; i++) {
-      const char *a = g_ptr_array_index(args, i);
-      named = named || (g_str_has_prefix(a, prefix) && (a[strlen(prefix)] == '=' || !a[strlen(prefix)]));
-      found = found || (form && strcmp(a, form) == 0);
+    for (guint i = 0; i < args->len && !found; i++) {
+      const char *a = g_ptr_array_index(args, i); /* "--name=value" or "--name" */
+      if (strncmp(a, "--", 2) != 0 || strncmp(a + 2, want->name, name_len) != 0)
+        continue;
+      const char *rest = a + 2 + name_len;
+      if (*rest != '=' && *rest != '\0')
+        continue;
+      named = TRUE;
+      found = x && (*x ? *rest == '=' && strcmp(rest + 1, x) == 0 : *rest == '\0');
     }
-    g_free(prefix);
-    g_free(form);
     if (found || (!x && !named))
       return TRUE;
   }

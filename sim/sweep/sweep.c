@@ -50,6 +50,8 @@
 #endif
 #include "sim/sweep/sweep.h"
 
+#include "sim/cli/frontend.h"
+#include "sim/contracts/output_path.h"
 #include "sim/contracts/progress.h"
 #include "sim/drivers/spanning_tree_result.h"
 
@@ -796,7 +798,14 @@ static void finish_job(sweep *sw, job *j, int status)
     }
     g_free(why);
   } else if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
-    report_failure(sw, j, "was refused as bad input (exit status 2); stopping the sweep");
+    /* bad input: one line, the point and what its run said */
+    char *first = g_strdup(j->err->len ? j->err->str : "no message");
+    char *nl = strchr(first, '\n');
+    if (nl)
+      *nl = '\0';
+    cs_progress_message(sw->progress, "collsim sweep: point %zu (%s) refused as bad input: %s", j->pt->index,
+                        j->pt->key ? j->pt->key : j->pt->algo, first);
+    g_free(first);
     if (!sw->stop_status)
       sw->stop_status = 2;
   } else if (WIFEXITED(status)) {
@@ -1209,8 +1218,9 @@ static const char *const SUMMARY =
     "point failed, 2 bad input.";
 
 static const char *const DESCRIPTION =
-    "Points run in the experiment's order (n outermost, then f, k, colors, seeds,\n"
-    "algorithms innermost); --shard I/N keeps those whose index is I modulo N.\n"
+    "Points run in the experiment's order (its parameters' lists nested in the\n"
+    "order written, the first outermost); --shard I/N keeps those whose index is\n"
+    "I modulo N.\n"
     "\n"
     "Examples:\n"
     "  collsim sweep experiments/smoke.yaml --out smoke.csv\n"
@@ -1223,68 +1233,49 @@ static const char *const DESCRIPTION =
 int cs_sweep_main(int argc, char **argv)
 {
   char *out_path = NULL, *shard = NULL;
-  gboolean quiet = FALSE, dry_run = FALSE;
-  int njobs = 1;
-  GOptionEntry entries[] = {
-      {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, "Results CSV (appended to; required unless --dry-run)",
-       "FILE"},
-      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress line", NULL},
-      {"jobs", 'j', 0, G_OPTION_ARG_INT, &njobs, "Points run at once (default 1)", "J"},
-      {"shard", 0, 0, G_OPTION_ARG_STRING, &shard, "Only points whose index is I modulo N", "I/N"},
-      {"dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run, "Print the pending points' command lines, run nothing",
-       NULL},
-      {NULL, 0, 0, 0, NULL, NULL, NULL},
+  bool quiet = false, dry_run = false;
+  int64_t jobs_opt = 1;
+  const cs_opt opts[] = {
+      {"out", 'o', CS_OPT_PATH_OUT, &out_path, "FILE", "results CSV (appended to; required unless --dry-run)", 0, 0,
+       0, 0, NULL},
+      {"quiet", 'q', CS_OPT_FLAG, &quiet, NULL, "no progress line", 0, 0, 0, 0, NULL},
+      {"jobs", 'j', CS_OPT_INT, &jobs_opt, "J", "points run at once (default 1)", 1, 1024, 0, 0, NULL},
+      {"shard", 0, CS_OPT_STRING, &shard, "I/N", "only points whose index is I modulo N", 0, 0, 0, 0, NULL},
+      {"dry-run", 0, CS_OPT_FLAG, &dry_run, NULL, "print the pending points' command lines, run nothing", 0, 0, 0,
+       0, NULL},
+      {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
-  GOptionContext *oc = g_option_context_new("EXPERIMENT.yaml");
-  g_option_context_set_summary(oc, SUMMARY);
-  g_option_context_set_description(oc, DESCRIPTION);
-  g_option_context_add_main_entries(oc, entries, NULL);
-  /* GOption rearranges the vector: work on a copy. */
-  int ac = argc;
-  char **av = g_new0(char *, argc + 1);
-  memcpy(av, argv, sizeof(char *) * (size_t)argc);
-  av[0] = (char *)"collsim sweep";
+  cs_cli c;
+  int status = cs_cli_parse(&c, "sweep", 0, opts, "EXPERIMENT.yaml", SUMMARY, DESCRIPTION, argc, argv);
   GError *err = NULL;
-  int status = 0;
   cs_experiment *e = NULL;
   cs_sweep_rows *rows = NULL;
   GPtrArray *pending = NULL;
   char *exe = NULL;
   int out_fd = -1;
   int shard_i = 0, shard_n = 1;
+  int njobs = (int)jobs_opt;
   gboolean needs_header = FALSE, created = FALSE, existed = TRUE;
   journal jr = {0};       /* generic experiments */
   char *gen_header = NULL;
   off_t gen_len = 0;
   int journal_fd = -1;
 
-  if (!g_option_context_parse(oc, &ac, &av, &err)) {
-    fprintf(stderr, "collsim sweep: %s (see collsim sweep --help)\n", err->message);
-    status = 2;
+  if (status != 0)
     goto done;
-  }
-  if (ac != 2) {
-    fprintf(stderr, "collsim sweep: expected one EXPERIMENT.yaml, got %d argument(s) (see collsim sweep --help)\n",
-            ac - 1);
-    status = 2;
+  if (g_strv_length(c.rest) != 1) {
+    status = cs_cli_usage(&c, "expected one EXPERIMENT.yaml, got %u argument(s)", g_strv_length(c.rest));
     goto done;
   }
   if (!out_path && !dry_run) {
-    fprintf(stderr, "collsim sweep: --out FILE is required (see collsim sweep --help)\n");
-    status = 2;
-    goto done;
-  }
-  if (njobs < 1) {
-    fprintf(stderr, "collsim sweep: --jobs must be >= 1\n");
-    status = 2;
+    status = cs_cli_usage(&c, "--out FILE is required");
     goto done;
   }
   if (shard && !cs_sweep_parse_shard(shard, &shard_i, &shard_n)) {
-    fprintf(stderr, "collsim sweep: --shard '%s': expected I/N with 0 <= I < N, e.g. 0/4\n", shard);
-    status = 2;
+    status = cs_cli_usage(&c, "--shard '%s': expected I/N with 0 <= I < N, e.g. 0/4", shard);
     goto done;
   }
-  e = cs_experiment_load(av[1], &err);
+  e = cs_experiment_load(c.rest[0], &err);
   if (!e) {
     fprintf(stderr, "collsim sweep: %s\n", err->message);
     status = 2;
@@ -1404,7 +1395,8 @@ int cs_sweep_main(int argc, char **argv)
             (int)got_signal, sw.written, out_path);
     status = 128 + got_signal;
   } else if (sw.stop_status) {
-    fprintf(stderr, "collsim sweep: stopped; %zu row(s) written to %s\n", sw.written, out_path);
+    if (sw.stop_status != 2)
+      fprintf(stderr, "collsim sweep: stopped; %zu row(s) written to %s\n", sw.written, out_path);
     status = sw.stop_status;
   } else if (sw.failed) {
     fprintf(stderr, "collsim sweep: %zu of %u point(s) failed (see above); %zu row(s) written to %s; "
@@ -1442,9 +1434,6 @@ done:
   cs_experiment_free(e);
   g_free(exe);
   g_clear_error(&err);
-  g_free(out_path);
-  g_free(shard);
-  g_option_context_free(oc);
-  g_free(av);
+  cs_cli_free(&c);
   return status;
 }

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Bad input, every option of every subcommand: each option that takes a
+# value (read from `collsim CMD --help`) is given non-finite, negative, zero,
+# overflowing, empty and malformed values, and every option that names a
+# file is given a device, a folder, a path under a missing folder and a path
+# under a regular file.  Each run must either succeed (exit 0: the value was
+# acceptable) or be refused as bad input: exit 2 with exactly one line on
+# stderr, no output file left behind and no temporary file left behind.  Any
+# other exit (1, a crash, a hang past 60 s) fails the test.  Flags given a
+# value, unknown options and unknown subcommands are refused the same way.
+#
+#   COLLSIM=./collsim tests/bad-input.sh        (make check sets COLLSIM)
+set -u
+collsim=${COLLSIM:?set COLLSIM to the collsim binary}
+
+# The runs are dealt round-robin to BAD_INPUT_JOBS copies of this script
+# (default 2, the machine's cores), each with its own folders.
+jobs=${BAD_INPUT_JOBS:-2}
+if [ -z "${BAD_INPUT_SHARD:-}" ]; then
+  pids=()
+  for ((k = 0; k < jobs; k++)); do
+    BAD_INPUT_SHARD=$k bash "$0" &
+    pids+=($!)
+  done
+  status=0
+  for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+  exit $status
+fi
+src=${COLLSIM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+work=$(mktemp -d "${TMPDIR:-/tmp}/bad-input.XXXXXX")
+export TMPDIR=$work/tmp # collsim's own temporary folders land here, to be counted
+mkdir -p "$TMPDIR"
+trap 'rm -rf "$work"' EXIT
+
+cat > "$work/exp.yaml" << 'EOF'
+name: tiny
+command: collective
+parameters: {platform: "percs:2,2,1", coll: scatter, algo: binomial, block: 1KiB}
+EOF
+out=$work/out/result.txt
+mkdir -p "$work/out"
+
+# Base command lines: small and fast; --out is where a result would go.
+declare -A base=(
+  [tree]="tree --algo rank-hash -n 16 -f 0.5 -q --out $out"
+  [collective]="collective --platform percs:2,2,2 --coll scatter --algo binomial --block 1KiB -q --out $out"
+  [allreduce]="allreduce --cluster 2x2@100 -n 4 --iterations 2 -q --out $out"
+  [tree-script]="tree-script --from lam -n 4 --out $out"
+  [platform]="platform --platform torus:2x2x2/1 --out $out"
+  [sweep]="sweep $work/exp.yaml -q --out $out"
+  [demo]="demo -n 16 -q"
+)
+numbers=(nan inf -1 0 1e999 99999999999999999999 "" abc " 3")
+paths=(/dev/null / "$work/missing/x" /etc/hostname/x "")
+
+fails=0 runs=0
+fail() {
+  fails=$((fails + 1))
+  [ $fails -le 30 ] && printf 'bad-input: %s\n' "$*" >&2
+}
+
+# Runs collsim with the given words; checks the rules above.
+case_index=0
+check() {
+  case_index=$((case_index + 1))
+  [ $((case_index % jobs)) = "$BAD_INPUT_SHARD" ] || return 0
+  find "$work/out" "$TMPDIR" -mindepth 1 -delete
+  local err=$work/stderr rc
+  runs=$((runs + 1))
+  timeout 60 "$collsim" "$@" > /dev/null 2> "$err"
+  rc=$?
+  if [ $rc = 0 ]; then
+    return
+  fi
+  local lines leftover temp
+  lines=$(wc -l < "$err")
+  leftover=$(find "$work/out" -mindepth 1 | head -n 3)
+  temp=$(find "$TMPDIR" -mindepth 1 | head -n 3)
+  if [ $rc != 2 ]; then
+    fail "exit $rc (expected 0 or 2): collsim $* :: $(head -c 300 "$err" | tr '\n' '|')"
+  elif [ "$lines" != 1 ]; then
+    fail "$lines lines on stderr (expected 1): collsim $* :: $(head -c 300 "$err" | tr '\n' '|')"
+  elif [ -n "$leftover" ]; then
+    fail "left $leftover: collsim $*"
+  elif [ -n "$temp" ]; then
+    fail "left temporary $temp: collsim $*"
+  fi
+}
+
+# The options of a subcommand that take a value: "name metavar" per line.
+options_of() {
+  "$collsim" "$1" --help 2> /dev/null | sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z0-9-]*\)=\([A-Z:_]*\).*/\2 \3/p'
+}
+flags_of() {
+  "$collsim" "$1" --help 2> /dev/null | sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z0-9-]*\)  .*/\2/p' | grep -v '^help$'
+}
+
+# The base words with option --name set to value (replaced if the base has it).
+with_option() {
+  local cmd=$1 name=$2 value=$3
+  local -a words
+  read -ra words <<< "${base[$cmd]}"
+  local -a outw=()
+  local i=0 replaced=0
+  while [ $i -lt ${#words[@]} ]; do
+    local w=${words[$i]}
+    if [ "$w" = "--$name" ] || { [ ${#name} = 1 ] && [ "$w" = "-$name" ]; }; then
+      outw+=("--$name=$value")
+      i=$((i + 2))
+      replaced=1
+      continue
+    fi
+    outw+=("$w")
+    i=$((i + 1))
+  done
+  [ $replaced = 1 ] || outw+=("--$name=$value")
+  printf '%s\0' "${outw[@]}"
+}
+
+for cmd in "${!base[@]}"; do
+  while read -r name meta; do
+    [ -n "$name" ] || continue
+    case $meta in
+      FILE) values=("${paths[@]}") ;;
+      *) values=("${numbers[@]}") ;;
+    esac
+    for v in "${values[@]}"; do
+      mapfile -d '' -t words < <(with_option "$cmd" "$name" "$v")
+      check "${words[@]}"
+    done
+  done < <(options_of "$cmd")
+  while read -r flag; do
+    [ -n "$flag" ] || continue
+    mapfile -d '' -t words < <(with_option "$cmd" "$flag" "x")
+    check "${words[@]}"
+  done < <(flags_of "$cmd")
+  read -ra words <<< "${base[$cmd]}"
+  check "${words[@]}" --no-such-option
+  check "${words[@]}" unexpected-argument
+done
+check no-such-command
+check
+check reproduce no-such-target
+check sweep "$work/missing.yaml" --out "$out"
+
+# a repeated single-valued option
+check tree --algo rank-hash -n 16 -n 32 -q
+# an unreadable, an empty and a malformed input file
+: > "$work/empty.yaml"
+printf 'name: [unclosed\n' > "$work/bad.yaml"
+check sweep "$work/empty.yaml" --out "$out"
+check sweep "$work/bad.yaml" --out "$out"
+check allreduce --cluster 2x2@100 -n 4 --trees "$work/bad.yaml" -q
+check tree --algo rank-hash -n 16 --members "$work/bad.yaml" -q
+check tree --algo rank-hash -n 16 --platform "$work/bad.yaml" -q
+
+if [ $fails -gt 0 ]; then
+  printf 'bad-input (part %d of %d): %d of %d runs broke the rules\n' $((BAD_INPUT_SHARD + 1)) "$jobs" "$fails" "$runs" >&2
+  exit 1
+fi
+printf 'bad-input (part %d of %d): %d runs, every one refused with one line and nothing left behind (or accepted)\n' $((BAD_INPUT_SHARD + 1)) "$jobs" "$runs"
