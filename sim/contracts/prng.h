@@ -14,6 +14,15 @@ static inline uint64_t cs_mix64(uint64_t z)
   return z ^ (z >> 31);
 }
 
+/* The next number of a sequential splitmix64 stream whose state is *state
+ * (any seed): the finaliser of state + golden gamma, then state advances. */
+static inline uint64_t cs_splitmix_next(uint64_t *state)
+{
+  uint64_t z = cs_mix64(*state);
+  *state += 0x9e3779b97f4a7c15ULL;
+  return z;
+}
+
 static inline double cs_uniform(uint64_t seed, uint64_t rank, uint64_t stream)
 {
   uint64_t h = cs_mix64(cs_mix64(cs_mix64(seed) ^ rank) ^ (stream * 0x632be59bd9b4e019ULL));
