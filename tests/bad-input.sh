@@ -37,6 +37,7 @@ name: tiny
 command: collective
 parameters: {platform: "percs:2,2,1", coll: scatter, algo: binomial, block: 1KiB}
 EOF
+printf '0 3 5 7 11 13\n' > "$work/members.txt"
 out=$work/out/result.txt
 mkdir -p "$work/out"
 
@@ -49,6 +50,7 @@ declare -A base=(
   [platform]="platform --platform torus:2x2x2/1 --out $out"
   [sweep]="sweep $work/exp.yaml -q --out $out"
   [demo]="demo -n 16 -q"
+  [groupmap]="groupmap --world 64 --members $work/members.txt --no-times --samples 10 -q --out $out"
 )
 numbers=(nan inf -1 0 1e999 99999999999999999999 "" abc " 3")
 paths=(/dev/null / "$work/missing/x" /etc/hostname/x "")
@@ -153,6 +155,8 @@ check sweep "$work/bad.yaml" --out "$out"
 check allreduce --cluster 2x2@100 -n 4 --trees "$work/bad.yaml" -q
 check tree --algo rank-hash -n 16 --members "$work/bad.yaml" -q
 check tree --algo rank-hash -n 16 --platform "$work/bad.yaml" -q
+check groupmap --world 64 --members "$work/bad.yaml" -q
+check groupmap --world 64 --members "$work/empty.yaml" -q
 
 if [ $fails -gt 0 ]; then
   printf 'bad-input (part %d of %d): %d of %d runs broke the rules\n' $((BAD_INPUT_SHARD + 1)) "$jobs" "$fails" "$runs" >&2

@@ -2,6 +2,7 @@
  * communication on large HPC networks.  The subcommands, one table. */
 #include "sim/cli/cli_allreduce.h"
 #include "sim/cli/cli_collective.h"
+#include "sim/cli/cli_groupmap.h"
 #include "sim/cli/cli_platform.h"
 #include "sim/cli/cli_tree.h"
 #include "sim/cli/demo.h"
@@ -29,6 +30,8 @@ static const command commands[] = {
      "collsim allreduce --cluster 8x4 --trees lam --iterations 1000 -n 32", cs_allreduce_main},
     {"tree-script", "write a reduce/broadcast tree as an editable YAML script",
      "collsim tree-script --from lam -n 32 --out my.yaml", cs_tree_script_main},
+    {"groupmap", "every representation of a group map, measured, and the strategies' picks (seed 003)",
+     "collsim groupmap --world 1000000 --members my-group.txt --format json", cs_groupmap_main},
     {"sweep", "run an experiment file (any subcommand), one CSV row per point, resumable",
      "collsim sweep experiments/seed000-fig3.yaml --out fig3.csv", cs_sweep_main},
     {"reproduce", "regenerate a paper's tables and figures", "collsim reproduce seed001", cs_reproduce_main},

@@ -118,6 +118,18 @@ static const field *find(const cs_record *r, const char *key)
   return NULL;
 }
 
+/* A CSV column "a.b" names field b of the nested record a. */
+static const field *find_path(const cs_record *r, const char *column)
+{
+  const char *dot = strchr(column, '.');
+  if (!dot)
+    return find(r, column);
+  char *head = g_strndup(column, (gsize)(dot - column));
+  const field *f = find(r, head);
+  g_free(head);
+  return f && f->kind == F_CHILD ? find_path(f->child, dot + 1) : NULL;
+}
+
 bool cs_record_has(const cs_record *r, const char *key) { return find(r, key) != NULL; }
 
 /* ---- scalars as text ---- */
@@ -259,9 +271,9 @@ static void put_csv_line(GString *out, const cs_record *r, const cs_record *row,
       cs_put_csv_text(out, row_name);
       continue;
     }
-    const field *f = find(r, columns[c]);
+    const field *f = find_path(r, columns[c]);
     if (!f && row)
-      f = find(row, columns[c]);
+      f = find_path(row, columns[c]);
     if (f)
       put_csv(out, f);
   }
@@ -309,27 +321,47 @@ static bool is_row_set(const cs_record *r)
   return true;
 }
 
+/* The text of a row's cell for column key ("" when the row lacks it). */
+static char *cell_text(const cs_record *row, const char *key)
+{
+  const field *f = find(row, key);
+  GString *cell = g_string_new(NULL);
+  if (f && f->kind == F_NULL)
+    g_string_append(cell, "-");
+  else if (f)
+    put_text(cell, f);
+  return g_string_free(cell, FALSE);
+}
+
 static void put_row_set(GString *out, const cs_record *r, int indent)
 {
   const cs_record *first = g_array_index(r->fields, field, 0).child;
-  size_t kw = key_width(r);
+  size_t kw = key_width(r), ncol = first->fields->len;
+  size_t *width = g_new0(size_t, ncol);
+  for (guint c = 0; c < ncol; c++) {
+    const char *key = g_array_index(first->fields, field, c).key;
+    width[c] = strlen(key);
+    for (guint i = 0; i < r->fields->len; i++) {
+      char *cell = cell_text(g_array_index(r->fields, field, i).child, key);
+      width[c] = MAX(width[c], strlen(cell));
+      g_free(cell);
+    }
+  }
   g_string_append_printf(out, "%*s%-*s", indent, "", (int)kw, "");
-  for (guint c = 0; c < first->fields->len; c++)
-    g_string_append_printf(out, "  %14s", g_array_index(first->fields, field, c).key);
+  for (guint c = 0; c < ncol; c++)
+    g_string_append_printf(out, "  %*s", (int)width[c], g_array_index(first->fields, field, c).key);
   g_string_append_c(out, '\n');
   for (guint i = 0; i < r->fields->len; i++) {
     const field *row = &g_array_index(r->fields, field, i);
     g_string_append_printf(out, "%*s%-*s", indent, "", (int)kw, row->key);
-    for (guint c = 0; c < first->fields->len; c++) {
-      const field *f = find(row->child, g_array_index(first->fields, field, c).key);
-      GString *cell = g_string_new(NULL);
-      if (f)
-        put_text(cell, f);
-      g_string_append_printf(out, "  %14s", cell->str);
-      g_string_free(cell, TRUE);
+    for (guint c = 0; c < ncol; c++) {
+      char *cell = cell_text(row->child, g_array_index(first->fields, field, c).key);
+      g_string_append_printf(out, "  %*s", (int)width[c], cell);
+      g_free(cell);
     }
     g_string_append_c(out, '\n');
   }
+  g_free(width);
 }
 
 static void put_table_record(GString *out, const cs_record *r, int indent)
