@@ -1519,8 +1519,11 @@ START_TEST(test_paper_groups_as_read)
   ck_assert(g7->wids[8848] == 617696 && g7->wids[8849] == 617700 && g7->wids[9999] == 620000);
   test_group *g5 = from_paper(cs_gm_paper_group_find("t1g5"));
   ck_assert(g5->wids[0] == 90900 && g5->wids[9999] == 999999);
-  test_group *d = from_paper(cs_gm_paper_group_find("t2g4"));
-  ck_assert(is_decreasing(d) && is_progression(d) && d->wids[0] == 999999);
+  test_group *d = from_paper(cs_gm_paper_group_find("t2g4-stride"));
+  ck_assert(is_decreasing(d) && is_progression(d) && d->wids[0] == 999999 && d->wids[1] == 999899);
+  test_group *r = from_paper(cs_gm_paper_group_find("t2g4-range"));
+  ck_assert(is_decreasing(r) && is_progression(r) && r->wids[0] == 9999 && r->wids[9999] == 0);
+  group_free(r);
   group_free(g6);
   group_free(g7);
   group_free(g5);
@@ -1541,7 +1544,7 @@ START_TEST(test_hybrid_on_paper_groups)
       {"t1g1", "bdd"}, {"t1g2-spread", "bm"}, {"t1g2-random", "bm"}, {"t1g3", "bdd"},
       {"t1g4", "bm"},  {"t1g5", "bdd"},       {"t1g6", "rs"},        {"t1g7", "bdd"},
       {"t1g8", "array"}, {"t2g1", "bwt"},     {"t2g2", "array"},     {"t2g3-50x10000", "wtr+rs"},
-      {"t2g3-10000x50", "bwt"}, {"t2g4", "bwt"},
+      {"t2g3-10000x50", "bwt"}, {"t2g4-stride", "bwt"}, {"t2g4-range", "bwt"},
   };
   if (!cs_gm_rep_find("bdd") || !cs_gm_rep_find("bwt") || !cs_perm_rep_wtr())
     return;

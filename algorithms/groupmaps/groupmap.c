@@ -158,6 +158,37 @@ static void radix_pass(const cs_wid *from, cs_wid *to, int64_t m, int shift)
   g_free(count);
 }
 
+/* The bitmap of the world's wids in the list; *repeats when one occurs
+ * twice (the bitmap is then incomplete).  Used where it is no larger than
+ * the list itself (world <= 32 m: at most m 4-byte words), so a large group
+ * is checked and sorted without a second copy or a sort buffer. */
+static uint64_t *member_bitmap(const cs_wid *wids, int64_t m, int64_t world, bool *repeats)
+{
+  uint64_t *seen = g_new0(uint64_t, (gsize)(world / 64 + 1));
+  *repeats = false;
+  for (int64_t i = 0; i < m && !*repeats; i++) {
+    uint64_t bit = UINT64_C(1) << (wids[i] & 63);
+    *repeats = (seen[wids[i] >> 6] & bit) != 0;
+    seen[wids[i] >> 6] |= bit;
+  }
+  return seen;
+}
+
+#define BITMAP_WORLD_PER_MEMBER 32
+
+/* Sorted through member_bitmap; NULL when a wid repeats. */
+static cs_wid *sorted_by_bitmap(const cs_wid *wids, int64_t m, int64_t world)
+{
+  bool repeats;
+  uint64_t *seen = member_bitmap(wids, m, world, &repeats);
+  cs_wid *out = repeats ? NULL : g_new(cs_wid, MAX(m, 1));
+  for (int64_t word = 0, k = 0; out && word <= world / 64; word++)
+    for (uint64_t bits = seen[word]; bits; bits &= bits - 1)
+      out[k++] = (cs_wid)(64 * word + __builtin_ctzll(bits));
+  g_free(seen);
+  return out;
+}
+
 static cs_wid *sorted_copy(const cs_wid *wids, int64_t m)
 {
   cs_wid *out = g_memdup2(wids, (gsize)m * sizeof(cs_wid));
@@ -195,14 +226,31 @@ static void set_duplicate_error(const cs_wid *wids, int64_t m, GError **err)
 
 /* Checks an unordered list for duplicates; returns its sorted wids (the
  * caller frees) or NULL with err set. */
-static cs_wid *sorted_distinct_or_error(const cs_wid *wids, int64_t m, GError **err)
+static cs_wid *sorted_distinct_or_error(const cs_wid *wids, int64_t m, int64_t world, GError **err)
 {
+  if (world <= BITMAP_WORLD_PER_MEMBER * m) {
+    cs_wid *sorted = sorted_by_bitmap(wids, m, world);
+    if (!sorted)
+      set_duplicate_error(wids, m, err);
+    return sorted;
+  }
   cs_wid *sorted = sorted_copy(wids, m);
   if (!has_adjacent_equal(sorted, m))
     return sorted;
   g_free(sorted);
   set_duplicate_error(wids, m, err);
   return NULL;
+}
+
+/* Does an unordered list repeat a wid?  1 or 0 through member_bitmap, -1
+ * when the world is too large for it (the caller sorts instead). */
+static int repeats_by_bitmap(const cs_wid *wids, int64_t m, int64_t world)
+{
+  if (world > BITMAP_WORLD_PER_MEMBER * m)
+    return -1;
+  bool repeats;
+  g_free(member_bitmap(wids, m, world, &repeats));
+  return repeats;
 }
 
 /* The core's input check, shared with the strategies and the group
@@ -217,8 +265,13 @@ bool cs_gm_check_wids_sorted(const cs_wid *wids, int64_t m, int64_t world, bool 
   if (!check_world_and_count(wids, m, world, err) || !check_below_world(wids, m, world, err))
     return false;
   bool ord = strictly_increasing(wids, m);
-  if (!ord) {
-    cs_wid *sorted = sorted_distinct_or_error(wids, m, err);
+  int repeats = ord || sorted_out ? -1 : repeats_by_bitmap(wids, m, world);
+  if (repeats == 1) {
+    set_duplicate_error(wids, m, err);
+    return false;
+  }
+  if (!ord && repeats == -1) {
+    cs_wid *sorted = sorted_distinct_or_error(wids, m, world, err);
     if (!sorted)
       return false;
     if (sorted_out)
@@ -280,8 +333,10 @@ static bool build_single(cs_groupmap *g, const cs_wid *wids, const cs_gm_limits 
   return g->rep_st != NULL;
 }
 
-static bool build_composite(cs_groupmap *g, const cs_wid *wids, const cs_wid *sorted,
-                            const cs_gm_limits *lim, GError **err)
+/* The permutation first (its run limit is the usual reason a composite
+ * fails, and it fails before allocating), then the sorted copy for the set:
+ * the two builds' working memories are never alive together. */
+static bool build_composite(cs_groupmap *g, const cs_wid *wids, const cs_gm_limits *lim, GError **err)
 {
   g->perm = cs_perm_rep_wtr();
   if (!g->perm) {
@@ -291,7 +346,11 @@ static bool build_composite(cs_groupmap *g, const cs_wid *wids, const cs_wid *so
   g->perm_st = g->perm->create(wids, g->m, lim, err);
   if (!g->perm_st)
     return false;
+  cs_wid *sorted = g->ordered ? NULL : sorted_distinct_or_error(wids, g->m, g->world, err);
+  if (!g->ordered && !sorted)
+    return false; /* cannot happen: the wids were checked */
   g->rep_st = g->rep->create(sorted ? sorted : wids, g->m, g->world, true, lim, err);
+  g_free(sorted);
   return g->rep_st != NULL;
 }
 
@@ -314,8 +373,7 @@ cs_groupmap *cs_gm_create(const char *name, const cs_wid *wids, int64_t m, int64
   if (!rep)
     return NULL;
   bool ordered = false;
-  cs_wid *sorted = NULL;
-  if (!cs_gm_check_wids_sorted(wids, m, world, &ordered, composite ? &sorted : NULL, err))
+  if (!cs_gm_check_wids(wids, m, world, &ordered, err))
     return NULL;
   cs_gm_limits def = cs_gm_limits_default();
   cs_groupmap *g = g_new0(cs_groupmap, 1);
@@ -324,9 +382,8 @@ cs_groupmap *cs_gm_create(const char *name, const cs_wid *wids, int64_t m, int64
   g->m = m;
   g->world = world;
   g->ordered = ordered;
-  bool ok = composite ? build_composite(g, wids, sorted, lim ? lim : &def, err)
+  bool ok = composite ? build_composite(g, wids, lim ? lim : &def, err)
                       : build_single(g, wids, lim ? lim : &def, err);
-  g_free(sorted);
   if (!ok) {
     destroy_parts(g);
     return NULL;

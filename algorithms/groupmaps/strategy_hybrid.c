@@ -20,7 +20,8 @@
  *     (groups 1 and 3), when the permutation builds (WTR's run limit; group
  *     2 fails it);
  * ties in that order (ARRAY first: it is the fastest, Section 6.2 "an array
- * is chosen more often").
+ * is chosen more often").  ARRAY's 32 m bits are known without building it:
+ * it is built last, only when it wins, so no candidate is alive beside it.
  *
  * THRESHOLDS, named, with their reasons:
  *   ST_BDD_MAX_BPG = 5     the paper: "a BDD is only chosen when bpg is
@@ -138,34 +139,48 @@ static cs_groupmap *good_bwt(const cs_wid *wids, int64_t m, int64_t world, const
   return bwt;
 }
 
-/* wtr+X with X the ordered rules' pick for the sorted members. */
-static cs_groupmap *wtr_plus_chosen_set(const cs_wid *wids, const cs_wid *sorted, int64_t m,
-                                        int64_t world, const cs_gm_limits *lim, cs_gm_pick *pick)
+/* "wtr+X" with X the ordered rules' pick for the sorted members (the
+ * set's candidates are built and freed here), or "" without WTR. */
+static void chosen_composite(const cs_wid *sorted, int64_t m, int64_t world, const cs_gm_limits *lim,
+                             char *name, size_t size)
 {
+  name[0] = '\0';
   if (!cs_perm_rep_wtr())
-    return NULL;
+    return;
   cs_gm_pick set_pick = {0};
   cs_gm_free(choose_ordered(sorted, m, world, lim, &set_pick));
   cs_gm_pick_clear(&set_pick);
-  char name[64];
-  g_snprintf(name, sizeof name, "wtr+%s", set_pick.name);
-  return cs_gm_strategy_try(name, wids, m, world, lim, pick);
+  g_snprintf(name, size, "wtr+%s", set_pick.name);
 }
 
-static cs_groupmap *choose_unordered(const cs_wid *wids, const cs_wid *sorted, int64_t m,
-                                     int64_t world, const cs_gm_limits *lim, cs_gm_pick *pick)
+/* sorted is taken over (freed before the candidates are built, so the
+ * sorted copy is never alive beside a permutation being built). */
+static cs_groupmap *choose_unordered(const cs_wid *wids, cs_wid *sorted, int64_t m, int64_t world,
+                                     const cs_gm_limits *lim, cs_gm_pick *pick)
 {
   if (lim && lim->rs_allow_negative) {
     cs_groupmap *rs = cs_gm_strategy_try("rs", wids, m, world, lim, pick);
     if (rs) {
+      g_free(sorted);
       cs_gm_strategy_decide(pick, "rs", "a decreasing progression (rs_allow_negative): R/S, 96 bits");
       return rs;
     }
   }
+  char composite[64];
+  chosen_composite(sorted, m, world, lim, composite, sizeof composite);
+  g_free(sorted);
   hybrid_best best = {0};
-  keep_smaller(&best, cs_gm_strategy_try("array", wids, m, world, lim, pick));
   keep_smaller(&best, good_bwt(wids, m, world, lim, pick));
-  keep_smaller(&best, wtr_plus_chosen_set(wids, sorted, m, world, lim, pick));
+  if (composite[0])
+    keep_smaller(&best, cs_gm_strategy_try(composite, wids, m, world, lim, pick));
+  if (!best.map || best.bits >= (uint64_t)m * 32) { /* ARRAY's 32 m bits win ties; built last, alone */
+    cs_gm_free(best.map);
+    best = (hybrid_best){0};
+    keep_smaller(&best, cs_gm_strategy_try("array", wids, m, world, lim, pick));
+  } else {
+    cs_gm_strategy_note(pick, "array", CS_GM_CAND_ESTIMATED, (uint64_t)m * 32, m,
+                        "32 bits per member: not built, %s is smaller", cs_gm_name(best.map));
+  }
   cs_gm_strategy_decide(pick, cs_gm_name(best.map),
                         "unordered: fewest bits of array, good BWT and wtr+(ST's set): %s, %.3f bpg",
                         cs_gm_name(best.map), cs_gm_bpg(best.bits, m));
@@ -184,7 +199,6 @@ static cs_groupmap *hybrid_build(const cs_wid *wids, int64_t m, int64_t world, c
   cs_groupmap *map = ordered ? choose_ordered(wids, m, world, lim, use)
                              : choose_unordered(wids, sorted, m, world, lim, use);
   cs_gm_pick_clear(&local);
-  g_free(sorted);
   if (!map)
     g_set_error(err, CS_GM_ERROR, CS_GM_ERROR_NOT_APPLICABLE, "no representation could be built");
   return map;

@@ -29,9 +29,9 @@
  * overestimates BDDs whose paths are disjoint ranges), and the composite
  * adds the permutation's pi, which grows with the depth lg r of the wavelet
  * tree.  Roaring's select is a linear scan inside a chunk (CRoaring 0.2.66),
- * so its range is wide; the constant is its median.  To regenerate, run the
- * group-map benchmark over the paper groups and refit this table (the
- * benchmark program is not in the tree yet: see the integration notes).
+ * so its range is wide; the constant is its median.  To regenerate, run
+ * bench/groupmaps.sh (collsim groupmap over the paper groups, S-One beside
+ * the paper's) and refit this table.
  *
  * PROCEDURE.  Every applicable candidate (as for S: each registry row alone,
  * a set representation only on an ordered group; "wtr+X" for each X on an

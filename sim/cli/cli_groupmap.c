@@ -134,7 +134,9 @@ static int run_members(const cs_cli *c, const gm_opts *o, const cs_gm_measure_op
   int64_t m = 0;
   cs_wid *wids = read_members(o, &m, &e);
   cs_record *r = wids ? cs_gm_measure_group(o->members, NULL, wids, m, o->world, mo, &e) : NULL;
-  int rc = r ? cs_cli_emit(c, &r, 1, cs_gm_measure_columns, "collsim groupmap") : cs_cli_fail(c, e);
+  int rc = r ? cs_cli_emit(c, &r, 1, cs_gm_measure_columns, "collsim groupmap")
+           : e ? cs_cli_fail(c, e)
+               : cs_cli_usage(c, "--reps names no representation of this group (wtr+X is for --unordered)");
   g_clear_error(&e);
   cs_record_free(r);
   g_free(wids);
@@ -153,6 +155,7 @@ static int run_paper(const cs_cli *c, char **groups, const cs_gm_measure_opts *m
       g_ptr_array_add(chosen, (gpointer)g);
   }
   cs_record **records = g_new0(cs_record *, chosen->len);
+  size_t kept = 0;
   cs_progress *pr = cs_progress_new(stderr, "collsim groupmap", chosen->len, chosen->len, c->quiet);
   int rc = 0;
   for (guint i = 0; i < chosen->len && rc == 0; i++) {
@@ -160,8 +163,10 @@ static int run_paper(const cs_cli *c, char **groups, const cs_gm_measure_opts *m
     cs_gm_group *grp = g->make();
     char *about = g_strdup_printf("Table %d group %d: %s", g->table, g->row, g->reading);
     GError *e = NULL;
-    records[i] = cs_gm_measure_group(g->name, about, grp->wids, grp->m, grp->world, mo, &e);
-    if (!records[i])
+    records[kept] = cs_gm_measure_group(g->name, about, grp->wids, grp->m, grp->world, mo, &e);
+    if (records[kept])
+      kept++;
+    else if (e)
       rc = cs_cli_fail(c, e); /* a generator's bug: its groups are checked */
     g_clear_error(&e);
     g_free(about);
@@ -169,9 +174,11 @@ static int run_paper(const cs_cli *c, char **groups, const cs_gm_measure_opts *m
     cs_progress_done(pr, 1, rc != 0);
   }
   cs_progress_finish(pr);
-  if (rc == 0)
-    rc = cs_cli_emit(c, records, chosen->len, cs_gm_measure_columns, "collsim groupmap");
-  for (guint i = 0; i < chosen->len; i++)
+  if (rc == 0 && kept == 0)
+    rc = cs_cli_usage(c, "--reps names no representation of these groups (wtr+X is for unordered ones)");
+  else if (rc == 0)
+    rc = cs_cli_emit(c, records, kept, cs_gm_measure_columns, "collsim groupmap");
+  for (guint i = 0; i < kept; i++)
     cs_record_free(records[i]);
   g_free(records);
   g_ptr_array_free(chosen, TRUE);

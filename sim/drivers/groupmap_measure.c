@@ -12,6 +12,7 @@
 #include "sim/contracts/prng.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -82,14 +83,44 @@ static const char *kind_of(const char *name)
   return r && r->kind == CS_GM_SET ? "set" : "map";
 }
 
-/* The group's members, sorted, for membership tests. */
+/* The group's members, for membership tests: a bitmap of the world when it
+ * is no larger than the group's array (world <= 32 m), else a sorted copy. */
 typedef struct members {
-  const cs_wid *sorted;
+  uint64_t *bitmap;
+  cs_wid *sorted;
   int64_t m;
 } members;
 
+static int compare_wid(const void *a, const void *b)
+{
+  cs_wid x = *(const cs_wid *)a, y = *(const cs_wid *)b;
+  return (x > y) - (x < y);
+}
+
+static members members_of(const cs_wid *wids, int64_t m, int64_t world)
+{
+  members s = {.m = m};
+  if (world <= 32 * m) {
+    s.bitmap = g_new0(uint64_t, (gsize)(world / 64 + 1));
+    for (int64_t i = 0; i < m; i++)
+      s.bitmap[wids[i] >> 6] |= UINT64_C(1) << (wids[i] & 63);
+  } else {
+    s.sorted = g_memdup2(wids, (gsize)m * sizeof *wids);
+    qsort(s.sorted, (size_t)m, sizeof *s.sorted, compare_wid);
+  }
+  return s;
+}
+
+static void members_clear(members *s)
+{
+  g_clear_pointer(&s->bitmap, g_free);
+  g_clear_pointer(&s->sorted, g_free);
+}
+
 static bool is_member(const members *s, cs_wid w)
 {
+  if (s->bitmap)
+    return (s->bitmap[w >> 6] >> (w & 63)) & 1;
   int64_t lo = 0, hi = s->m;
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
@@ -261,13 +292,16 @@ cs_record *cs_gm_measure_group(const char *label, const char *description, const
                                int64_t world, const cs_gm_measure_opts *o, GError **err)
 {
   bool ordered = false;
-  cs_wid *sorted = NULL;
-  if (!cs_gm_check_wids_sorted(wids, m, world, &ordered, &sorted, err))
+  if (!cs_gm_check_wids(wids, m, world, &ordered, err))
     return NULL;
-  group_ctx g = {.wids = wids, .m = m, .world = world, .set = {sorted ? sorted : wids, m}, .o = o};
+  GPtrArray *names = names_to_measure(ordered, o->reps);
+  if (names->len == 0) { /* `reps` names none of this group's (wtr+X on an ordered group) */
+    g_ptr_array_unref(names);
+    return NULL;
+  }
+  group_ctx g = {.wids = wids, .m = m, .world = world, .set = members_of(wids, m, world), .o = o};
   g.nsample = m > 0 ? o->one_samples : 0;
   g.sample = draw_sample(m, g.nsample, o->seed);
-
   cs_record *r = cs_record_new();
   cs_rec_str(r, "group", label);
   if (description)
@@ -277,14 +311,13 @@ cs_record *cs_gm_measure_group(const char *label, const char *description, const
   cs_rec_bool(r, "ordered", ordered);
   cs_rec_i64(r, "runs", ascending_runs(wids, m));
   cs_record *reps = cs_rec_child(r, "reps");
-  GPtrArray *names = names_to_measure(ordered, o->reps);
   for (guint i = 0; i < names->len; i++)
     measure_rep(cs_rec_child(reps, g_ptr_array_index(names, i)), g_ptr_array_index(names, i), &g);
   cs_record_set_rows(r, "reps", "rep");
-  if (o->strategies)
-    put_picks(r, &g);
   g_ptr_array_unref(names);
   g_free(g.sample);
-  g_free(sorted);
+  members_clear(&g.set); /* before the strategies, which sort their own copy */
+  if (o->strategies)
+    put_picks(r, &g);
   return r;
 }

@@ -45,7 +45,9 @@ cs_gm_measure_opts cs_gm_measure_defaults(void);
  * wid outside [0, world) or a repeat).  label names the group in the
  * record (may be NULL); description is free text (may be NULL).  Returns
  * the record, or NULL with err (bad input only; a representation that
- * fails is a row with `failed` set). */
+ * fails is a row with `failed` set), or NULL without err when o->reps names
+ * none of this group's representations (e.g. only wtr+X, the group being
+ * ordered). */
 cs_record *cs_gm_measure_group(const char *label, const char *description, const cs_wid *wids, int64_t m,
                                int64_t world, const cs_gm_measure_opts *o, GError **err);
 
