@@ -20,18 +20,6 @@
 #define MAX_LINKS ((int64_t)1 << 26)
 #define MAX_NODES ((int64_t)1 << 22)
 
-static bool spec_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool spec_error(GError **err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
-  g_free(msg);
-  return false;
-}
-
 /* ---- spec helpers ---- */
 
 void cs_spec_split(const char *args, char **shape, char **params)
@@ -53,7 +41,7 @@ void cs_spec_items_free(cs_spec_item *items)
 cs_spec_item *cs_spec_items(const char *kind, const char *text, GError **err)
 {
   if (!text || !*text) {
-    spec_error(err, "%s: empty parameter list after '/' (e.g. /lat=100ns)", kind);
+    cs_input_error(err, "%s: empty parameter list after '/' (e.g. /lat=100ns)", kind);
     return NULL;
   }
   char **parts = g_strsplit(text, ",", -1);
@@ -63,16 +51,16 @@ cs_spec_item *cs_spec_items(const char *kind, const char *text, GError **err)
   for (guint i = 0; ok && i < n; i++) {
     char *eq = strchr(parts[i], '=');
     if (!*parts[i] || eq == parts[i]) {
-      ok = spec_error(err, "%s: parameter '%s' is not key=value", kind, parts[i]);
+      ok = cs_input_error(err, "%s: parameter '%s' is not key=value", kind, parts[i]);
       break;
     }
     items[i].key = eq ? g_strndup(parts[i], (gsize)(eq - parts[i])) : g_strdup(parts[i]);
     items[i].value = eq ? g_strdup(eq + 1) : NULL;
     if (eq && !eq[1])
-      ok = spec_error(err, "%s: parameter %s has no value", kind, items[i].key);
+      ok = cs_input_error(err, "%s: parameter %s has no value", kind, items[i].key);
     for (guint j = 0; ok && j < i; j++)
       if (items[j].value && eq && strcmp(items[j].key, items[i].key) == 0)
-        ok = spec_error(err, "%s: parameter '%s' given twice", kind, items[i].key);
+        ok = cs_input_error(err, "%s: parameter '%s' given twice", kind, items[i].key);
   }
   g_strfreev(parts);
   if (!ok) {
@@ -85,16 +73,16 @@ cs_spec_item *cs_spec_items(const char *kind, const char *text, GError **err)
 static bool parse_count(const char *kind, const char *name, const char *text, int64_t *out, GError **err)
 {
   if (!*text)
-    return spec_error(err, "%s: %s is missing (empty field)", kind, name);
+    return cs_input_error(err, "%s: %s is missing (empty field)", kind, name);
   for (const char *c = text; *c; c++)
     if (!g_ascii_isdigit(*c))
-      return spec_error(err, "%s: %s = '%s' is not a positive integer", kind, name, text);
+      return cs_input_error(err, "%s: %s = '%s' is not a positive integer", kind, name, text);
   errno = 0;
   long long v = strtoll(text, NULL, 10);
   if (errno == ERANGE || v > INT32_MAX)
-    return spec_error(err, "%s: %s = %s is too large (at most 2^31-1)", kind, name, text);
+    return cs_input_error(err, "%s: %s = %s is too large (at most 2^31-1)", kind, name, text);
   if (v == 0)
-    return spec_error(err, "%s: %s must be at least 1", kind, name);
+    return cs_input_error(err, "%s: %s must be at least 1", kind, name);
   *out = v;
   return true;
 }
@@ -112,7 +100,7 @@ bool cs_spec_counts(const char *kind, const char *text, char sep, const char *co
       g_string_append_printf(want, "%s%s%s", i ? seps : "", i == min ? "[" : "", names[i]);
     if (max > min)
       g_string_append(want, "]");
-    spec_error(err, "%s needs %s (%s), got %d field%s in '%s'", kind, want->str,
+    cs_input_error(err, "%s needs %s (%s), got %d field%s in '%s'", kind, want->str,
                n < min ? "missing fields" : "extra fields", n, n == 1 ? "" : "s", text);
     g_string_free(want, TRUE);
   }
@@ -153,7 +141,7 @@ static cs_platform *platform_new(const cs_platform_family *f)
 cs_platform *cs_platform_parse(const char *spec, GError **err)
 {
   if (!spec || !*spec) {
-    spec_error(err, "empty platform spec (e.g. torus:8x8x16/4, percs:64,16,16, smp:8x4, or a SimGrid XML file)");
+    cs_input_error(err, "empty platform spec (e.g. torus:8x8x16/4, percs:64,16,16, smp:8x4, or a SimGrid XML file)");
     return NULL;
   }
   const char *colon = strchr(spec, ':');
@@ -167,9 +155,9 @@ cs_platform *cs_platform_parse(const char *spec, GError **err)
   if (!f) {
     char *known = known_kinds();
     if (kind)
-      spec_error(err, "unknown platform kind '%s' in '%s' (known: %s, or a SimGrid XML file)", kind, spec, known);
+      cs_input_error(err, "unknown platform kind '%s' in '%s' (known: %s, or a SimGrid XML file)", kind, spec, known);
     else
-      spec_error(err, "platform '%s' is neither KIND:ARGS (%s) nor an existing XML file", spec, known);
+      cs_input_error(err, "platform '%s' is neither KIND:ARGS (%s) nor an existing XML file", spec, known);
     g_free(known);
     g_free(kind);
     return NULL;
@@ -204,14 +192,14 @@ bool cs_platform_resolve(cs_platform *p, int64_t n, GError **err)
     return false;
   if (p->nodes > MAX_NODES) {
     char *d = cs_platform_describe(p);
-    spec_error(err, "%s has %lld nodes: too many to simulate here (at most %lld)", d, (long long)p->nodes,
+    cs_input_error(err, "%s has %lld nodes: too many to simulate here (at most %lld)", d, (long long)p->nodes,
                (long long)MAX_NODES);
     g_free(d);
     return false;
   }
   if (n > cs_platform_slots(p)) {
     char *d = cs_platform_describe(p);
-    spec_error(err, "n = %lld is larger than the platform: %s has %lld nodes x %d cores = %lld", (long long)n, d,
+    cs_input_error(err, "n = %lld is larger than the platform: %s has %lld nodes x %d cores = %lld", (long long)n, d,
                (long long)p->nodes, p->cores, (long long)cs_platform_slots(p));
     g_free(d);
     return false;
@@ -283,7 +271,7 @@ bool cs_platform_check_size(const cs_platform *p, GError **err)
   if (links <= MAX_LINKS && bytes <= MAX_XML_BYTES)
     return true;
   char *d = cs_platform_describe(p);
-  spec_error(err, "%s has %lld links (%.1f GB of XML): too large for a SimGrid platform here (at most %lld links, "
+  cs_input_error(err, "%s has %lld links (%.1f GB of XML): too large for a SimGrid platform here (at most %lld links, "
              "%.0f GB)", d, (long long)links, (double)bytes / 1e9, (long long)MAX_LINKS, (double)MAX_XML_BYTES / 1e9);
   g_free(d);
   return false;
@@ -306,9 +294,9 @@ static bool write_into(const cs_platform *p, FILE *f, int *saved)
 static bool ready_to_write(const cs_platform *p, GError **err)
 {
   if (!cs_platform_resolved(p))
-    return spec_error(err, "internal error: platform written before its shape is known");
+    return cs_input_error(err, "internal error: platform written before its shape is known");
   if (!p->family->write_xml)
-    return spec_error(err, "a %s platform is a file already; it is not written", p->family->kind);
+    return cs_input_error(err, "a %s platform is a file already; it is not written", p->family->kind);
   return cs_platform_check_size(p, err);
 }
 

@@ -47,18 +47,6 @@ typedef struct torus {
 #define CORE_SPEED 3.4e9
 #define MAX_DIM 4096
 
-static bool fail(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool fail(GError **err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
-  g_free(msg);
-  return false;
-}
-
 static bool parse_shape(torus *t, const char *shape, GError **err)
 {
   if (strcmp(shape, "auto") == 0) {
@@ -71,7 +59,7 @@ static bool parse_shape(torus *t, const char *shape, GError **err)
     return false;
   for (int i = 0; i < 3; i++)
     if (v[i] < 2 || v[i] > MAX_DIM)
-      return fail(err, "torus: %s = %lld must be between 2 and %d (e.g. torus:8x8x16/4, or torus:auto)", names[i],
+      return cs_input_error(err, "torus: %s = %lld must be between 2 and %d (e.g. torus:8x8x16/4, or torus:auto)", names[i],
                   (long long)v[i], MAX_DIM);
   t->x = (int)v[0];
   t->y = (int)v[1];
@@ -98,7 +86,7 @@ static bool parse_param(cs_platform *p, torus *t, const cs_spec_item *it, GError
     return cs_parse_quantity("torus loopback", it->value, CS_QTY_BANDWIDTH, 1, 1, 1e15, &t->loopback_bw, err);
   if (strcmp(k, "loopback_lat") == 0)
     return cs_parse_quantity("torus loopback_lat", it->value, CS_QTY_TIME, 1, 0, 1e9, &t->loopback_lat, err);
-  return fail(err, "torus: unknown parameter '%s' (known: cores, bw, lat, loopback, loopback_lat)", k);
+  return cs_input_error(err, "torus: unknown parameter '%s' (known: cores, bw, lat, loopback, loopback_lat)", k);
 }
 
 static bool torus_parse(cs_platform *p, const char *args, GError **err)

@@ -42,18 +42,6 @@
 #define HOST_SPEED "1Gf"
 #define MAX_P INT32_MAX
 
-static bool spec_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool spec_error(GError **err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
-  g_free(msg);
-  return false;
-}
-
 int64_t cs_net_mul_capped(int64_t a, int64_t b)
 {
   if (a < 0 || b < 0)
@@ -77,15 +65,15 @@ static const char *const key_names[NKEYS] = {"bw", "l1", "l2", "term", "lat", "l
 static bool parse_item(const cs_spec_item *it, const cs_net *n, double *val, bool *given, GError **err)
 {
   if (!it->value)
-    return spec_error(err, "link parameter '%s' is not key=value", it->key);
+    return cs_input_error(err, "link parameter '%s' is not key=value", it->key);
   int k = 0;
   while (k < NKEYS && strcmp(it->key, key_names[k]) != 0)
     k++;
   if (k == NKEYS)
-    return spec_error(err, "unknown link parameter '%s' (known: bw, l1, l2, term, lat, loopback, loopback_lat)",
+    return cs_input_error(err, "unknown link parameter '%s' (known: bw, l1, l2, term, lat, loopback, loopback_lat)",
                       it->key);
   if (k == K_TERM && n->kind != CS_NET_DRAGONFLY)
-    return spec_error(err, "link parameter 'term' (terminal links) applies to dragonfly only");
+    return cs_input_error(err, "link parameter 'term' (terminal links) applies to dragonfly only");
   given[k] = true;
   char *what = g_strdup_printf("link parameter %s", it->key);
   bool ok = (k == K_LAT || k == K_LOLAT)
@@ -121,10 +109,10 @@ bool cs_net_parse_params(const char *text, cs_net *n, GError **err)
 bool cs_net_parse(const char *spec, cs_net *out, GError **err)
 {
   if (!spec || !*spec)
-    return spec_error(err, "empty network spec (expected percs:SN,NPS,CPN or dragonfly:G,A,H,P[,C])");
+    return cs_input_error(err, "empty network spec (expected percs:SN,NPS,CPN or dragonfly:G,A,H,P[,C])");
   const char *colon = strchr(spec, ':');
   if (!colon)
-    return spec_error(err, "network spec '%s' has no ':' (expected percs:SN,NPS,CPN or dragonfly:G,A,H,P[,C])",
+    return cs_input_error(err, "network spec '%s' has no ':' (expected percs:SN,NPS,CPN or dragonfly:G,A,H,P[,C])",
                       spec);
   char *kind = g_strndup(spec, (gsize)(colon - spec)), *fields, *params;
   cs_spec_split(colon + 1, &fields, &params);
@@ -137,7 +125,7 @@ bool cs_net_parse(const char *spec, cs_net *out, GError **err)
   else if (strcmp(kind, "dragonfly") == 0)
     ok = cs_dragonfly_parse_shape(fields, &n, err);
   else
-    ok = spec_error(err, "unknown network kind '%s' in '%s' (known: percs, dragonfly)", kind, spec);
+    ok = cs_input_error(err, "unknown network kind '%s' in '%s' (known: percs, dragonfly)", kind, spec);
   if (ok && params)
     ok = cs_net_parse_params(params, &n, err);
   g_free(kind);

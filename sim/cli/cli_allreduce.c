@@ -38,18 +38,6 @@ static bool looks_like_file(const char *s)
   return strchr(s, '/') || g_str_has_suffix(s, ".yaml") || g_str_has_suffix(s, ".yml");
 }
 
-static bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool input_error(GError **err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
-  g_free(msg);
-  return false;
-}
-
 static cs_ts_order order_of(const char *s) { return s && !strcmp(s, "arrival") ? CS_TS_ARRIVAL_ORDER : CS_TS_SCRIPTED_ORDER; }
 
 /* A generator's script for n processes on platform p. */
@@ -57,7 +45,7 @@ static cs_tree_script *generate(const ar_opts *o, const char *name, const cs_pla
 {
   const cs_tree_gen *g = cs_tree_gen_find(name);
   if (!g) {
-    input_error(err, "unknown trees '%s' (see collsim allreduce --list, or give a FILE.yaml)", name);
+    cs_input_error(err, "unknown trees '%s' (see collsim allreduce --list, or give a FILE.yaml)", name);
     return NULL;
   }
   int *node_of = cs_allreduce_node_map(p, n);
@@ -67,7 +55,7 @@ static cs_tree_script *generate(const ar_opts *o, const char *name, const cs_pla
   g_free(node_of);
   GError *e = NULL;
   if (!s) {
-    input_error(err, "the %s generator refuses these parameters (n = %d, groups %lld, fanout %lld)", name, n,
+    cs_input_error(err, "the %s generator refuses these parameters (n = %d, groups %lld, fanout %lld)", name, n,
                 (long long)o->groups, (long long)o->fanout);
   } else if (!cs_ts_validate(s, &e)) {
     g_set_error(err, CS_INTERNAL_ERROR, 1, "generator %s made an invalid script: %s", name, e->message);
@@ -86,7 +74,7 @@ static cs_tree_script *make_script(const ar_opts *o, const char *trees, const cs
     return generate(o, trees, p, n, err);
   cs_tree_script *s = cs_ts_load(trees, err);
   if (s && n_given && s->n != n) {
-    input_error(err, "%s is a script for n = %d, not -n %d", trees, s->n, n);
+    cs_input_error(err, "%s is a script for n = %d, not -n %d", trees, s->n, n);
     cs_ts_free(s);
     return NULL;
   }
@@ -144,7 +132,7 @@ static bool prepare(const cs_cli *c, const ar_opts *o, ar_run *R, GError **err)
   if (!cs_platform_resolve(R->platform, n, err) || !cs_platform_check_size(R->platform, err))
     return false;
   if (o->groups > R->platform->cores)
-    return input_error(err, "--groups must be between 1 and the cores per node (%d)", R->platform->cores);
+    return cs_input_error(err, "--groups must be between 1 and the cores per node (%d)", R->platform->cores);
   if (!cs_cli_engine(c, R->platform, 0, 0, &R->ec, err))
     return false;
   R->ec.recv_window = 8;
@@ -258,7 +246,7 @@ int cs_tree_script_main(int argc, char **argv)
   if (rc == 0) {
     bool ok = (p = cs_cli_platform(&c, "smp:8x4", &e)) && cs_platform_resolve(p, o.n, &e);
     if (ok && o.groups > p->cores)
-      ok = input_error(&e, "--groups must be between 1 and the cores per node (%d)", p->cores);
+      ok = cs_input_error(&e, "--groups must be between 1 and the cores per node (%d)", p->cores);
     if (ok && (s = generate(&o, o.from, p, (int)o.n, &e))) {
       char *yaml = cs_ts_to_yaml(s);
       c.out = o.out;

@@ -52,30 +52,18 @@ static char *algo_names(cs_coll c)
   return g_string_free(s, FALSE);
 }
 
-static bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool input_error(GError **err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
-  g_free(msg);
-  return false;
-}
-
 /* The algorithm named by (coll, algo), or an error listing the known ones. */
 static const cs_coll_algo *find_algo(const char *coll, const char *algo, GError **err)
 {
   cs_coll c;
   if (!cs_coll_from_name(coll, &c)) {
-    input_error(err, "unknown collective '%s' (scatter, gather, bcast, allgather, reduce-scatter, reduce)", coll);
+    cs_input_error(err, "unknown collective '%s' (scatter, gather, bcast, allgather, reduce-scatter, reduce)", coll);
     return NULL;
   }
   const cs_coll_algo *a = cs_coll_algo_find(c, algo);
   if (!a) {
     char *names = algo_names(c);
-    input_error(err, "unknown algorithm '%s' for %s (known: %s)", algo, coll, names);
+    cs_input_error(err, "unknown algorithm '%s' for %s (known: %s)", algo, coll, names);
     g_free(names);
   }
   return a;
@@ -84,19 +72,19 @@ static const cs_coll_algo *find_algo(const char *coll, const char *algo, GError 
 static bool one_item(const coll_opts *o, cs_coll_item *it, GError **err)
 {
   if (!o->coll)
-    return input_error(err, "--coll is required (scatter, gather, bcast, allgather, reduce-scatter, reduce)");
+    return cs_input_error(err, "--coll is required (scatter, gather, bcast, allgather, reduce-scatter, reduce)");
   if (!o->algo)
-    return input_error(err, "--algo is required (see collsim collective --list)");
+    return cs_input_error(err, "--algo is required (see collsim collective --list)");
   if (!(it->algo = find_algo(o->coll, o->algo, err)))
     return false;
   bool per_rank = cs_coll_per_rank(it->algo->coll);
   const char *want = per_rank ? "--block" : "--bytes", *other = per_rank ? "--bytes" : "--block";
   uint64_t given = per_rank ? o->block : o->bytes;
   if ((per_rank ? o->bytes : o->block) != 0)
-    return input_error(err, "%s takes %s (%s), not %s", o->coll, want, per_rank ? "data per rank" : "the whole buffer",
+    return cs_input_error(err, "%s takes %s (%s), not %s", o->coll, want, per_rank ? "data per rank" : "the whole buffer",
                        other);
   if (!given)
-    return input_error(err, "%s needs %s SIZE, e.g. %s %s", o->coll, want, want, per_rank ? "64KiB" : "1GiB");
+    return cs_input_error(err, "%s needs %s SIZE, e.g. %s %s", o->coll, want, want, per_rank ? "64KiB" : "1GiB");
   it->size = given;
   return true;
 }
@@ -107,7 +95,7 @@ static bool read_batch(const char *path, GArray *items, GError **err)
   gchar *text = NULL;
   GError *e = NULL;
   if (!g_file_get_contents(path, &text, NULL, &e)) {
-    input_error(err, "cannot read --batch file: %s", e->message);
+    cs_input_error(err, "cannot read --batch file: %s", e->message);
     g_error_free(e);
     return false;
   }
@@ -125,9 +113,9 @@ static bool read_batch(const char *path, GArray *items, GError **err)
     cs_coll_item it = {0};
     char *where = g_strdup_printf("%s line %d", path, i + 1);
     if (n != 0 && n != 3)
-      ok = input_error(err, "%s: expected COLL ALGO SIZE", where);
+      ok = cs_input_error(err, "%s: expected COLL ALGO SIZE", where);
     else if (n == 3 && !(it.algo = find_algo(w[0], w[1], &e)))
-      ok = input_error(err, "%s: %s", where, e->message);
+      ok = cs_input_error(err, "%s: %s", where, e->message);
     else if (n == 3 && !cs_parse_size(where, w[2], 1, 0 - (uint64_t)1, &it.size, err))
       ok = false;
     else if (n == 3)
@@ -137,7 +125,7 @@ static bool read_batch(const char *path, GArray *items, GError **err)
     g_strfreev(f);
   }
   if (ok && items->len == 0)
-    ok = input_error(err, "--batch file %s names no run", path);
+    ok = cs_input_error(err, "--batch file %s names no run", path);
   g_strfreev(lines);
   g_free(text);
   return ok;
@@ -146,13 +134,13 @@ static bool read_batch(const char *path, GArray *items, GError **err)
 static bool check_combinations(const cs_cli *c, const coll_opts *o, GError **err)
 {
   if (o->batch && (o->coll || o->algo || o->block || o->bytes))
-    return input_error(err, "--batch replaces --coll, --algo, --block and --bytes");
+    return cs_input_error(err, "--batch replaces --coll, --algo, --block and --bytes");
   if (o->batch && (o->timed || o->per_link || o->pairs))
-    return input_error(err, "--batch runs are untimed, without --per-link or --pairs (one file each)");
+    return cs_input_error(err, "--batch runs are untimed, without --per-link or --pairs (one file each)");
   if (c->model && !o->timed)
-    return input_error(err, "--model only applies with --timed");
+    return cs_input_error(err, "--model only applies with --timed");
   if (o->script && !o->batch && (!o->algo || strcmp(o->algo, "script") != 0))
-    return input_error(err, "--script goes with --algo script");
+    return cs_input_error(err, "--script goes with --algo script");
   return true;
 }
 
@@ -175,7 +163,7 @@ static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err
   if (!(P->platform = cs_cli_platform(c, NULL, err)))
     return false;
   if (!cs_platform_resolved(P->platform))
-    return input_error(err, "collsim collective runs on every core of a platform: give the torus's shape (e.g. "
+    return cs_input_error(err, "collsim collective runs on every core of a platform: give the torus's shape (e.g. "
                        "torus:8x8x8/4), not auto");
   if (!cs_platform_resolve(P->platform, cs_platform_slots(P->platform), err) ||
       !cs_platform_check_size(P->platform, err))

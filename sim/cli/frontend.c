@@ -344,18 +344,6 @@ int cs_cli_usage(const cs_cli *c, const char *fmt, ...)
 
 /* ---- platform ---- */
 
-static bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool input_error(GError **err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
-  g_free(msg);
-  return false;
-}
-
 static void append_quantity(GString *s, const char *key, double v, cs_quantity q)
 {
   if (isnan(v))
@@ -391,14 +379,14 @@ static bool aliases_consistent(const cs_cli *c, GError **err)
 {
   int named = (c->platform != NULL) + (c->torus != NULL) + (c->net != NULL) + (c->cluster != NULL);
   if (named > 1)
-    return input_error(err, "give one of --platform, --torus, --net and --cluster");
+    return cs_input_error(err, "give one of --platform, --torus, --net and --cluster");
   bool torus_opts = !isnan(c->link_bw) || !isnan(c->link_lat);
   bool smp_opts = !isnan(c->cycles) || !isnan(c->net_lat) || !isnan(c->shm_lat);
   if (torus_opts && (c->net || c->cluster || c->platform))
-    return input_error(err, "--link-bw and --link-lat set a torus's links; with --platform give them as "
+    return cs_input_error(err, "--link-bw and --link-lat set a torus's links; with --platform give them as "
                        "parameters (e.g. torus:8x8x16/4,bw=425MBps,lat=100ns)");
   if (smp_opts && !c->cluster && !(c->platform && g_str_has_prefix(c->platform, "smp:")))
-    return input_error(err, "--cycles, --net-lat and --shm-lat apply to smp platforms (--cluster)");
+    return cs_input_error(err, "--cycles, --net-lat and --shm-lat apply to smp platforms (--cluster)");
   return true;
 }
 
@@ -421,7 +409,7 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
     return NULL;
   char *spec = with_smp_params(c, alias_spec(c, default_spec));
   if (!spec) {
-    input_error(err, "--platform SPEC is required (e.g. --platform percs:64,16,16; collsim platform --list)");
+    cs_input_error(err, "--platform SPEC is required (e.g. --platform percs:64,16,16; collsim platform --list)");
     return NULL;
   }
   GError *e = NULL;
@@ -437,7 +425,7 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
   g_free(spec);
   bool takes_cores = strcmp(p->family->kind, "file") == 0 || strcmp(p->family->kind, "torus") == 0;
   if (c->cores && !takes_cores) {
-    input_error(err, "--cores applies to a torus or an XML file; %s platforms give their cores in the spec",
+    cs_input_error(err, "--cores applies to a torus or an XML file; %s platforms give their cores in the spec",
                 p->family->kind);
     cs_platform_free(p);
     return NULL;

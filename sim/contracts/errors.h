@@ -11,4 +11,8 @@
 GQuark cs_input_error_quark(void);
 GQuark cs_internal_error_quark(void);
 
+/* Sets a bad-input error (CS_INPUT_ERROR) with a printf message; returns
+ * false, so a check can end with `return cs_input_error(err, ...)`. */
+gboolean cs_input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
 #endif

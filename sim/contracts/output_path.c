@@ -8,35 +8,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool input_error(GError **err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
-  g_free(msg);
-  return false;
-}
-
 bool cs_check_output_path(const char *what, const char *path, bool make_folders, GError **err)
 {
   struct stat st;
   if (!path || !*path)
-    return input_error(err, "%s: empty path", what);
+    return cs_input_error(err, "%s: empty path", what);
   if (stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode))
-      return input_error(err, "%s: %s is a folder", what, path);
+      return cs_input_error(err, "%s: %s is a folder", what, path);
     if (!S_ISREG(st.st_mode))
-      return input_error(err, "%s: %s is not a regular file (a device or a pipe?)", what, path);
+      return cs_input_error(err, "%s: %s is not a regular file (a device or a pipe?)", what, path);
     if (access(path, W_OK) != 0)
-      return input_error(err, "%s: cannot write %s: %s", what, path, g_strerror(errno));
+      return cs_input_error(err, "%s: cannot write %s: %s", what, path, g_strerror(errno));
   }
   /* the folder (with make_folders: the nearest existing one above) must be writable */
   char *dir = g_path_get_dirname(path);
   if (!make_folders && stat(dir, &st) != 0) {
-    input_error(err, "%s: cannot write %s: folder %s does not exist", what, path, dir);
+    cs_input_error(err, "%s: cannot write %s: folder %s does not exist", what, path, dir);
     g_free(dir);
     return false;
   }
@@ -47,9 +35,9 @@ bool cs_check_output_path(const char *what, const char *path, bool make_folders,
   }
   bool ok = true;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-    ok = input_error(err, "%s: %s: %s is not a folder", what, path, dir);
+    ok = cs_input_error(err, "%s: %s: %s is not a folder", what, path, dir);
   else if (access(dir, W_OK | X_OK) != 0)
-    ok = input_error(err, "%s: cannot write in folder %s: %s", what, dir, g_strerror(errno));
+    ok = cs_input_error(err, "%s: cannot write in folder %s: %s", what, dir, g_strerror(errno));
   g_free(dir);
   return ok;
 }
@@ -58,14 +46,14 @@ bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError
 {
   char *dir = g_path_get_dirname(path);
   if (g_mkdir_with_parents(dir, 0777) != 0) {
-    input_error(err, "cannot make folder %s: %s", dir, g_strerror(errno));
+    cs_input_error(err, "cannot make folder %s: %s", dir, g_strerror(errno));
     g_free(dir);
     return false;
   }
   g_free(dir);
   GError *e = NULL;
   if (!g_file_set_contents(path, text, (gssize)len, &e)) {
-    input_error(err, "cannot write %s: %s", path, e->message);
+    cs_input_error(err, "cannot write %s: %s", path, e->message);
     g_error_free(e);
     return false;
   }

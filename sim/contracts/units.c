@@ -37,18 +37,6 @@ static const unit *units_of(cs_quantity q, size_t *n)
   }
 }
 
-static bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool input_error(GError **err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
-  g_free(msg);
-  return false;
-}
-
 /* Length of the decimal number at the start of s: [-]digits[.digits][e[+-]digits]
  * or [-].digits...; 0 when there is none. */
 static size_t decimal_prefix(const char *s, bool allow_sign)
@@ -82,16 +70,16 @@ bool cs_parse_quantity(const char *what, const char *text, cs_quantity qty, doub
                        double max, double *out, GError **err)
 {
   if (!text || !*text)
-    return input_error(err, "%s: empty value", what);
+    return cs_input_error(err, "%s: empty value", what);
   size_t len = decimal_prefix(text, min < 0);
   if (len == 0)
-    return input_error(err, "%s: '%s' is not a %snumber", what, text, min < 0 ? "" : "non-negative ");
+    return cs_input_error(err, "%s: '%s' is not a %snumber", what, text, min < 0 ? "" : "non-negative ");
   char *number = g_strndup(text, len);
   errno = 0;
   double x = g_ascii_strtod(number, NULL);
   g_free(number);
   if (errno == ERANGE || !isfinite(x))
-    return input_error(err, "%s: '%s' is out of range", what, text);
+    return cs_input_error(err, "%s: '%s' is out of range", what, text);
   const char *suffix = text + len;
   size_t nunits;
   const unit *u = units_of(qty, &nunits);
@@ -104,25 +92,25 @@ bool cs_parse_quantity(const char *what, const char *text, cs_quantity qty, doub
       i++;
     if (i == nunits) {
       if (nunits == 0)
-        return input_error(err, "%s: '%s' is not a number", what, text);
+        return cs_input_error(err, "%s: '%s' is not a number", what, text);
       char *known = known_units(u, nunits);
-      input_error(err, "%s: '%s': unknown unit '%s' (known: %s, or none)", what, text, suffix, known);
+      cs_input_error(err, "%s: '%s': unknown unit '%s' (known: %s, or none)", what, text, suffix, known);
       g_free(known);
       return false;
     }
     v = x * u[i].mult / u[i].div;
   }
   if (!isfinite(v) || (v != 0 && fabs(v) < DBL_MIN)) /* subnormal: would not print back exactly */
-    return input_error(err, "%s: '%s' is out of range", what, text);
+    return cs_input_error(err, "%s: '%s' is out of range", what, text);
   if (qty == CS_QTY_BANDWIDTH && v <= 0)
-    return input_error(err, "%s: '%s': a bandwidth must be positive", what, text);
+    return cs_input_error(err, "%s: '%s': a bandwidth must be positive", what, text);
   if (v < min || v > max) {
     char lo[32], hi[32];
     cs_shortest_double(lo, sizeof lo, min / bare_mult);
     cs_shortest_double(hi, sizeof hi, max / bare_mult);
     if (max >= HUGE_VAL || max >= DBL_MAX)
-      return input_error(err, "%s: '%s' is out of range (at least %s)", what, text, lo);
-    return input_error(err, "%s: '%s' is out of range [%s, %s]", what, text, lo, hi);
+      return cs_input_error(err, "%s: '%s' is out of range (at least %s)", what, text, lo);
+    return cs_input_error(err, "%s: '%s' is out of range [%s, %s]", what, text, lo, hi);
   }
   *out = v;
   return true;
@@ -139,7 +127,7 @@ static const struct {
 bool cs_parse_size(const char *what, const char *text, uint64_t min, uint64_t max, uint64_t *out, GError **err)
 {
   if (!text || !g_ascii_isdigit(*text))
-    return input_error(err, "%s: '%s' is not a size (bytes, or with a unit: KiB, MiB, GiB, TiB, kB, MB, GB, TB)",
+    return cs_input_error(err, "%s: '%s' is not a size (bytes, or with a unit: KiB, MiB, GiB, TiB, kB, MB, GB, TB)",
                        what, text ? text : "");
   const char *end = text;
   while (g_ascii_isdigit(*end))
@@ -153,29 +141,29 @@ bool cs_parse_size(const char *what, const char *text, uint64_t min, uint64_t ma
     if (strcmp(end, size_units[i].suffix) != 0)
       continue;
     if (overflow || v > UINT64_MAX / size_units[i].mult)
-      return input_error(err, "%s: '%s' exceeds 2^64-1 bytes", what, text);
+      return cs_input_error(err, "%s: '%s' exceeds 2^64-1 bytes", what, text);
     v *= size_units[i].mult;
     if (v < min || v > max)
-      return input_error(err, "%s: '%s' is out of range [%" PRIu64 ", %" PRIu64 "] bytes", what, text, min, max);
+      return cs_input_error(err, "%s: '%s' is out of range [%" PRIu64 ", %" PRIu64 "] bytes", what, text, min, max);
     *out = v;
     return true;
   }
-  return input_error(err, "%s: '%s': unknown unit '%s' (B, KiB, MiB, GiB, TiB, kB, MB, GB, TB)", what, text, end);
+  return cs_input_error(err, "%s: '%s': unknown unit '%s' (B, KiB, MiB, GiB, TiB, kB, MB, GB, TB)", what, text, end);
 }
 
 bool cs_parse_u64(const char *what, const char *text, uint64_t min, uint64_t max, uint64_t *out, GError **err)
 {
   if (!text || !g_ascii_isdigit(*text))
-    return input_error(err, "%s: '%s' is not a non-negative integer", what, text ? text : "");
+    return cs_input_error(err, "%s: '%s' is not a non-negative integer", what, text ? text : "");
   const char *end = text;
   while (g_ascii_isdigit(*end))
     end++;
   if (*end)
-    return input_error(err, "%s: '%s' is not a non-negative integer", what, text);
+    return cs_input_error(err, "%s: '%s' is not a non-negative integer", what, text);
   errno = 0;
   guint64 v = g_ascii_strtoull(text, NULL, 10);
   if (errno == ERANGE || v < min || v > max)
-    return input_error(err, "%s: '%s' is out of range [%" PRIu64 ", %" PRIu64 "]", what, text, min, max);
+    return cs_input_error(err, "%s: '%s' is out of range [%" PRIu64 ", %" PRIu64 "]", what, text, min, max);
   *out = v;
   return true;
 }
@@ -183,7 +171,7 @@ bool cs_parse_u64(const char *what, const char *text, uint64_t min, uint64_t max
 bool cs_parse_int(const char *what, const char *text, int64_t min, int64_t max, int64_t *out, GError **err)
 {
   if (!text || !*text)
-    return input_error(err, "%s: empty value", what);
+    return cs_input_error(err, "%s: empty value", what);
   bool negative = text[0] == '-' && min < 0;
   const char *digits = negative ? text + 1 : text;
   uint64_t mag;
@@ -192,12 +180,12 @@ bool cs_parse_int(const char *what, const char *text, int64_t min, int64_t max, 
     g_clear_error(&e);
     const char *magnitude = text[0] == '-' ? text + 1 : text; /* "-1" where min >= 0 is out of range */
     if (g_ascii_isdigit(*magnitude) && strspn(magnitude, "0123456789") == strlen(magnitude))
-      return input_error(err, "%s: '%s' is out of range [%" PRId64 ", %" PRId64 "]", what, text, min, max);
-    return input_error(err, "%s: '%s' is not an integer", what, text);
+      return cs_input_error(err, "%s: '%s' is out of range [%" PRId64 ", %" PRId64 "]", what, text, min, max);
+    return cs_input_error(err, "%s: '%s' is not an integer", what, text);
   }
   int64_t v = negative ? -(int64_t)mag : (int64_t)mag;
   if (v < min || v > max)
-    return input_error(err, "%s: '%s' is out of range [%" PRId64 ", %" PRId64 "]", what, text, min, max);
+    return cs_input_error(err, "%s: '%s' is out of range [%" PRId64 ", %" PRId64 "]", what, text, min, max);
   *out = v;
   return true;
 }

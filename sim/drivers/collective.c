@@ -35,18 +35,6 @@ struct cs_coll_session {
   cs_routes *routes;
 };
 
-static bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool input_error(GError **err, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error_literal(err, CS_INPUT_ERROR, 1, msg);
-  g_free(msg);
-  return false;
-}
-
 static const char *tier_of_link(void *user, const char *name)
 {
   return cs_platform_link_tier(user, name);
@@ -162,7 +150,7 @@ static bool verify(run_state *R, GError **err)
 {
   double need = cs_replay_state_bytes(&R->prm);
   if (need > MAX_REPLAY_BYTES)
-    return input_error(err, "--verify would track %.1f GiB of state (p x units = %lld x %lld); check the schedule "
+    return cs_input_error(err, "--verify would track %.1f GiB of state (p x units = %lld x %lld); check the schedule "
                        "on a smaller machine", need / (1 << 30), (long long)R->prm.p, (long long)R->prm.nunits);
   GError *e = NULL;
   R->verified = cs_replay(R->it->algo, &R->prm, NULL, &e);
@@ -311,7 +299,7 @@ static bool setup(run_state *R, GError **err)
   GError *e = NULL;
   if (cs_sched_setup_script(&R->prm, R->it->algo, &R->S->tt, R->it->size, R->it->script, &e))
     return true;
-  input_error(err, "%s", e->message);
+  cs_input_error(err, "%s", e->message);
   g_error_free(e);
   return false;
 }
