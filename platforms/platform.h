@@ -74,6 +74,7 @@ struct cs_platform {
   const cs_platform_family *family;
   int64_t nodes;           /* hosts node-0 .. node-<nodes-1> (0 until resolved for torus:auto) */
   int cores;               /* ranks per node */
+  int64_t nodes_per_machine; /* nodes sharing one machine (cpm: OS processes per machine); 0: one per machine */
   cs_rank_mapping mapping;
   /* Per-message software overheads the platform implies (seconds; the SMP
    * clusters charge CPU cycles per message), or NAN: the subcommand's own

@@ -22,6 +22,9 @@
 #include "tests/platform_specs.h"
 
 #include <check.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <xbt/dynar.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +38,11 @@ static cs_platform *parse_ok(const char *spec)
 
 static const char *const WITH_PARAMS[] = {"torus:2x2x2/4,bw=1GBps,lat=50ns", "percs:2,2,2/lat=1us,l2=5GBps",
                                           "dragonfly:3,2,1,2/term=20GBps", "smp:4w/cycles=4000",
-                                          "smp:4w", "smp:8x4", "smp:6x4@300/net_lat=100us,map=inorder"};
+                                          "smp:4w", "smp:8x4", "smp:6x4@300/net_lat=100us,map=inorder",
+                                          "cpm:6875,8,2", "cpm:2048,1024,1", "cpm:1,1,1024",
+                                          "cpm:3,2,2/proc_lat=1us,proc_bw=8GBps,shm_lat=300ns,shm_bw=3GBps,"
+                                          "net_lat=20us,net_bw=10Gbps,o_msg=2.5us,speed=2.5Gf",
+                                          "cpm:1,1,1/speed=1234567f", "cpm:1,1,1/speed=3e9"};
 
 static void check_round_trip(const char *spec)
 {
@@ -113,6 +120,19 @@ START_TEST(bad_specs_refused)
       {"smp:9x9", "give its clock"},
       {"smp:4w/map=random", "expected spread or inorder"},
       {"smp:8x4@-5", "not a non-negative number"},
+      {"cpm:0,2,2", "C must be at least 1"},
+      {"cpm:2,0,2", "P must be at least 1"},
+      {"cpm:2,2,0", "M must be at least 1"},
+      {"cpm:2,2", "missing fields"},
+      {"cpm:1,2,3,4", "extra fields"},
+      {"cpm:2048,1024,2", "more than 2^21"},
+      {"cpm:2147483647,2147483647,1024", "more than 2^21"},
+      {"cpm:1,1,1025", "more than 1024"},
+      {"cpm:2,2,2/foo=1", "unknown parameter 'foo'"},
+      {"cpm:2,2,2/net_lat=-1us", "not a non-negative number"},
+      {"cpm:2,2,2/shm_bw=0Bps", "cpm shm_bw"},
+      {"cpm:2,2,2/speed=fast", "cpm speed"},
+      {"cpm:2,2,2/proc_lat", "not key=value"},
       {"file:/nonexistent/x.xml", "cannot read platform file"},
       {"no-such-file.xml", "cannot read platform file"},
   };
@@ -205,6 +225,142 @@ START_TEST(every_link_has_a_tier)
 }
 END_TEST
 
+/* ---- cpm (FG-MPI [C,P,M], seed 003 Section 2) ---- */
+
+START_TEST(cpm_shape_and_defaults)
+{
+  cs_platform *p = parse_ok("cpm:6875,8,2");
+  ck_assert_int_eq(p->nodes, 16);
+  ck_assert_int_eq(p->cores, 6875);
+  ck_assert_int_eq(p->nodes_per_machine, 8);
+  ck_assert_int_eq(cs_platform_slots(p), 110000);
+  ck_assert_int_eq(p->mapping, CS_MAP_IN_ORDER);
+  ck_assert_int_eq(cs_platform_node_of(p, 6874), 0);
+  ck_assert_int_eq(cs_platform_node_of(p, 6875), 1);
+  ck_assert_int_eq(cs_platform_node_of(p, 109999), 15);
+  ck_assert_str_eq(p->model, "CM02");
+  ck_assert(p->o_send == 1e-6 && p->o_recv == 1e-6);
+  ck_assert(p->link_bw == 125e6 && p->header_bytes == 0);
+  ck_assert(cs_platform_resolve(p, 110000, NULL));
+  cs_platform_free(p);
+  p = parse_ok("cpm:2,2,2/o_msg=3us,net_bw=1Gbps");
+  ck_assert(p->o_send == 3e-6 && p->o_recv == 3e-6 && p->link_bw == 125e6);
+  cs_platform_free(p);
+  /* the canonical spec leaves defaults out and writes each value once */
+  const struct {
+    const char *spec, *canonical;
+  } canon[] = {
+      {"cpm:4,2,2/net_lat=50us,proc_bw=4GBps,speed=1Gf", "cpm:4,2,2"},
+      {"cpm:4,2,2/speed=2500Mf,net_bw=10Gbps", "cpm:4,2,2/net_bw=1.25GBps,speed=2.5Gf"},
+      {"cpm:1,3,5/o_msg=0s,shm_lat=0.3us", "cpm:1,3,5/shm_lat=300ns,o_msg=0s"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(canon); i++) {
+    p = parse_ok(canon[i].spec);
+    char *d = cs_platform_describe(p);
+    ck_assert_msg(strcmp(d, canon[i].canonical) == 0, "%s: described as %s, not %s", canon[i].spec, d,
+                  canon[i].canonical);
+    g_free(d);
+    cs_platform_free(p);
+  }
+  /* the size limits: N = 2^21 and M = 1024 are accepted */
+  p = parse_ok("cpm:1,2048,1024");
+  int64_t links = 0, bytes = 0;
+  p->family->estimate(p, &links, &bytes);
+  ck_assert_int_eq(links, 3 * 2048 * 1024 + 1024);
+  ck_assert(cs_platform_check_size(p, NULL));
+  cs_platform_free(p);
+}
+END_TEST
+
+/* Every link SimGrid reports on a route from host a to host b: names. */
+static int sg_route_names(int64_t a, int64_t b, char names[][64], int max)
+{
+  char ha[32], hb[32];
+  snprintf(ha, sizeof ha, "node-%lld", (long long)a);
+  snprintf(hb, sizeof hb, "node-%lld", (long long)b);
+  xbt_dynar_t d = xbt_dynar_new(sizeof(sg_link_t), NULL);
+  sg_host_get_route(sg_host_by_name(ha), sg_host_by_name(hb), d);
+  int n = (int)xbt_dynar_length(d);
+  for (int i = 0; i < n && i < max; i++)
+    g_strlcpy(names[i], sg_link_get_name(xbt_dynar_get_as(d, i, sg_link_t)), 64);
+  xbt_dynar_free(&d);
+  return n;
+}
+
+/* The route from host a to host b: its link names (space-separated), tiers
+ * and total latency, as cs_routes composes it. */
+static void cpm_route(cs_routes *r, int64_t a, int64_t b, GString *names, GString *tiers, double *lat)
+{
+  const int32_t *links;
+  int n = cs_routes_get(r, a, b, &links);
+  g_string_truncate(names, 0);
+  g_string_truncate(tiers, 0);
+  *lat = 0;
+  for (int i = 0; i < n; i++) {
+    g_string_append_printf(names, "%s%s", i ? " " : "", cs_routes_link_name(r, links[i]));
+    g_string_append_printf(tiers, "%s%s", i ? " " : "", cs_routes_link_tier(r, links[i]));
+    *lat += cs_routes_link_latency(r, links[i]);
+  }
+}
+
+/* cpm:2,3,3/...: hosts node-0 .. node-8, machine m holding hosts 3m .. 3m+2. */
+START_TEST(cpm_routes)
+{
+  cs_platform *p = parse_ok("cpm:2,3,3/proc_lat=1us,shm_lat=400ns,net_lat=60us");
+  ck_assert(cs_platform_resolve(p, cs_platform_slots(p), NULL));
+  char *xml = NULL;
+  bool is_temp = false;
+  GError *err = NULL;
+  ck_assert_msg(cs_platform_xml_for_run(p, &xml, &is_temp, &err), "%s", err ? err->message : "?");
+  cs_engine_config ec;
+  cs_engine_config_defaults(&ec);
+  ec.platform_file = xml;
+  cs_routes *r = cs_routes_open(&ec, p->nodes, tier_fn, p, &err);
+  ck_assert_msg(r != NULL, "%s", err ? err->message : "?");
+  ck_assert_int_eq(cs_routes_tier_count(r, "proc"), 9);
+  ck_assert_int_eq(cs_routes_tier_count(r, "shm"), 18);
+  ck_assert_int_eq(cs_routes_tier_count(r, "lan"), 6); /* lan-<m>_UP, _DOWN */
+  /* collocated proclets: the host's loopback */
+  char names[8][64];
+  ck_assert_int_eq(sg_route_names(4, 4, names, 8), 1);
+  ck_assert_str_eq(names[0], "machine-1_link_4_loopback");
+  ck_assert_str_eq(cs_platform_link_tier(p, names[0]), "proc");
+  GString *n = g_string_new(NULL), *t = g_string_new(NULL);
+  double lat;
+  /* OS processes of one machine: the two private links */
+  cpm_route(r, 4, 5, n, t, &lat);
+  ck_assert_str_eq(n->str, "machine-1_link_4_UP machine-1_link_5_DOWN");
+  ck_assert_str_eq(t->str, "shm shm");
+  ck_assert_double_eq_tol(lat, 400e-9, 1e-15);
+  /* machines: private link, the two LAN links, private link */
+  cpm_route(r, 1, 7, n, t, &lat);
+  ck_assert_str_eq(n->str, "machine-0_link_1_UP lan-0_UP lan-2_DOWN machine-2_link_7_DOWN");
+  ck_assert_str_eq(t->str, "shm lan lan shm");
+  ck_assert_double_eq_tol(lat, 60e-6 + 400e-9, 1e-15);
+  cpm_route(r, 7, 1, n, t, &lat);
+  ck_assert_str_eq(n->str, "machine-2_link_7_UP lan-2_UP lan-0_DOWN machine-0_link_1_DOWN");
+  /* composed routes equal SimGrid's, every ordered pair */
+  for (int64_t a = 0; a < p->nodes; a++)
+    for (int64_t b = 0; b < p->nodes; b++) {
+      const int32_t *l1, *l2;
+      int k1 = cs_routes_get(r, a, b, &l1);
+      int32_t *c1 = g_memdup2(l1, sizeof *l1 * (k1 > 0 ? k1 : 1));
+      int k2 = cs_routes_get_direct(r, a, b, &l2);
+      ck_assert_int_eq(k1, k2);
+      ck_assert_int_eq(k1, a == b ? 0 : a / 3 == b / 3 ? 2 : 4);
+      ck_assert(memcmp(c1, l2, sizeof *l1 * k1) == 0);
+      g_free(c1);
+    }
+  g_string_free(n, TRUE);
+  g_string_free(t, TRUE);
+  cs_routes_close(r);
+  if (is_temp)
+    cs_tempfile_remove(xml);
+  g_free(xml);
+  cs_platform_free(p);
+}
+END_TEST
+
 /* ---- timed = untimed, every algorithm, every family ---- */
 
 typedef struct timed_case {
@@ -279,10 +435,12 @@ int main(void)
   tcase_add_test(tc, specs_read_back);
   tcase_add_test(tc, views_agree_with_platforms);
   tcase_add_test(tc, bad_specs_refused);
+  tcase_add_test(tc, cpm_shape_and_defaults);
   suite_add_tcase(s, tc);
   tc = tcase_create("simgrid");
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, every_link_has_a_tier, 0, (int)N_TEST_PLATFORMS + 1);
+  tcase_add_test(tc, cpm_routes);
   tcase_add_loop_test(tc, timed_equals_untimed, 0, (int)N_TEST_PLATFORMS);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

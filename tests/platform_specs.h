@@ -14,6 +14,7 @@ static const char *const TEST_PLATFORMS[] = {
     "percs:3,2,2",          "percs:2,3,1",         "percs:1,4,1",
     "dragonfly:4,2,2,1,2",  "dragonfly:3,2,1,2,1", "torus:2x2x2/2",
     "torus:3x2x2/1",        "smp:3x2@100",         "smp:2x3@100/map=inorder",
+    "cpm:2,2,2",
 };
 #define N_TEST_PLATFORMS (sizeof TEST_PLATFORMS / sizeof TEST_PLATFORMS[0])
 

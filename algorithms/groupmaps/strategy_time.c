@@ -2,36 +2,10 @@
  * "attempts to minimize ... time"; the T2 annotations of Tables 1 and 2,
  * S-One = the select time of one member, "the overhead for a send").
  *
- * Deterministic: no clock is read.  Each candidate's S-One time comes from a
- * static cost model, in nanoseconds:
- *
- *   name      model                                   measured S-One here
- *   array     2, + 3 when 32 m bits exceed 1 MiB      1.5 - 9.5 ns
- *   rs        2                                       2 - 3 ns
- *   ef        25                                      16 - 38 ns
- *   bm        150                                     80 - 270 ns
- *   roaring   500                                     7 ns - 3.9 us
- *   bdd       40 + 15 lg2(p + 1) + 0.05 p, p paths    27 ns - 3.0 us
- *   bwt       30,000 + 8,000 x bpg (one block         38 - 370 us
- *             decompressed: a fixed start-up plus its
- *             compressed size)
- *   wtr+X     100 + 50 lg2(r + 1) + X's, r runs       +0.2 - 1.1 us
- *   other     1,000 (a representation not yet measured)
- *
- * WHERE THE NUMBERS COME FROM.  The right column is the S-One column of the
- * group-map benchmark (mean over batches of 1,000 random gids, as in Table
- * 1) on the paper's groups (paper_groups.c), -O2, on the AMD EPYC machine
- * this project builds on (L2 1 MiB), 2026-11.  The constants are rounded
- * fits to it: the per-representation constant is near the middle of its
- * range, the array's extra term is its cache-miss cost once it leaves L2,
- * BDD's grows with its path count as the paper observes ("S-One time tends
- * to increase with increased BDD size"), fitted to its slowest groups (so it
- * overestimates BDDs whose paths are disjoint ranges), and the composite
- * adds the permutation's pi, which grows with the depth lg r of the wavelet
- * tree.  Roaring's select is a linear scan inside a chunk (CRoaring 0.2.66),
- * so its range is wide; the constant is its median.  To regenerate, run
- * bench/groupmaps.sh (collsim groupmap over the paper groups, S-One beside
- * the paper's) and refit this table.
+ * Deterministic: no clock is read.  Each candidate's S-One time comes from
+ * the static cost model cs_gm_model_select_ns (a table fitted to this
+ * machine's group-map benchmark; the table and where its numbers come from:
+ * algorithms/groupmaps/cost_table.c).
  *
  * PROCEDURE.  Every applicable candidate (as for S: each registry row alone,
  * a set representation only on an ordered group; "wtr+X" for each X on an
@@ -50,27 +24,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define COST_UNKNOWN_NS 1000.0
-#define ARRAY_L2_BITS (INT64_C(1) << 23) /* 1 MiB in bits */
-#define ARRAY_MISS_NS 3.0
-#define WTR_BASE_NS 100.0
-#define WTR_PER_LEVEL_NS 50.0
-#define BDD_BASE_NS 40.0
-#define BDD_PER_LEVEL_NS 15.0
-#define BDD_PER_PATH_NS 0.05
-#define BWT_BASE_NS 30000.0
-#define BWT_PER_BPG_NS 8000.0
-
-typedef struct {
-  const char *name;
-  double base_ns;
-} cost_row;
-
-static const cost_row costs[] = {
-    {"array", 2.0}, {"rs", 2.0}, {"ef", 25.0}, {"bm", 150.0}, {"roaring", 500.0}, {"bdd", BDD_BASE_NS},
-    {"bwt", BWT_BASE_NS},
-};
-
 /* What the model needs to know of a candidate; lower bounds before it is built. */
 typedef struct {
   int64_t m;
@@ -79,28 +32,9 @@ typedef struct {
   double bpg;    /* 0 before building */
 } cost_inputs;
 
-static double lg2p1(int64_t x) { return log2((double)x + 1.0); }
-
-static double set_cost(const char *name, const cost_inputs *in)
-{
-  double base = COST_UNKNOWN_NS;
-  for (size_t i = 0; i < G_N_ELEMENTS(costs); i++)
-    if (strcmp(costs[i].name, name) == 0)
-      base = costs[i].base_ns;
-  if (strcmp(name, "array") == 0 && 32 * in->m > ARRAY_L2_BITS)
-    base += ARRAY_MISS_NS;
-  if (strcmp(name, "bdd") == 0)
-    base += BDD_PER_LEVEL_NS * lg2p1(in->paths) + BDD_PER_PATH_NS * (double)in->paths;
-  if (strcmp(name, "bwt") == 0)
-    base += BWT_PER_BPG_NS * in->bpg;
-  return base;
-}
-
 static double model_cost(const char *name, const cost_inputs *in)
 {
-  if (!g_str_has_prefix(name, "wtr+"))
-    return set_cost(name, in);
-  return WTR_BASE_NS + WTR_PER_LEVEL_NS * lg2p1(in->runs) + set_cost(name + 4, in);
+  return cs_gm_model_select_ns(name, in->m, in->paths, in->runs, in->bpg);
 }
 
 typedef struct {

@@ -46,6 +46,7 @@ void cs_proc_release(cs_proc *p)
 int cs_rank(const cs_proc *p) { return p->rank; }
 int cs_size(const cs_proc *p) { return p->size; }
 void cs_set_phase(cs_proc *p, cs_phase phase) { p->phase = phase; }
+cs_phase cs_get_phase(const cs_proc *p) { return p->phase; }
 double cs_now(const cs_proc *p) { return p->transport->now(p); }
 void cs_compute(cs_proc *p, double seconds)
 {
@@ -60,11 +61,17 @@ void cs_send(cs_proc *p, int dst, int tag, const void *data, size_t bytes)
 
 void cs_send_sized(cs_proc *p, int dst, int tag, const void *data, size_t data_len, size_t bytes)
 {
+  cs_send_ctx(p, dst, 0, tag, data, data_len, bytes);
+}
+
+void cs_send_ctx(cs_proc *p, int dst, uint32_t ctx, int tag, const void *data, size_t data_len, size_t bytes)
+{
   g_assert(dst >= 0 && dst < p->size && data_len <= bytes);
   cs_msg *m = malloc(sizeof *m);
   g_assert(m != NULL);
   m->src = p->rank;
   m->tag = tag;
+  m->ctx = ctx;
   m->bytes = bytes;
   m->data = NULL;
   if (data != NULL && data_len > 0) {
@@ -84,12 +91,12 @@ void cs_send_sized(cs_proc *p, int dst, int tag, const void *data, size_t data_l
 
 static int is_handled(const cs_proc *p, const cs_msg *m)
 {
-  return p->handler != NULL && m->tag >= p->handler_lo && m->tag <= p->handler_hi;
+  return p->handler != NULL && m->ctx == 0 && m->tag >= p->handler_lo && m->tag <= p->handler_hi;
 }
 
-static int matches(const cs_msg *m, int src, int tag)
+static int matches(const cs_msg *m, int src, uint32_t ctx, int tag)
 {
-  return m->tag == tag && (src == CS_ANY || m->src == src);
+  return m->tag == tag && m->ctx == ctx && (src == CS_ANY || m->src == src);
 }
 
 static void dispatch(cs_proc *p, cs_msg *m)
@@ -102,11 +109,13 @@ static void dispatch(cs_proc *p, cs_msg *m)
   p->phase = current;
 }
 
-cs_msg *cs_recv(cs_proc *p, int src, int tag)
+cs_msg *cs_recv(cs_proc *p, int src, int tag) { return cs_recv_ctx(p, src, 0, tag); }
+
+cs_msg *cs_recv_ctx(cs_proc *p, int src, uint32_t ctx, int tag)
 {
   for (GList *l = p->pending.head; l != NULL; l = l->next) {
     cs_msg *m = l->data;
-    if (matches(m, src, tag)) {
+    if (matches(m, src, ctx, tag)) {
       g_queue_delete_link(&p->pending, l);
       p->received++;
       return m; /* already counted as held while queued */
@@ -119,7 +128,7 @@ cs_msg *cs_recv(cs_proc *p, int src, int tag)
       continue;
     }
     mem_add(p, words_of(m->bytes));
-    if (matches(m, src, tag)) {
+    if (matches(m, src, ctx, tag)) {
       p->received++;
       return m;
     }

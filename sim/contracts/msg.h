@@ -32,13 +32,16 @@
 
 /* Phases split the counters: the algorithm itself versus the broadcast and
  * reduction that bracket it in the paper's experiments. */
-typedef enum { CS_PHASE_ALGO = 0, CS_PHASE_BRACKET = 1, CS_NPHASES = 2 } cs_phase;
+/* CS_PHASE_LOCAL: wake-ups between collocated proclets (a scheduler switch
+ * inside an OS process, seed 003), not messages of the algorithm. */
+typedef enum { CS_PHASE_ALGO = 0, CS_PHASE_BRACKET = 1, CS_PHASE_LOCAL = 2, CS_NPHASES = 3 } cs_phase;
 
 typedef struct cs_proc cs_proc;
 
 typedef struct cs_msg {
   int src;
   int tag;
+  uint32_t ctx;   /* context id: matched like the tag (0 for plain cs_send) */
   size_t bytes;   /* simulated size of the message */
   void *data;     /* payload (NULL for a virtual payload), owned by the message */
 } cs_msg;
@@ -65,6 +68,12 @@ void cs_send(cs_proc *p, int dst, int tag, const void *data, size_t bytes);
  * a check sum) inside a larger simulated message. */
 void cs_send_sized(cs_proc *p, int dst, int tag, const void *data, size_t data_len, size_t bytes);
 cs_msg *cs_recv(cs_proc *p, int src, int tag);
+/* The same within a context (the communicator layer, sim/contracts/comm.h):
+ * a message matches a receive only if its context id, tag and source (unless
+ * CS_ANY) all match.  cs_send and cs_recv use context 0; handlers see
+ * context-0 messages only. */
+void cs_send_ctx(cs_proc *p, int dst, uint32_t ctx, int tag, const void *data, size_t data_len, size_t bytes);
+cs_msg *cs_recv_ctx(cs_proc *p, int src, uint32_t ctx, int tag);
 void cs_msg_free(cs_proc *p, cs_msg *m);
 
 /* Handler for tags in [tag_lo, tag_hi]; pass fn = NULL to remove it. */
@@ -93,6 +102,7 @@ void cs_compute(cs_proc *p, double seconds);
 double cs_now(const cs_proc *p);
 
 void cs_set_phase(cs_proc *p, cs_phase phase);
+cs_phase cs_get_phase(const cs_proc *p);
 
 /* ---- what the engine reads after a run ---- */
 const cs_counters *cs_proc_counters(const cs_proc *p, cs_phase phase);

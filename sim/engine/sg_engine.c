@@ -8,7 +8,9 @@
  *   a message-driven runtime), whether or not the receiver is waiting.
  * - Software overhead: the sender sleeps o_send before injecting, the receiver
  *   sleeps o_recv after taking a message.  Each rank has a core of its own
- *   (BG/P virtual-node mode), so sleeping is the same as computing.
+ *   (BG/P virtual-node mode), so sleeping is the same as computing; with
+ *   shared_cpu the processes of a host take turns on its one processor
+ *   instead (the proclets of one OS process, seed 003).
  * - Scale: 16 KiB stacks and no guard pages let 131,072 actors fit (guard pages
  *   exhaust vm.max_map_count near 32,768 actors); crosstraffic off divides the
  *   solver's work by about 8 at that scale.
@@ -38,6 +40,7 @@ static struct {
   void *user;
   int64_t in_flight;   /* messages sent and not yet in their receiver's hands */
   int retired;         /* processes whose own part is over (in cs_serve) */
+  double *busy_until;  /* shared_cpu: per host, when its processor is next free */
 } eng;
 
 void cs_engine_config_defaults(cs_engine_config *c)
@@ -126,10 +129,31 @@ static void end_if_quiescent(void)
   }
 }
 
+static int host_index(int rank) { return eng.cfg->host_of ? eng.cfg->host_of[rank] : rank / eng.cfg->cores; }
+
+/* `seconds` of CPU time: a core of its own (a sleep), or with shared_cpu the
+ * host's one processor, taken in turns first come first served: the work
+ * starts when the processor is free and runs to its end (a nonpreemptive
+ * scheduler, as FG-MPI's proclets inside one OS process).  A per-host
+ * clock, not SimGrid's CPU model: processor sharing among thousands of
+ * actors per host costs the solver O(actors) per event. */
+static void cpu_busy(const cs_proc *p, double seconds)
+{
+  if (seconds <= 0)
+    return;
+  if (!eng.cfg->shared_cpu) {
+    sg_actor_sleep_for(seconds);
+    return;
+  }
+  double now = simgrid_get_clock();
+  double *free_at = &eng.busy_until[host_index(p->rank)];
+  *free_at = (*free_at > now ? *free_at : now) + seconds;
+  sg_actor_sleep_for(*free_at - now);
+}
+
 static void sg_send(cs_proc *p, int dst, cs_msg *m)
 {
-  if (eng.cfg->o_send > 0)
-    sg_actor_sleep_for(eng.cfg->o_send);
+  cpu_busy(p, eng.cfg->o_send);
   eng.in_flight++;
   outbox *o = outbox_of(p);
   outbox_reap(o);
@@ -169,16 +193,14 @@ static cs_msg *sg_next(cs_proc *p)
   cs_msg *m = eng.cfg->recv_window > 1 ? next_arrived(p) : sg_mailbox_get(eng.mailboxes[p->rank]);
   if (p->backend)
     outbox_reap(p->backend);
-  if (eng.cfg->o_recv > 0)
-    sg_actor_sleep_for(eng.cfg->o_recv);
+  cpu_busy(p, eng.cfg->o_recv);
   eng.in_flight--; /* only now is the message in the process's hands */
   return m;
 }
 
 static void sg_compute(cs_proc *p, double seconds)
 {
-  (void)p;
-  sg_actor_sleep_for(seconds);
+  cpu_busy(p, seconds);
 }
 
 static double sg_now(const cs_proc *p)
@@ -505,6 +527,7 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.in_flight = 0;
   eng.retired = 0;
   eng.mailboxes = g_new(sg_mailbox_t, c->n);
+  eng.busy_until = g_new0(double, nhosts);
   char name[24];
   for (int r = 0; r < c->n; r++) {
     snprintf(name, sizeof name, "m%d", r);
@@ -536,6 +559,8 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   }
   g_free(eng.mailboxes);
   eng.mailboxes = NULL;
+  g_free(eng.busy_until);
+  eng.busy_until = NULL;
   return TRUE;
 }
 

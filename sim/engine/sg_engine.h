@@ -37,6 +37,11 @@ typedef struct cs_engine_config {
    * CS_MAX_RECV_WINDOW): messages are taken in order of arrival rather than
    * in order of sending. */
   int recv_window;
+  /* CPU: off, every process has a core of its own (computation and the
+   * per-message overheads are sleeps); on, the processes of one host take
+   * turns on its one processor, first come first served, each piece of
+   * work run to its end (the proclets of an OS process, seed 003). */
+  int shared_cpu;
   int validate_platform;      /* load a user's file in a child first (SimGrid aborts on a bad one) */
   GPtrArray *extra_cfg;       /* further "--cfg=name:value" / "--log=..." strings */
   /* Called on every send (e.g. to record the message stream), or NULL. */

@@ -1,0 +1,39 @@
+/* The communicator-creation protocols: one line each (implementation,
+ * operation, description, context-id scheme, shared maps, entry point).
+ * `collsim comm --list` prints this table. */
+#include "algorithms/communicators/protocol.h"
+
+#include <string.h>
+
+cs_create_status cs_leader_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_leader_create(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_mpich_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_mpich_create(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+
+static const cs_comm_protocol protocols[] = {
+    {"leader", CS_COMM_SPLIT, "Procedure 1: gather to a root, sort, <LID,LBI>, scatter, maps to local leaders",
+     CS_CTXID_LIDLBI, true, cs_leader_split},
+    {"leader", CS_COMM_CREATE, "Procedure 2: bitmaps to group rank 0, <LID,LBI> back, map made once per OS process",
+     CS_CTXID_LIDLBI, true, cs_leader_create},
+    {"mpich", CS_COMM_SPLIT, "MPICH2: allgather of colour and key, local sort, AND-allreduce of the id mask",
+     CS_CTXID_MASK, false, cs_mpich_split},
+    {"mpich", CS_COMM_CREATE, "MPICH2: AND-allreduce of the id mask over the whole parent",
+     CS_CTXID_MASK, false, cs_mpich_create},
+};
+
+size_t cs_comm_protocol_count(void) { return G_N_ELEMENTS(protocols); }
+
+const cs_comm_protocol *cs_comm_protocol_at(size_t i)
+{
+  return i < G_N_ELEMENTS(protocols) ? &protocols[i] : NULL;
+}
+
+const cs_comm_protocol *cs_comm_protocol_find(const char *impl, cs_comm_op op)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(protocols); i++)
+    if (strcmp(protocols[i].impl, impl) == 0 && protocols[i].op == op)
+      return &protocols[i];
+  return NULL;
+}
+
+const char *cs_comm_op_name(cs_comm_op op) { return op == CS_COMM_SPLIT ? "split" : "create"; }

@@ -1,0 +1,331 @@
+/* FG-MPI's [C,P,M] systems (seed 003, Kamal, Mirtaheri and Wagner,
+ * "Scalability of Communicators and Groups in MPI", Section 2): the
+ * platform family "cpm".
+ *
+ *   cpm:C,P,M[/params]     e.g. cpm:6875,8,2 (Section 8's testbed: 110,000
+ *                          proclets in 16 OS processes, 8 per machine, on 2
+ *                          machines)
+ *
+ * M machines, P OS processes per machine, C proclets (FG-MPI's fine-grain
+ * MPI processes, coroutines scheduled inside one OS process) per OS
+ * process: N = C*P*M simulated MPI processes.  Rank r is proclet r mod C of
+ * OS process r / C (in order), which lies on machine r / (C*P).  One SimGrid
+ * host per OS process: hosts node-0 .. node-<P*M-1>, host h on machine
+ * h / P; the platform's "cores" are the C proclets of a host.
+ *
+ * Limits: C, P, M >= 1; N <= 2^21 = 2,097,152, the 21-bit local ids (LID)
+ * of the paper's context ids (Section 4); M <= 1024, since the top zone
+ * holds a route per pair of machines (M^2 / 2 zoneRoutes).
+ *
+ * Message costs, three levels as in Section 2.  The paper gives no numbers
+ * for any of them (it measures only group operations); every default is our
+ * estimate, to be calibrated:
+ *   proc_lat 0.5us  between collocated proclets (same OS process): a switch
+ *                   of FG-MPI's scheduler plus message matching; our estimate.
+ *   proc_bw  4GBps  copy bandwidth inside a process; our estimate for a
+ *                   memcpy on a 2010 Nehalem core.
+ *   shm_lat  0.4us  between OS processes of one machine (MPICH2's Nemesis
+ *                   shared-memory channel); our estimate after Nemesis'
+ *                   published sub-microsecond latency (Buntinas, Mercier and
+ *                   Gropp, CCGRID 2006).
+ *   shm_bw   1.5GBps  our estimate.
+ *   net_lat  50us   machine to machine; our estimate for TCP over Gigabit
+ *                   Ethernet (the paper only says "a local area network").
+ *   net_bw   125MBps  1 Gbit/s per direction; our estimate.
+ *   o_msg    1us    CPU time of the MPI middleware per message sent and per
+ *                   message received (p->o_send = p->o_recv); our estimate.
+ *   speed    1Gf    host speed, flop/s (plain number or with f, kf, Mf, Gf,
+ *                   Tf); only converts seconds of computation into flops.
+ * The latencies are meant for SimGrid's CM02 model (model = "CM02"), which
+ * takes them as given (LV08 multiplies latency by 13.01).  No header bytes.
+ *
+ * XML (SimGrid 3.32, platform version 4.1): a top zone "cpm" (Full) holding
+ * one SimGrid cluster "machine-<m>" per machine (hosts node-<m*P> ..
+ * node-<m*P+P-1>, router "router-<m>", one core each: the proclets of an OS
+ * process are run by one thread), then one link "lan-<m>" per machine
+ * (tier "lan", a property), then one zoneRoute per pair of machines,
+ * router to router over lan-a (UP) and lan-b (DOWN), as SimGrid's own
+ * examples/platforms/cluster_multi.xml joins clusters.  Routes:
+ *   same OS process:     machine-<m>_link_<h>_loopback (tier "proc": proc_lat,
+ *                        proc_bw; SimGrid makes cluster loopbacks FATPIPE, so
+ *                        the copies of collocated proclets do not share
+ *                        bandwidth, although one thread runs them)
+ *   same machine:        machine-<m>_link_<a>_UP, machine-<m>_link_<b>_DOWN
+ *                        (tier "shm": shm_lat / 2 each, shm_bw, each process's
+ *                        link shared by its proclets)
+ *   different machines:  machine-<a>_link_<x>_UP, lan-<a> (UP), lan-<b>
+ *                        (DOWN), machine-<b>_link_<y>_DOWN: net_lat / 2 on
+ *                        each LAN link, so the latency is net_lat + shm_lat
+ *                        and the bandwidth min(shm_bw, net_bw): a message
+ *                        leaves the machine through its memory path too.
+ * <h> is the host number (SimGrid names cluster links by radical).  The
+ * routers need no element of their own: router_id makes each cluster create
+ * its router, which the zoneRoutes name as gateways.  The LAN is a
+ * non-blocking switch: one full-duplex link per machine, nothing shared
+ * between machine pairs beyond those links.  SimGrid names the two halves of
+ * a split-duplex link lan-<m>_UP and lan-<m>_DOWN, which the file's "tier"
+ * property (on lan-<m>) does not reach, so link_tier names them too.  The
+ * two-tier view (seed 001) is the flat one: no gateway nodes (every OS
+ * process reaches the LAN through its machine's router); p->nodes_per_machine
+ * = P.  Measured here: cpm:1,2,1024 (the largest M) 106 MB of XML, written
+ * in 0.2 s, loaded by SimGrid in 3.5 s.
+ */
+#include "platforms/platform.h"
+#include "sim/contracts/errors.h"
+#include "sim/contracts/units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cpm {
+  int64_t c, p, m;  /* proclets per OS process, OS processes per machine, machines */
+  double proc_lat, proc_bw; /* s, bytes/s: collocated proclets */
+  double shm_lat, shm_bw;   /* between OS processes of one machine */
+  double net_lat, net_bw;   /* machine to machine */
+  double o_msg;             /* s of CPU per message sent and per message received */
+  double speed;             /* flop/s per host */
+} cpm;
+
+#define PROC_LAT 0.5e-6
+#define PROC_BW 4e9
+#define SHM_LAT 0.4e-6
+#define SHM_BW 1.5e9
+#define NET_LAT 50e-6
+#define NET_BW 125e6
+#define O_MSG 1e-6
+#define SPEED 1e9
+#define MAX_N ((int64_t)1 << 21) /* the paper's 21-bit LID */
+#define MAX_M 1024
+
+#define LL(x) ((long long)(x))
+
+/* Speed: a number of flop/s, optionally with a unit (longest suffix first). */
+static const struct {
+  const char *unit;
+  double mult;
+} flops[] = {{"Tf", 1e12}, {"Gf", 1e9}, {"Mf", 1e6}, {"kf", 1e3}, {"f", 1}};
+
+static bool parse_speed(const char *text, double *out, GError **err)
+{
+  double mult = 1;
+  char *num = g_strdup(text);
+  for (size_t i = 0; i < G_N_ELEMENTS(flops); i++)
+    if (g_str_has_suffix(num, flops[i].unit)) {
+      num[strlen(num) - strlen(flops[i].unit)] = 0;
+      mult = flops[i].mult;
+      break;
+    }
+  bool ok = cs_parse_quantity("cpm speed (flop/s)", num, CS_QTY_NUMBER, mult, 1, 1e18, out, err);
+  g_free(num);
+  return ok;
+}
+
+/* The largest unit in which the speed reads back exactly. */
+static void format_speed(GString *s, double v)
+{
+  char buf[40];
+  for (size_t i = 0; i < G_N_ELEMENTS(flops); i++) {
+    if (v < flops[i].mult)
+      continue;
+    cs_shortest_double(buf, sizeof buf, v / flops[i].mult);
+    if (g_ascii_strtod(buf, NULL) * flops[i].mult == v) {
+      g_string_append_printf(s, "%s%s", buf, flops[i].unit);
+      return;
+    }
+  }
+  cs_shortest_double(buf, sizeof buf, v);
+  g_string_append_printf(s, "%sf", buf);
+}
+
+static bool parse_shape(cpm *c, const char *shape, GError **err)
+{
+  static const char *const names[] = {"C", "P", "M"};
+  int64_t v[3];
+  if (!cs_spec_counts("cpm", shape, ',', names, 3, 3, v, err))
+    return false;
+  c->c = v[0];
+  c->p = v[1];
+  c->m = v[2];
+  if (c->m > MAX_M)
+    return cs_input_error(err, "cpm:%s: M = %lld machines is more than %d (the top zone holds a route per pair of "
+                          "machines: M^2 grows too fast)", shape, LL(c->m), MAX_M);
+  if (c->c * c->p > MAX_N || c->c * c->p * c->m > MAX_N) /* C*P < 2^62: no overflow */
+    return cs_input_error(err, "cpm:%s: N = C*P*M = %.0f proclets is more than 2^21 = %lld (the 21-bit local ids "
+                          "of the paper's context ids)", shape, (double)c->c * (double)c->p * (double)c->m,
+                          LL(MAX_N));
+  return true;
+}
+
+static bool parse_param(cpm *c, const cs_spec_item *it, GError **err)
+{
+  const char *k = it->key, *v = it->value;
+  if (!v)
+    return cs_input_error(err, "cpm: parameter '%s' is not key=value", k);
+  const struct {
+    const char *key, *what;
+    cs_quantity q;
+    double min, max, *out;
+  } p[] = {
+      {"proc_lat", "cpm proc_lat", CS_QTY_TIME, 0, 1e9, &c->proc_lat},
+      {"proc_bw", "cpm proc_bw", CS_QTY_BANDWIDTH, 1, 1e15, &c->proc_bw},
+      {"shm_lat", "cpm shm_lat", CS_QTY_TIME, 0, 1e9, &c->shm_lat},
+      {"shm_bw", "cpm shm_bw", CS_QTY_BANDWIDTH, 1, 1e15, &c->shm_bw},
+      {"net_lat", "cpm net_lat", CS_QTY_TIME, 0, 1e9, &c->net_lat},
+      {"net_bw", "cpm net_bw", CS_QTY_BANDWIDTH, 1, 1e15, &c->net_bw},
+      {"o_msg", "cpm o_msg", CS_QTY_TIME, 0, 1e9, &c->o_msg},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
+    if (strcmp(k, p[i].key) == 0)
+      return cs_parse_quantity(p[i].what, v, p[i].q, 1, p[i].min, p[i].max, p[i].out, err);
+  if (strcmp(k, "speed") == 0)
+    return parse_speed(v, &c->speed, err);
+  return cs_input_error(err, "cpm: unknown parameter '%s' (known: proc_lat, proc_bw, shm_lat, shm_bw, net_lat, "
+                        "net_bw, o_msg, speed)", k);
+}
+
+static bool cpm_parse(cs_platform *p, const char *args, GError **err)
+{
+  cpm *c = g_new0(cpm, 1);
+  *c = (cpm){0, 0, 0, PROC_LAT, PROC_BW, SHM_LAT, SHM_BW, NET_LAT, NET_BW, O_MSG, SPEED};
+  p->data = c;
+  p->mapping = CS_MAP_IN_ORDER;
+  p->model = "CM02";
+  p->header_bytes = 0;
+  p->cpu = "one hardware thread per OS process";
+  if (!args || !*args)
+    return cs_input_error(err, "cpm: empty spec (cpm:C,P,M, e.g. cpm:6875,8,2)");
+  char *shape, *params;
+  cs_spec_split(args, &shape, &params);
+  bool ok = parse_shape(c, shape, err);
+  cs_spec_item *items = ok && params ? cs_spec_items("cpm", params, err) : NULL;
+  if (ok && params && !items)
+    ok = false;
+  for (cs_spec_item *it = items; ok && it && it->key; it++)
+    ok = parse_param(c, it, err);
+  cs_spec_items_free(items);
+  g_free(shape);
+  g_free(params);
+  if (ok) {
+    p->nodes = c->p * c->m;
+    p->cores = (int)c->c;
+    p->nodes_per_machine = c->p;
+    p->o_send = p->o_recv = c->o_msg;
+    p->link_bw = c->net_bw;
+  }
+  return ok;
+}
+
+static void append_param(GString *s, char *sep, const char *key, double v, double def, cs_quantity q)
+{
+  if (v == def)
+    return;
+  g_string_append_printf(s, "%c%s=", *sep, key);
+  cs_format_quantity(s, v, q);
+  *sep = ',';
+}
+
+static char *cpm_describe(const cs_platform *p)
+{
+  const cpm *c = p->data;
+  GString *s = g_string_new(NULL);
+  g_string_printf(s, "cpm:%lld,%lld,%lld", LL(c->c), LL(c->p), LL(c->m));
+  char sep = '/';
+  append_param(s, &sep, "proc_lat", c->proc_lat, PROC_LAT, CS_QTY_TIME);
+  append_param(s, &sep, "proc_bw", c->proc_bw, PROC_BW, CS_QTY_BANDWIDTH);
+  append_param(s, &sep, "shm_lat", c->shm_lat, SHM_LAT, CS_QTY_TIME);
+  append_param(s, &sep, "shm_bw", c->shm_bw, SHM_BW, CS_QTY_BANDWIDTH);
+  append_param(s, &sep, "net_lat", c->net_lat, NET_LAT, CS_QTY_TIME);
+  append_param(s, &sep, "net_bw", c->net_bw, NET_BW, CS_QTY_BANDWIDTH);
+  append_param(s, &sep, "o_msg", c->o_msg, O_MSG, CS_QTY_TIME);
+  if (c->speed != SPEED) {
+    g_string_append_printf(s, "%cspeed=", sep);
+    format_speed(s, c->speed);
+  }
+  return g_string_free(s, FALSE);
+}
+
+/* Shortest exact text of x (buf of 40). */
+static const char *num(char *buf, double x)
+{
+  cs_shortest_double(buf, 40, x);
+  return buf;
+}
+
+static void write_machine(const cpm *c, FILE *f, int64_t m)
+{
+  char speed[40], bw[40], lat[40], lbw[40], llat[40];
+  fprintf(f, "    <cluster id=\"machine-%lld\" prefix=\"node-\" suffix=\"\" radical=\"%lld-%lld\" speed=\"%sf\" "
+             "core=\"1\" bw=\"%sBps\" lat=\"%ss\" sharing_policy=\"SPLITDUPLEX\" loopback_bw=\"%sBps\" "
+             "loopback_lat=\"%ss\" router_id=\"router-%lld\"/>\n",
+          LL(m), LL(m * c->p), LL(m * c->p + c->p - 1), num(speed, c->speed), num(bw, c->shm_bw),
+          num(lat, c->shm_lat / 2), num(lbw, c->proc_bw), num(llat, c->proc_lat), LL(m));
+}
+
+static void write_lan(const cpm *c, FILE *f)
+{
+  char bw[40], lat[40];
+  for (int64_t m = 0; m < c->m; m++)
+    fprintf(f, "    <link id=\"lan-%lld\" bandwidth=\"%sBps\" latency=\"%ss\" sharing_policy=\"SPLITDUPLEX\">"
+               "<prop id=\"tier\" value=\"lan\"/></link>\n",
+            LL(m), num(bw, c->net_bw), num(lat, c->net_lat / 2));
+  for (int64_t a = 0; a < c->m; a++)
+    for (int64_t b = a + 1; b < c->m; b++)
+      fprintf(f, "    <zoneRoute src=\"machine-%lld\" dst=\"machine-%lld\" gw_src=\"router-%lld\" "
+                 "gw_dst=\"router-%lld\" symmetrical=\"YES\"><link_ctn id=\"lan-%lld\" direction=\"UP\"/>"
+                 "<link_ctn id=\"lan-%lld\" direction=\"DOWN\"/></zoneRoute>\n",
+              LL(a), LL(b), LL(a), LL(b), LL(a), LL(b));
+}
+
+static bool cpm_write(const cs_platform *p, FILE *f)
+{
+  const cpm *c = p->data;
+  char *d = cs_platform_describe(p);
+  fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+  fprintf(f, "<!-- %s: %lld machines x %lld OS processes x %lld proclets (FG-MPI [C,P,M], seed 003 Section 2); "
+             "generated by collsim (platforms/cpm.c) -->\n", d, LL(c->m), LL(c->p), LL(c->c));
+  fprintf(f, "<platform version=\"4.1\">\n  <zone id=\"cpm\" routing=\"Full\">\n");
+  for (int64_t m = 0; m < c->m; m++)
+    write_machine(c, f, m);
+  write_lan(c, f);
+  fprintf(f, "  </zone>\n</platform>\n");
+  g_free(d);
+  return !ferror(f);
+}
+
+static void cpm_estimate(const cs_platform *p, int64_t *links, int64_t *xml_bytes)
+{
+  const cpm *c = p->data;
+  *links = 3 * c->p * c->m + c->m;
+  *xml_bytes = 300 * c->m + 200 * c->m * (c->m - 1) / 2 + 1024;
+}
+
+static const char *cpm_link_tier(const cs_platform *p, const char *name)
+{
+  (void)p;
+  if (g_str_has_prefix(name, "lan-"))
+    return "lan"; /* also a property in the XML */
+  if (!g_str_has_prefix(name, "machine-"))
+    return NULL;
+  if (g_str_has_suffix(name, "_loopback"))
+    return "proc";
+  if (g_str_has_suffix(name, "_UP") || g_str_has_suffix(name, "_DOWN"))
+    return "shm";
+  return NULL;
+}
+
+const cs_platform_family cs_platform_cpm = {
+    .kind = "cpm",
+    .synopsis = "cpm:C,P,M[/proc_lat=..,proc_bw=..,shm_lat=..,shm_bw=..,net_lat=..,net_bw=..,o_msg=..,speed=..]",
+    .description = "FG-MPI [C,P,M] system (seed 003): C proclets per OS process, P OS processes per machine, "
+                   "M machines on a LAN",
+    .params = "proc_lat (0.5us), proc_bw (4GBps), shm_lat (0.4us), shm_bw (1.5GBps), net_lat (50us), "
+              "net_bw (125MBps), o_msg (1us per message sent and received), speed (1Gf); all our estimates",
+    .parse = cpm_parse,
+    .describe = cpm_describe,
+    .write_xml = cpm_write,
+    .estimate = cpm_estimate,
+    .link_tier = cpm_link_tier,
+    .free_data = g_free,
+};

@@ -1,0 +1,277 @@
+/* `collsim comm`: communicators on [C,P,M] systems (seed 003, Sections 2-4
+ * and 8).
+ *   collsim comm split  --cpm C,P,M --colors K [--key rank] [--impl leader|mpich] [--map ST] [--no-share]
+ *   collsim comm create --cpm C,P,M --group SPEC [--group SPEC ...] [--impl ...]
+ *   collsim comm ids    --cpm C,P,M --split K --until-exhausted
+ *   collsim comm --list
+ * split and create run the protocol in SimGrid on every proclet and verify
+ * the result (sim/drivers/comm_run.c); ids counts context ids
+ * (sim/drivers/comm_ids.c).  Bad input: one message, exit 2. */
+#include "sim/cli/cli_comm.h"
+#include "sim/cli/frontend.h"
+#include "sim/contracts/errors.h"
+#include "sim/contracts/groupmap_strategy.h"
+#include "sim/contracts/tempdir.h"
+#include "sim/drivers/comm_ids.h"
+#include "sim/drivers/comm_run.h"
+#include "sim/drivers/group_spec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_CPM "cpm:6875,8,2"
+
+typedef struct comm_opts {
+  char *cpm, *impl, *map, *layout, *key; /* freed by cs_cli_free */
+  GPtrArray *groups;
+  int64_t colors, split, lid_bits, lbi_bits, repeat, pool;
+  double cpu_factor;
+  bool no_share, list, until_exhausted, world_in_pool;
+} comm_opts;
+
+static const char *const impls[] = {"leader", "mpich", NULL};
+static const char *const layouts[] = {"cyclic", "block", NULL};
+static const char *const keys[] = {"rank", "reverse", "random", NULL};
+
+static void list_protocols(void)
+{
+  printf("%-8s %-7s %-7s %s\n", "impl", "op", "ids", "description");
+  for (size_t i = 0; i < cs_comm_protocol_count(); i++) {
+    const cs_comm_protocol *p = cs_comm_protocol_at(i);
+    printf("%-8s %-7s %-7s %s\n", p->impl, cs_comm_op_name(p->op), cs_ctxid_scheme_name(p->scheme), p->description);
+  }
+}
+
+/* Defaults of the options not given; the map option: a strategy (S, T,
+ * ST in any case) or a representation. */
+static int apply_defaults(const cs_cli *c, comm_opts *o)
+{
+  o->impl = o->impl ? o->impl : g_strdup("leader");
+  o->layout = o->layout ? o->layout : g_strdup("cyclic");
+  o->key = o->key ? o->key : g_strdup("rank");
+  o->map = o->map ? o->map : g_strdup("ST");
+  for (size_t i = 0; i < cs_gm_strategy_count(); i++)
+    if (g_ascii_strcasecmp(o->map, cs_gm_strategy_at(i)->name) == 0) {
+      g_free(o->map);
+      o->map = g_strdup(cs_gm_strategy_at(i)->name);
+      return 0;
+    }
+  const char *base = g_str_has_prefix(o->map, "wtr+") ? o->map + 4 : o->map;
+  if (cs_gm_rep_find(base))
+    return 0;
+  return cs_cli_usage(c, "unknown map '%s' (a strategy S, T, ST or a representation: see collsim groupmap --list)",
+                      o->map);
+}
+
+/* The platform: --cpm C,P,M is short for --platform cpm:C,P,M. */
+static cs_platform *comm_platform(const cs_cli *c, const comm_opts *o, GError **err)
+{
+  if (o->cpm && c->platform)
+    return cs_input_error(err, "give --cpm or --platform, not both"), NULL;
+  if (!o->cpm)
+    return cs_cli_platform(c, DEFAULT_CPM, err);
+  char *spec = g_strdup_printf("cpm:%s", o->cpm);
+  cs_platform *p = cs_platform_parse(spec, err);
+  g_free(spec);
+  return p;
+}
+
+static void shape_of(const cs_platform *p, cs_comm_params *prm)
+{
+  prm->per_process = p->cores;
+  prm->per_machine = p->nodes_per_machine > 0 ? p->nodes_per_machine : 1;
+  prm->n = cs_platform_slots(p);
+  prm->cpm[0] = p->cores;
+  prm->cpm[1] = prm->per_machine;
+  prm->cpm[2] = p->nodes / prm->per_machine;
+}
+
+static int check_lid_width(const cs_cli *c, const comm_opts *o, int64_t n)
+{
+  if (o->lid_bits + o->lbi_bits > 32)
+    return cs_cli_usage(c, "--lid-bits + --lbi-bits = %lld exceeds the 32-bit context id",
+                        (long long)(o->lid_bits + o->lbi_bits));
+  if (n > (INT64_C(1) << o->lid_bits))
+    return cs_cli_usage(c, "N = %lld proclets do not fit the %lld-bit LID (at most %lld)", (long long)n,
+                        (long long)o->lid_bits, (long long)(INT64_C(1) << o->lid_bits));
+  return 0;
+}
+
+static int parse_groups(const cs_cli *c, const comm_opts *o, cs_comm_params *prm)
+{
+  if (!o->groups || o->groups->len == 0)
+    return cs_cli_usage(c, "comm create needs --group SPEC (e.g. stride:0,2,50000)");
+  guint8 *taken = g_new0(guint8, (gsize)prm->n);
+  prm->groups = g_ptr_array_new_with_free_func(g_free);
+  prm->group_sizes = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  int rc = 0;
+  for (guint i = 0; rc == 0 && i < o->groups->len; i++) {
+    GError *e = NULL;
+    int64_t m = 0;
+    cs_wid *w = cs_group_spec_parse(g_ptr_array_index(o->groups, i), prm->n, &m, &e);
+    if (!w) {
+      rc = cs_cli_fail(c, e);
+      g_error_free(e);
+      break;
+    }
+    for (int64_t j = 0; rc == 0 && j < m; j++)
+      if (taken[w[j]]++)
+        rc = cs_cli_usage(c, "groups must be disjoint: rank %u is in two of them", w[j]);
+    g_ptr_array_add(prm->groups, w);
+    g_array_append_val(prm->group_sizes, m);
+  }
+  g_free(taken);
+  return rc;
+}
+
+static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op)
+{
+  const cs_comm_protocol *proto = cs_comm_protocol_find(o->impl, op);
+  GError *e = NULL;
+  cs_comm_params prm = {.proto = proto, .colors = (int)o->colors, .map = o->map, .share = !o->no_share,
+                        .lid_bits = (int)o->lid_bits, .lbi_bits = (int)o->lbi_bits, .cpu_factor = o->cpu_factor,
+                        .repeat = (int)o->repeat, .seed = c->seed};
+  prm.layout = strcmp(o->layout, "block") == 0 ? CS_LAYOUT_BLOCK : CS_LAYOUT_CYCLIC;
+  prm.key_rule = strcmp(o->key, "reverse") == 0 ? CS_KEY_REVERSE
+                 : strcmp(o->key, "random") == 0 ? CS_KEY_RANDOM : CS_KEY_RANK;
+  cs_platform *p = comm_platform(c, o, &e);
+  char *xml = NULL, *desc = NULL;
+  bool is_temp = false;
+  int rc = p && cs_platform_resolve(p, 0, &e) ? 0 : cs_cli_fail(c, e);
+  if (rc == 0) {
+    shape_of(p, &prm);
+    rc = check_lid_width(c, o, prm.n);
+  }
+  if (rc == 0 && op == CS_COMM_SPLIT && o->colors > prm.n)
+    rc = cs_cli_usage(c, "--colors %lld exceeds N = %lld", (long long)o->colors, (long long)prm.n);
+  if (rc == 0 && op == CS_COMM_CREATE)
+    rc = parse_groups(c, o, &prm);
+  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
+                   cs_platform_xml_for_run(p, &xml, &is_temp, &e)))
+    rc = cs_cli_fail(c, e);
+  g_clear_error(&e);
+  if (rc == 0) {
+    desc = cs_platform_describe(p);
+    prm.platform_desc = desc;
+    prm.engine.platform_file = xml;
+    prm.engine.quiet = c->quiet;
+    if (!c->quiet)
+      fprintf(stderr, "collsim comm %s: %s on %s (N = %lld) ...\n", cs_comm_op_name(op), o->impl, desc,
+              (long long)prm.n);
+    cs_comm_result res;
+    rc = cs_comm_run(&prm, &res, &e);
+    if (rc != 0)
+      cs_cli_fail(c, e);
+    if (rc == 0 || res.why) {
+      cs_record *r = cs_comm_result_record(&prm, &res);
+      int out = cs_cli_emit(c, &r, 1, cs_comm_csv_columns, "collsim comm");
+      rc = rc ? rc : out;
+      cs_record_free(r);
+    }
+    cs_comm_result_clear(&res);
+  }
+  g_clear_error(&e);
+  if (is_temp)
+    cs_tempfile_remove(xml);
+  g_free(xml);
+  g_free(desc);
+  if (prm.groups)
+    g_ptr_array_free(prm.groups, TRUE);
+  if (prm.group_sizes)
+    g_array_free(prm.group_sizes, TRUE);
+  cs_cli_engine_clear(&prm.engine);
+  cs_platform_free(p);
+  return rc;
+}
+
+static int run_ids(const cs_cli *c, comm_opts *o)
+{
+  GError *e = NULL;
+  cs_platform *p = comm_platform(c, o, &e);
+  int rc = p && cs_platform_resolve(p, 0, &e) ? 0 : cs_cli_fail(c, e);
+  g_clear_error(&e);
+  cs_comm_params shape = {0};
+  if (rc == 0) {
+    shape_of(p, &shape);
+    rc = check_lid_width(c, o, shape.n);
+  }
+  if (rc == 0 && o->split > shape.n)
+    rc = cs_cli_usage(c, "--split %lld exceeds N = %lld", (long long)o->split, (long long)shape.n);
+  if (rc == 0) {
+    cs_ids_params prm = {.n = shape.n, .per_process = shape.per_process, .colors = o->split,
+                         .block_layout = strcmp(o->layout, "block") == 0, .lid_bits = (int)o->lid_bits,
+                         .lbi_bits = (int)o->lbi_bits, .pool = o->pool, .world_in_pool = o->world_in_pool,
+                         .max_splits = o->until_exhausted ? 0 : o->repeat, .mpich = strcmp(o->impl, "mpich") == 0};
+    memcpy(prm.cpm, shape.cpm, sizeof prm.cpm);
+    char *desc = cs_platform_describe(p);
+    cs_ids_result res;
+    cs_ids_run(&prm, &res);
+    cs_record *r = cs_ids_result_record(&prm, &res, desc);
+    rc = cs_cli_emit(c, &r, 1, cs_ids_csv_columns, "collsim comm ids");
+    cs_record_free(r);
+    g_free(desc);
+  }
+  cs_platform_free(p);
+  return rc;
+}
+
+static const char *const verbs[] = {"split", "create", "ids", NULL};
+
+int cs_comm_main(int argc, char **argv)
+{
+  comm_opts o = {.colors = 1, .split = 100, .lid_bits = CS_LID_BITS_DEFAULT, .lbi_bits = CS_LBI_BITS_DEFAULT,
+                 .repeat = 1, .pool = CS_MPICH2_COMM_POOL, .cpu_factor = 1.0};
+  const cs_opt opts[] = {
+      {"cpm", 0, CS_OPT_STRING, &o.cpm, "C,P,M", "proclets per OS process, OS processes per machine, machines "
+       "(short for --platform cpm:C,P,M; default " DEFAULT_CPM ")", 0, 0, 0, 0, NULL},
+      {"impl", 0, CS_OPT_CHOICE, &o.impl, "IMPL", "leader (Procedures 1-2, default) or mpich (the baseline)", 0, 0, 0,
+       0, impls},
+      {"colors", 0, CS_OPT_INT, &o.colors, "K", "split: colours (default 1)", 1, G_MAXINT, 0, 0, NULL},
+      {"layout", 0, CS_OPT_CHOICE, &o.layout, "L", "split: colour of rank r: cyclic (r mod K, default) or block", 0,
+       0, 0, 0, layouts},
+      {"key", 0, CS_OPT_CHOICE, &o.key, "RULE", "split: key of rank r: rank (default), reverse or random", 0, 0, 0, 0,
+       keys},
+      {"group", 0, CS_OPT_LIST, &o.groups, "SPEC", "create: a group (stride:START,STRIDE,COUNT, range:FIRST,LAST, "
+       "ranks:R,..., A+B); repeat for disjoint groups", 0, 0, 0, 0, NULL},
+      {"map", 0, CS_OPT_STRING, &o.map, "NAME", "group maps: strategy S, T, ST (default) or a representation", 0, 0,
+       0, 0, NULL},
+      {"no-share", 0, CS_OPT_FLAG, &o.no_share, NULL, "one map per proclet instead of one per OS process", 0, 0, 0, 0,
+       NULL},
+      {"lid-bits", 0, CS_OPT_INT, &o.lid_bits, "L", "LID width (default 21)", 1, 31, 0, 0, NULL},
+      {"lbi-bits", 0, CS_OPT_INT, &o.lbi_bits, "k", "LBI width (default 6)", 1, CS_LBI_BITS_MAX, 0, 0, NULL},
+      {"repeat", 0, CS_OPT_INT, &o.repeat, "R", "creations in a row (default 1)", 1, 1 << 20, 0, 0, NULL},
+      {"cpu-factor", 0, CS_OPT_QUANTITY, &o.cpu_factor, "F", "simulated CPU seconds per second measured here "
+       "(default 1)", 1e-3, 1e3, CS_QTY_NUMBER, 1, NULL},
+      {"split", 0, CS_OPT_INT, &o.split, "K", "ids: colours of each split (default 100)", 1, G_MAXINT, 0, 0, NULL},
+      {"until-exhausted", 0, CS_OPT_FLAG, &o.until_exhausted, NULL, "ids: split until an id cannot be made", 0, 0, 0,
+       0, NULL},
+      {"pool", 0, CS_OPT_INT, &o.pool, "OBJ", "ids: communicator objects per OS process (MPICH2 1.3/1.4: 261896; 0: "
+       "no limit)", 0, INT64_C(1) << 40, 0, 0, NULL},
+      {"world-in-pool", 0, CS_OPT_FLAG, &o.world_in_pool, NULL, "ids: each proclet's COMM_WORLD and COMM_SELF take "
+       "pool objects too", 0, 0, 0, 0, NULL},
+      {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list the protocols and exit", 0, 0, 0, 0, NULL},
+      {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
+  };
+  const char *verb = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+  char *cmd = g_strdup_printf("comm%s%s", verb ? " " : "", verb ? verb : "");
+  cs_cli c;
+  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts, "split|create|ids",
+                        "communicators on [C,P,M] systems: leader-based and MPICH split/create, context ids (seed 003)",
+                        "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json", argc - (verb ? 1 : 0),
+                        argv + (verb ? 1 : 0));
+  if (rc == 0 && c.rest[0])
+    rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
+  if (rc == 0 && o.list)
+    list_protocols();
+  else if (rc == 0 && !verb)
+    rc = cs_cli_usage(&c, "no operation given (split, create or ids)");
+  else if (rc == 0 && !g_strv_contains(verbs, verb))
+    rc = cs_cli_usage(&c, "unknown operation '%s' (split, create or ids)", verb);
+  else if (rc == 0 && (rc = apply_defaults(&c, &o)) == 0)
+    rc = strcmp(verb, "ids") == 0      ? run_ids(&c, &o)
+         : strcmp(verb, "split") == 0 ? run_creation(&c, &o, CS_COMM_SPLIT)
+                                      : run_creation(&c, &o, CS_COMM_CREATE);
+  cs_cli_free(&c);
+  g_free(cmd);
+  return rc;
+}

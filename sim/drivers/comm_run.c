@@ -1,0 +1,477 @@
+/* One communicator-creation experiment (see comm_run.h).
+ *
+ * Verification, for every creation of the run:
+ *  - every proclet holds the communicator it should (split: the proclets of
+ *    its colour sorted by key, then rank; create: its group in the group's
+ *    order), with the right rank and size, or none;
+ *  - the map's members are exactly the expected list, in order (decoded
+ *    once per distinct map, every holder checked to be of that group);
+ *  - all members of a new communicator share its context id, which is not
+ *    COMM_WORLD's; ids are unique among the communicators of every OS
+ *    process over the whole run (<LID, LBI>: unique in the world, per
+ *    creation and over the run; MPICH's mask: unique per proclet);
+ *  - shared maps were built exactly once per OS process and communicator
+ *    (share off: once per member).
+ */
+#include "sim/drivers/comm_run.h"
+#include "sim/contracts/errors.h"
+#include "sim/contracts/prng.h"
+#include "sim/contracts/transport.h"
+
+#include <string.h>
+
+typedef struct slot {
+  cs_comm *comm;
+  cs_create_status status;
+} slot;
+
+typedef struct run_state {
+  const cs_comm_params *prm;
+  cs_world *world;
+  cs_ctxids *ids;
+  cs_comm_request rq;
+  int32_t *color, *key, *group_of, *group_rank;
+  slot *slots;              /* n x repeat */
+  cs_proc *procs;
+} run_state;
+
+static void proclet_main(cs_proc *p, void *user)
+{
+  run_state *st = user;
+  cs_comm *world = cs_comm_world(p, st->world);
+  int r = cs_rank(p);
+  for (int it = 0; it < st->prm->repeat; it++) {
+    cs_comm_request rq = st->rq;
+    rq.seq = (uint32_t)it;
+    slot *s = &st->slots[(int64_t)r * st->prm->repeat + it];
+    s->status = st->prm->proto->run(p, world, &rq, &s->comm);
+  }
+  cs_comm_free(p, world);
+  cs_serve(p);
+}
+
+/* ---- inputs ---- */
+
+static void make_split_inputs(run_state *st)
+{
+  const cs_comm_params *prm = st->prm;
+  int64_t n = prm->n;
+  st->color = g_new(int32_t, (gsize)n);
+  st->key = g_new(int32_t, (gsize)n);
+  for (int64_t r = 0; r < n; r++) {
+    st->color[r] = prm->layout == CS_LAYOUT_CYCLIC ? (int32_t)(r % prm->colors)
+                                                    : (int32_t)(r * prm->colors / n);
+    if (prm->key_rule == CS_KEY_RANK)
+      st->key[r] = (int32_t)r;
+    else if (prm->key_rule == CS_KEY_REVERSE)
+      st->key[r] = (int32_t)(n - 1 - r);
+    else
+      st->key[r] = (int32_t)(cs_mix64(prm->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r) >> 33);
+  }
+  st->rq.color = st->color;
+  st->rq.key = st->key;
+}
+
+static void make_create_inputs(run_state *st)
+{
+  const cs_comm_params *prm = st->prm;
+  st->group_of = g_new(int32_t, (gsize)prm->n);
+  st->group_rank = g_new(int32_t, (gsize)prm->n);
+  for (int64_t r = 0; r < prm->n; r++)
+    st->group_of[r] = st->group_rank[r] = -1;
+  for (guint g = 0; g < prm->groups->len; g++) {
+    const cs_wid *w = g_ptr_array_index(prm->groups, g);
+    int64_t m = g_array_index(prm->group_sizes, int64_t, g);
+    for (int64_t i = 0; i < m; i++) {
+      st->group_of[w[i]] = (int32_t)g;
+      st->group_rank[w[i]] = (int32_t)i;
+    }
+  }
+  st->rq.groups = (const cs_wid *const *)prm->groups->pdata;
+  st->rq.group_size = (const int64_t *)(void *)prm->group_sizes->data;
+  st->rq.ngroups = (int)prm->groups->len;
+  st->rq.group_of = st->group_of;
+  st->rq.group_rank = st->group_rank;
+}
+
+/* ---- expected result ---- */
+
+typedef struct expected {
+  int64_t groups;
+  int64_t *start, *size; /* per group: offset into members */
+  cs_wid *members;       /* every group's world ranks, in group order */
+  int32_t *group_of;     /* per proclet, -1 none */
+  int32_t *rank_in;      /* per proclet */
+} expected;
+
+static int32_t *sort_color, *sort_key;
+static int by_color_key_rank(const void *a, const void *b)
+{
+  int x = *(const int *)a, y = *(const int *)b;
+  if (sort_color[x] != sort_color[y])
+    return sort_color[x] < sort_color[y] ? -1 : 1;
+  if (sort_key[x] != sort_key[y])
+    return sort_key[x] < sort_key[y] ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+static void expected_alloc(expected *x, int64_t n, int64_t groups, int64_t members)
+{
+  x->groups = groups;
+  x->start = g_new0(int64_t, (gsize)groups + 1);
+  x->size = g_new0(int64_t, (gsize)groups + 1);
+  x->members = g_new(cs_wid, (gsize)members + 1);
+  x->group_of = g_new(int32_t, (gsize)n);
+  x->rank_in = g_new(int32_t, (gsize)n);
+  for (int64_t r = 0; r < n; r++)
+    x->group_of[r] = x->rank_in[r] = -1;
+}
+
+static void expected_split(const run_state *st, expected *x)
+{
+  int64_t n = st->prm->n;
+  int *order = g_new(int, (gsize)n);
+  for (int64_t r = 0; r < n; r++)
+    order[r] = (int)r;
+  sort_color = st->color;
+  sort_key = st->key;
+  qsort(order, (size_t)n, sizeof(int), by_color_key_rank);
+  int64_t groups = 0;
+  for (int64_t i = 0; i < n; i++)
+    groups += i == 0 || st->color[order[i]] != st->color[order[i - 1]];
+  expected_alloc(x, n, groups, n);
+  int64_t g = -1;
+  for (int64_t i = 0; i < n; i++) {
+    if (i == 0 || st->color[order[i]] != st->color[order[i - 1]])
+      x->start[++g] = i;
+    x->members[i] = (cs_wid)order[i];
+    x->group_of[order[i]] = (int32_t)g;
+    x->rank_in[order[i]] = (int32_t)(i - x->start[g]);
+    x->size[g]++;
+  }
+  g_free(order);
+}
+
+static void expected_create(const run_state *st, expected *x)
+{
+  const cs_comm_params *prm = st->prm;
+  int64_t total = 0;
+  for (guint g = 0; g < prm->groups->len; g++)
+    total += g_array_index(prm->group_sizes, int64_t, g);
+  expected_alloc(x, prm->n, prm->groups->len, total);
+  int64_t at = 0;
+  for (guint g = 0; g < prm->groups->len; g++) {
+    int64_t m = g_array_index(prm->group_sizes, int64_t, g);
+    x->start[g] = at;
+    x->size[g] = m;
+    memcpy(x->members + at, g_ptr_array_index(prm->groups, g), sizeof(cs_wid) * (size_t)m);
+    at += m;
+  }
+  memcpy(x->group_of, st->group_of, sizeof(int32_t) * (size_t)prm->n);
+  memcpy(x->rank_in, st->group_rank, sizeof(int32_t) * (size_t)prm->n);
+}
+
+static void expected_free(expected *x)
+{
+  g_free(x->start);
+  g_free(x->size);
+  g_free(x->members);
+  g_free(x->group_of);
+  g_free(x->rank_in);
+}
+
+/* ---- verification ---- */
+
+typedef struct verifier {
+  const run_state *st;
+  const expected *x;
+  GHashTable *map_group;   /* cs_shared_map * -> group + 1 (checked) */
+  GHashTable *ctx_owner;   /* <LID,LBI>: ctx -> (creation, group) + 1 over the run */
+  GHashTable *proc_ctx;    /* (OS process, ctx) -> (creation, group) + 1 */
+  uint32_t *group_ctx;     /* per group of this creation */
+  char *why;
+} verifier;
+
+static bool fail(verifier *v, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool fail(verifier *v, const char *fmt, ...)
+{
+  if (!v->why) {
+    va_list ap;
+    va_start(ap, fmt);
+    v->why = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+  }
+  return false;
+}
+
+static bool check_map_content(verifier *v, const cs_comm *c, int64_t g)
+{
+  gpointer seen = g_hash_table_lookup(v->map_group, c->map);
+  if (seen)
+    return GPOINTER_TO_SIZE(seen) == (gsize)g + 1 ? true : fail(v, "one group map is held by two groups");
+  g_hash_table_insert(v->map_group, c->map, GSIZE_TO_POINTER((gsize)g + 1));
+  const cs_groupmap *gm = cs_shared_map_groupmap(c->map);
+  int64_t m = v->x->size[g];
+  if (cs_gm_members(gm) != m)
+    return fail(v, "group %lld: map has %lld members, expected %lld", (long long)g, (long long)cs_gm_members(gm),
+                (long long)m);
+  cs_wid *got = g_new(cs_wid, (gsize)m + 1);
+  cs_gm_decode((cs_groupmap *)gm, 0, m, got);
+  bool same = memcmp(got, v->x->members + v->x->start[g], sizeof(cs_wid) * (size_t)m) == 0;
+  g_free(got);
+  return same ? true : fail(v, "group %lld: map members differ from the expected order", (long long)g);
+}
+
+static bool check_ctx(verifier *v, int it, int64_t r, const cs_comm *c, int64_t g)
+{
+  const run_state *st = v->st;
+  if (c->ctx == CS_CTX_WORLD)
+    return fail(v, "proclet %lld got COMM_WORLD's context id", (long long)r);
+  if (v->group_ctx[g] == UINT32_MAX)
+    v->group_ctx[g] = c->ctx;
+  else if (v->group_ctx[g] != c->ctx)
+    return fail(v, "members of group %lld hold different context ids", (long long)g);
+  gsize tagv = (gsize)it * (gsize)(v->x->groups + 1) + (gsize)g + 1;
+  if (st->ids->scheme == CS_CTXID_LIDLBI) {
+    gpointer owner = g_hash_table_lookup(v->ctx_owner, GUINT_TO_POINTER(c->ctx));
+    if (owner && GPOINTER_TO_SIZE(owner) != tagv)
+      return fail(v, "context id %u given to two communicators", c->ctx);
+    g_hash_table_insert(v->ctx_owner, GUINT_TO_POINTER(c->ctx), GSIZE_TO_POINTER(tagv));
+  }
+  uint64_t pk = (uint64_t)cs_world_process_of(st->world, r) << 32 | c->ctx;
+  gpointer had = g_hash_table_lookup(v->proc_ctx, &pk);
+  bool shared_key = st->world && cs_world_cfg(st->world)->share;
+  if (had && GPOINTER_TO_SIZE(had) != tagv && shared_key)
+    return fail(v, "context id %u not unique in OS process %lld", c->ctx, (long long)(pk >> 32));
+  if (!had) {
+    uint64_t *k = g_new(uint64_t, 1);
+    *k = pk;
+    g_hash_table_insert(v->proc_ctx, k, GSIZE_TO_POINTER(tagv));
+  }
+  return true;
+}
+
+static bool check_proclet(verifier *v, int it, int64_t r, const slot *s)
+{
+  const expected *x = v->x;
+  int64_t g = x->group_of[r];
+  if (s->status == CS_CREATE_NO_CONTEXT_ID)
+    return true; /* counted as exhausted, not a wrong result */
+  if (s->status != CS_CREATE_OK)
+    return fail(v, "proclet %lld: no group map could be built", (long long)r);
+  if (g < 0)
+    return s->comm ? fail(v, "proclet %lld is in no group but got a communicator", (long long)r) : true;
+  const cs_comm *c = s->comm;
+  if (!c)
+    return fail(v, "proclet %lld got no communicator", (long long)r);
+  if (c->size != x->size[g] || c->rank != x->rank_in[r])
+    return fail(v, "proclet %lld: rank %d of %d, expected %d of %lld", (long long)r, c->rank, c->size, x->rank_in[r],
+                (long long)x->size[g]);
+  return check_map_content(v, c, g) && check_ctx(v, it, r, c, g);
+}
+
+/* Builds of each map: once per OS process holding members (share on) or
+ * once per member (off). */
+static int64_t expected_builds(const run_state *st, const expected *x)
+{
+  if (!cs_world_cfg(st->world)->share) {
+    int64_t total = 0;
+    for (int64_t g = 0; g < x->groups; g++)
+      total += x->size[g];
+    return total;
+  }
+  int64_t builds = 0;
+  GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+  for (int64_t g = 0; g < x->groups; g++) {
+    g_hash_table_remove_all(seen);
+    for (int64_t i = 0; i < x->size[g]; i++)
+      g_hash_table_add(seen, GSIZE_TO_POINTER((gsize)cs_world_process_of(st->world, x->members[x->start[g] + i]) + 1));
+    builds += g_hash_table_size(seen);
+  }
+  g_hash_table_destroy(seen);
+  return builds;
+}
+
+static bool verify_creation(verifier *v, int it, cs_comm_result *res)
+{
+  const run_state *st = v->st;
+  int repeat = st->prm->repeat;
+  bool exhausted = false;
+  for (int64_t g = 0; g < v->x->groups; g++)
+    v->group_ctx[g] = UINT32_MAX;
+  for (int64_t r = 0; r < st->prm->n; r++) {
+    const slot *s = &st->slots[r * repeat + it];
+    exhausted |= s->status == CS_CREATE_NO_CONTEXT_ID;
+    if (!check_proclet(v, it, r, s))
+      return false;
+  }
+  res->exhausted += exhausted;
+  for (int64_t g = 0; g < v->x->groups; g++)
+    res->created += v->group_ctx[g] != UINT32_MAX;
+  return true;
+}
+
+static bool verify_run(run_state *st, cs_comm_result *res)
+{
+  expected x = {0};
+  if (st->prm->proto->op == CS_COMM_SPLIT)
+    expected_split(st, &x);
+  else
+    expected_create(st, &x);
+  verifier v = {.st = st, .x = &x};
+  v.map_group = g_hash_table_new(g_direct_hash, g_direct_equal);
+  v.ctx_owner = g_hash_table_new(g_direct_hash, g_direct_equal);
+  v.proc_ctx = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  v.group_ctx = g_new(uint32_t, (gsize)x.groups + 1);
+  bool ok = true;
+  for (int it = 0; ok && it < st->prm->repeat; it++)
+    ok = verify_creation(&v, it, res);
+  res->maps_expected = expected_builds(st, &x) * (res->exhausted ? 0 : st->prm->repeat);
+  if (ok && !res->exhausted && res->maps_built != res->maps_expected)
+    ok = fail(&v, "group maps built %lld times, expected %lld (once per %s and communicator)",
+              (long long)res->maps_built, (long long)res->maps_expected,
+              cs_world_cfg(st->world)->share ? "OS process" : "member");
+  res->verified = ok;
+  res->why = v.why;
+  g_hash_table_destroy(v.map_group);
+  g_hash_table_destroy(v.ctx_owner);
+  g_hash_table_destroy(v.proc_ctx);
+  g_free(v.group_ctx);
+  expected_free(&x);
+  return ok;
+}
+
+/* ---- summary ---- */
+
+static void summarise(run_state *st, cs_comm_result *res)
+{
+  const cs_comm_params *prm = st->prm;
+  for (int64_t r = 0; r < prm->n; r++) {
+    const cs_counters *c = cs_proc_counters(&st->procs[r], CS_PHASE_ALGO);
+    res->messages += c->messages;
+    res->bytes += c->bytes;
+    res->wakeups += cs_proc_counters(&st->procs[r], CS_PHASE_LOCAL)->messages;
+    int64_t peak = cs_proc_mem_peak_words(&st->procs[r]) * 8;
+    if (peak > res->peak_mem_bytes_per_proclet_max)
+      res->peak_mem_bytes_per_proclet_max = peak;
+  }
+  for (int64_t q = 0; q < cs_world_processes(st->world); q++) {
+    uint64_t b = cs_world_map_bytes_peak(st->world, q);
+    if (b > res->map_bytes_per_process_max)
+      res->map_bytes_per_process_max = b;
+  }
+  res->map_bytes_total = cs_world_map_bytes_total_peak(st->world);
+  res->maps_built = cs_world_maps_built(st->world);
+  res->reps = cs_world_reps_used(st->world);
+  res->sim_time_s = cs_engine_clock();
+}
+
+static void state_free(run_state *st)
+{
+  if (st->slots && st->procs)
+    for (int64_t r = 0; r < st->prm->n; r++) {
+      for (int it = 0; it < st->prm->repeat; it++)
+        cs_comm_free(&st->procs[r], st->slots[r * st->prm->repeat + it].comm);
+      cs_proc_release(&st->procs[r]);
+    }
+  g_free(st->slots);
+  g_free(st->procs);
+  g_free(st->color);
+  g_free(st->key);
+  g_free(st->group_of);
+  g_free(st->group_rank);
+  cs_ctxids_free(st->ids);
+  cs_world_free(st->world);
+}
+
+static cs_world *make_world(const cs_comm_params *prm)
+{
+  cs_world_config wc;
+  cs_world_config_defaults(&wc);
+  wc.n = prm->n;
+  wc.per_process = prm->per_process;
+  wc.per_machine = prm->per_machine;
+  wc.share = prm->share && prm->proto->shares_maps;
+  wc.map = prm->map;
+  wc.cpu_factor = prm->cpu_factor;
+  return cs_world_new(&wc);
+}
+
+int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err)
+{
+  memset(res, 0, sizeof *res);
+  run_state st = {.prm = prm};
+  st.world = make_world(prm);
+  st.ids = cs_ctxids_new(prm->proto->scheme, prm->n, prm->lid_bits, prm->lbi_bits);
+  st.rq = (cs_comm_request){.op = prm->proto->op, .ids = st.ids};
+  if (prm->proto->op == CS_COMM_SPLIT)
+    make_split_inputs(&st);
+  else
+    make_create_inputs(&st);
+  st.slots = g_new0(slot, (gsize)prm->n * (gsize)prm->repeat);
+  st.procs = g_new0(cs_proc, (gsize)prm->n);
+  cs_engine_config ec = prm->engine;
+  ec.n = (int)prm->n;
+  ec.cores = (int)prm->per_process;
+  ec.shared_cpu = 1;
+  gint64 t0 = g_get_monotonic_time();
+  int rc = 0;
+  if (!cs_engine_run(&ec, st.procs, proclet_main, &st, err))
+    rc = err && *err && (*err)->domain == CS_INPUT_ERROR ? 2 : 1;
+  else if (cs_engine_retired() != prm->n) {
+    g_set_error(err, CS_INTERNAL_ERROR, 1, "%s %s deadlocked: %d of %lld proclets finished", prm->proto->impl,
+                cs_comm_op_name(prm->proto->op), cs_engine_retired(), (long long)prm->n);
+    rc = 1;
+  } else {
+    res->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
+    summarise(&st, res);
+    if (!verify_run(&st, res)) {
+      g_set_error(err, CS_INTERNAL_ERROR, 1, "verification failed: %s", res->why);
+      rc = 1;
+    }
+  }
+  state_free(&st);
+  return rc;
+}
+
+void cs_comm_result_clear(cs_comm_result *r)
+{
+  g_free(r->why);
+  g_free(r->reps);
+  memset(r, 0, sizeof *r);
+}
+
+const char *const cs_comm_csv_columns[] = {
+    "op", "impl", "cpm", "n", "colors", "groups", "map", "shared", "ids", "repeat", "verified", "created",
+    "exhausted", "sim_time_s", "messages", "bytes", "wakeups", "peak_mem_bytes_per_proclet_max", "map_bytes_per_process_max",
+    "map_bytes_total", "maps_built", "platform", "seed", "wall_s", NULL};
+
+cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result *res)
+{
+  cs_record *r = cs_record_new();
+  cs_rec_str(r, "op", cs_comm_op_name(prm->proto->op));
+  cs_rec_str(r, "impl", prm->proto->impl);
+  cs_rec_i64_list(r, "cpm", prm->cpm, 3);
+  cs_rec_i64(r, "n", prm->n);
+  cs_rec_i64(r, "colors", prm->proto->op == CS_COMM_SPLIT ? prm->colors : 0);
+  cs_rec_i64(r, "groups", prm->groups ? (int64_t)prm->groups->len : 0);
+  cs_rec_str(r, "map", res->reps);
+  cs_rec_bool(r, "shared", prm->share && prm->proto->shares_maps);
+  cs_rec_str(r, "ids", cs_ctxid_scheme_name(prm->proto->scheme));
+  cs_rec_i64(r, "repeat", prm->repeat);
+  cs_rec_verdict(r, "verified", res->verified ? "yes" : "no", res->verified);
+  cs_rec_i64(r, "created", res->created);
+  cs_rec_i64(r, "exhausted", res->exhausted);
+  cs_rec_num(r, "sim_time_s", res->sim_time_s, "%.9g");
+  cs_rec_u64(r, "messages", res->messages);
+  cs_rec_u64(r, "bytes", res->bytes);
+  cs_rec_u64(r, "wakeups", res->wakeups);
+  cs_rec_i64(r, "peak_mem_bytes_per_proclet_max", res->peak_mem_bytes_per_proclet_max);
+  cs_rec_u64(r, "map_bytes_per_process_max", res->map_bytes_per_process_max);
+  cs_rec_u64(r, "map_bytes_total", res->map_bytes_total);
+  cs_rec_i64(r, "maps_built", res->maps_built);
+  cs_rec_str(r, "platform", prm->platform_desc);
+  cs_rec_u64(r, "seed", prm->seed);
+  cs_rec_num(r, "wall_s", res->wall_s, "%.3f");
+  return r;
+}

@@ -1,0 +1,59 @@
+/* One communicator-creation experiment (seed 003, Sections 4 and 8): a world
+ * of N proclets on a [C,P,M] system creates communicators with one protocol
+ * (algorithms/communicators/), `repeat` times in a row, timed in SimGrid;
+ * every proclet's result is verified; the counters, memory and group-map
+ * accounting are summarised. */
+#ifndef COLLSIM_COMM_RUN_H
+#define COLLSIM_COMM_RUN_H
+
+#include "algorithms/communicators/protocol.h"
+#include "sim/drivers/record.h"
+#include "sim/engine/sg_engine.h"
+
+/* How colours and keys of a split are assigned. */
+typedef enum { CS_LAYOUT_CYCLIC, CS_LAYOUT_BLOCK } cs_color_layout;
+typedef enum { CS_KEY_RANK, CS_KEY_REVERSE, CS_KEY_RANDOM } cs_key_rule;
+
+typedef struct cs_comm_params {
+  const cs_comm_protocol *proto;
+  int64_t n, per_process, per_machine; /* N, C, P */
+  int64_t cpm[3];                      /* for the output */
+  /* split */
+  int colors;
+  cs_color_layout layout;   /* cyclic: colour = rank mod colours (members spread over every OS process) */
+  cs_key_rule key_rule;
+  /* create: disjoint groups, world ranks in group order */
+  GPtrArray *groups;        /* cs_wid * each (owned by the caller) */
+  GArray *group_sizes;      /* int64_t */
+  const char *map;          /* strategy or representation */
+  bool share;
+  int lid_bits, lbi_bits;
+  double cpu_factor;
+  int repeat;               /* creations in a row (each from the world) */
+  uint64_t seed;
+  const char *platform_desc;
+  cs_engine_config engine;
+} cs_comm_params;
+
+typedef struct cs_comm_result {
+  bool verified;
+  char *why;                /* first verification failure, or NULL */
+  double sim_time_s, wall_s;
+  uint64_t messages, bytes;
+  uint64_t wakeups;         /* scheduler wake-ups inside OS processes (not messages) */
+  int64_t peak_mem_bytes_per_proclet_max;
+  uint64_t map_bytes_per_process_max, map_bytes_total;
+  int64_t maps_built, maps_expected;
+  int64_t created;          /* communicators created (distinct context ids x creations) */
+  int64_t exhausted;        /* creations that ran out of context ids */
+  char *reps;               /* representations built, comma-separated */
+} cs_comm_result;
+
+/* 0 success, 1 internal failure or failed verification (err says which),
+ * 2 bad input. */
+int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err);
+void cs_comm_result_clear(cs_comm_result *r);
+cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result *res);
+extern const char *const cs_comm_csv_columns[];
+
+#endif
