@@ -3,6 +3,7 @@
  *   collsim comm split  --cpm C,P,M --colors K [--key rank] [--impl leader|mpich] [--map ST] [--no-share]
  *   collsim comm create --cpm C,P,M --group SPEC [--group SPEC ...] [--impl ...]
  *   collsim comm ids    --cpm C,P,M --split K --until-exhausted
+ *   collsim comm bench  --set A1 [--cpm C,P,M]      (one point of Section 8.1)
  *   collsim comm --list
  * split and create run the protocol in SimGrid on every proclet and verify
  * the result (sim/drivers/comm_run.c); ids counts context ids
@@ -14,6 +15,7 @@
 #include "sim/contracts/tempdir.h"
 #include "sim/drivers/comm_ids.h"
 #include "sim/drivers/comm_run.h"
+#include "sim/drivers/comm_sets.h"
 #include "sim/drivers/group_spec.h"
 
 #include <stdio.h>
@@ -22,7 +24,8 @@
 #define DEFAULT_CPM "cpm:6875,8,2"
 
 typedef struct comm_opts {
-  char *cpm, *impl, *map, *layout, *key; /* freed by cs_cli_free */
+  char *cpm, *impl, *map, *layout, *key, *set; /* freed by cs_cli_free */
+  int64_t messages, gathers, space_comms;
   GPtrArray *groups;
   int64_t colors, split, lid_bits, lbi_bits, repeat, pool;
   double cpu_factor;
@@ -64,12 +67,19 @@ static int apply_defaults(const cs_cli *c, comm_opts *o)
 }
 
 /* The platform: --cpm C,P,M is short for --platform cpm:C,P,M. */
-static cs_platform *comm_platform(const cs_cli *c, const comm_opts *o, GError **err)
+static cs_platform *comm_platform(const cs_cli *c, const comm_opts *o, const cs_bench_set *set, GError **err)
 {
   if (o->cpm && c->platform)
     return cs_input_error(err, "give --cpm or --platform, not both"), NULL;
-  if (!o->cpm)
-    return cs_cli_platform(c, DEFAULT_CPM, err);
+  char *def = set ? g_strdup_printf("cpm:%lld,%lld,%lld", (long long)set->cpm[0], (long long)set->cpm[1],
+                                    (long long)set->cpm[2])
+                  : g_strdup(DEFAULT_CPM);
+  if (!o->cpm) {
+    cs_platform *p = cs_cli_platform(c, def, err);
+    g_free(def);
+    return p;
+  }
+  g_free(def);
   char *spec = g_strdup_printf("cpm:%s", o->cpm);
   cs_platform *p = cs_platform_parse(spec, err);
   g_free(spec);
@@ -124,7 +134,22 @@ static int parse_groups(const cs_cli *c, const comm_opts *o, cs_comm_params *prm
   return rc;
 }
 
-static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op)
+/* comm bench: the set's group, split from the world, then the messaging. */
+static int bench_inputs(const cs_cli *c, const comm_opts *o, const cs_bench_set *set, cs_comm_params *prm)
+{
+  if (set->m > prm->n)
+    return cs_cli_usage(c, "set %s needs %lld members; the world has %lld", set->name, (long long)set->m,
+                        (long long)prm->n);
+  prm->split_group = set->members(set, prm->n, c->seed);
+  prm->split_group_size = set->m;
+  prm->bench = true;
+  prm->bench_messages = o->messages;
+  prm->bench_gathers = (int)o->gathers;
+  prm->space_comms = (int)o->space_comms;
+  return 0;
+}
+
+static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_bench_set *set)
 {
   const cs_comm_protocol *proto = cs_comm_protocol_find(o->impl, op);
   GError *e = NULL;
@@ -134,7 +159,7 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op)
   prm.layout = strcmp(o->layout, "block") == 0 ? CS_LAYOUT_BLOCK : CS_LAYOUT_CYCLIC;
   prm.key_rule = strcmp(o->key, "reverse") == 0 ? CS_KEY_REVERSE
                  : strcmp(o->key, "random") == 0 ? CS_KEY_RANDOM : CS_KEY_RANK;
-  cs_platform *p = comm_platform(c, o, &e);
+  cs_platform *p = comm_platform(c, o, set, &e);
   char *xml = NULL, *desc = NULL;
   bool is_temp = false;
   int rc = p && cs_platform_resolve(p, 0, &e) ? 0 : cs_cli_fail(c, e);
@@ -146,6 +171,8 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op)
     rc = cs_cli_usage(c, "--colors %lld exceeds N = %lld", (long long)o->colors, (long long)prm.n);
   if (rc == 0 && op == CS_COMM_CREATE)
     rc = parse_groups(c, o, &prm);
+  if (rc == 0 && set)
+    rc = bench_inputs(c, o, set, &prm);
   if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
                    cs_platform_xml_for_run(p, &xml, &is_temp, &e)))
     rc = cs_cli_fail(c, e);
@@ -179,6 +206,7 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op)
     g_ptr_array_free(prm.groups, TRUE);
   if (prm.group_sizes)
     g_array_free(prm.group_sizes, TRUE);
+  g_free((cs_wid *)prm.split_group);
   cs_cli_engine_clear(&prm.engine);
   cs_platform_free(p);
   return rc;
@@ -187,7 +215,7 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op)
 static int run_ids(const cs_cli *c, comm_opts *o)
 {
   GError *e = NULL;
-  cs_platform *p = comm_platform(c, o, &e);
+  cs_platform *p = comm_platform(c, o, NULL, &e);
   int rc = p && cs_platform_resolve(p, 0, &e) ? 0 : cs_cli_fail(c, e);
   g_clear_error(&e);
   cs_comm_params shape = {0};
@@ -215,12 +243,23 @@ static int run_ids(const cs_cli *c, comm_opts *o)
   return rc;
 }
 
-static const char *const verbs[] = {"split", "create", "ids", NULL};
+static const char *const verbs[] = {"split", "create", "ids", "bench", NULL};
+
+static int run_bench(const cs_cli *c, comm_opts *o)
+{
+  if (!o->set)
+    return cs_cli_usage(c, "comm bench needs --set NAME (A1-A3, B1-B3, C1-C3: Section 8.1)");
+  const cs_bench_set *set = cs_bench_set_find(o->set);
+  if (!set)
+    return cs_cli_usage(c, "unknown set '%s' (A1-A3, B1-B3, C1-C3)", o->set);
+  return run_creation(c, o, CS_COMM_SPLIT, set);
+}
 
 int cs_comm_main(int argc, char **argv)
 {
   comm_opts o = {.colors = 1, .split = 100, .lid_bits = CS_LID_BITS_DEFAULT, .lbi_bits = CS_LBI_BITS_DEFAULT,
-                 .repeat = 1, .pool = CS_MPICH2_COMM_POOL, .cpu_factor = 1.0};
+                 .repeat = 1, .pool = CS_MPICH2_COMM_POOL, .cpu_factor = 1.0, .messages = 10000, .gathers = 10,
+                 .space_comms = 8};
   const cs_opt opts[] = {
       {"cpm", 0, CS_OPT_STRING, &o.cpm, "C,P,M", "proclets per OS process, OS processes per machine, machines "
        "(short for --platform cpm:C,P,M; default " DEFAULT_CPM ")", 0, 0, 0, 0, NULL},
@@ -249,13 +288,20 @@ int cs_comm_main(int argc, char **argv)
        "no limit)", 0, INT64_C(1) << 40, 0, 0, NULL},
       {"world-in-pool", 0, CS_OPT_FLAG, &o.world_in_pool, NULL, "ids: each proclet's COMM_WORLD and COMM_SELF take "
        "pool objects too", 0, 0, 0, 0, NULL},
+      {"set", 0, CS_OPT_STRING, &o.set, "NAME", "bench: Section 8.1's set A1-A3, B1-B3 or C1-C3", 0, 0, 0, 0, NULL},
+      {"messages", 0, CS_OPT_INT, &o.messages, "K", "bench: random point-to-point messages (default 10000)", 0,
+       INT64_C(1) << 32, 0, 0, NULL},
+      {"gathers", 0, CS_OPT_INT, &o.gathers, "G", "bench: gathers to group rank 0 (default 10)", 0, 1 << 20, 0, 0,
+       NULL},
+      {"space-comms", 0, CS_OPT_INT, &o.space_comms, "K", "bench: communicators of the space saving (default 8)", 1,
+       1 << 20, 0, 0, NULL},
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list the protocols and exit", 0, 0, 0, 0, NULL},
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   const char *verb = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
   char *cmd = g_strdup_printf("comm%s%s", verb ? " " : "", verb ? verb : "");
   cs_cli c;
-  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts, "split|create|ids",
+  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts, "split|create|ids|bench",
                         "communicators on [C,P,M] systems: leader-based and MPICH split/create, context ids (seed 003)",
                         "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json", argc - (verb ? 1 : 0),
                         argv + (verb ? 1 : 0));
@@ -264,13 +310,14 @@ int cs_comm_main(int argc, char **argv)
   if (rc == 0 && o.list)
     list_protocols();
   else if (rc == 0 && !verb)
-    rc = cs_cli_usage(&c, "no operation given (split, create or ids)");
+    rc = cs_cli_usage(&c, "no operation given (split, create, ids or bench)");
   else if (rc == 0 && !g_strv_contains(verbs, verb))
-    rc = cs_cli_usage(&c, "unknown operation '%s' (split, create or ids)", verb);
+    rc = cs_cli_usage(&c, "unknown operation '%s' (split, create, ids or bench)", verb);
   else if (rc == 0 && (rc = apply_defaults(&c, &o)) == 0)
     rc = strcmp(verb, "ids") == 0      ? run_ids(&c, &o)
-         : strcmp(verb, "split") == 0 ? run_creation(&c, &o, CS_COMM_SPLIT)
-                                      : run_creation(&c, &o, CS_COMM_CREATE);
+         : strcmp(verb, "bench") == 0 ? run_bench(&c, &o)
+         : strcmp(verb, "split") == 0 ? run_creation(&c, &o, CS_COMM_SPLIT, NULL)
+                                      : run_creation(&c, &o, CS_COMM_CREATE, NULL);
   cs_cli_free(&c);
   g_free(cmd);
   return rc;

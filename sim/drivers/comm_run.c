@@ -14,7 +14,9 @@
  *    (share off: once per member).
  */
 #include "sim/drivers/comm_run.h"
+#include "sim/drivers/comm_bench.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/groupmap_strategy.h"
 #include "sim/contracts/prng.h"
 #include "sim/contracts/transport.h"
 
@@ -33,6 +35,9 @@ typedef struct run_state {
   int32_t *color, *key, *group_of, *group_rank;
   slot *slots;              /* n x repeat */
   cs_proc *procs;
+  cs_bench_plan *bench;
+  double *created_at;       /* per proclet: end of its last creation */
+  cs_bench_times *times;    /* per proclet (bench) */
 } run_state;
 
 static void proclet_main(cs_proc *p, void *user)
@@ -46,11 +51,28 @@ static void proclet_main(cs_proc *p, void *user)
     slot *s = &st->slots[(int64_t)r * st->prm->repeat + it];
     s->status = st->prm->proto->run(p, world, &rq, &s->comm);
   }
+  st->created_at[r] = cs_now(p);
+  cs_comm *last = st->slots[(int64_t)r * st->prm->repeat + st->prm->repeat - 1].comm;
+  if (st->bench && last)
+    cs_bench_member(p, last, st->bench, &st->times[r]);
   cs_comm_free(p, world);
   cs_serve(p);
 }
 
 /* ---- inputs ---- */
+
+static void make_group_split_inputs(run_state *st)
+{
+  const cs_comm_params *prm = st->prm;
+  for (int64_t r = 0; r < prm->n; r++) {
+    st->color[r] = CS_COLOR_UNDEFINED;
+    st->key[r] = 0;
+  }
+  for (int64_t i = 0; i < prm->split_group_size; i++) {
+    st->color[prm->split_group[i]] = 0;
+    st->key[prm->split_group[i]] = (int32_t)i;
+  }
+}
 
 static void make_split_inputs(run_state *st)
 {
@@ -58,6 +80,12 @@ static void make_split_inputs(run_state *st)
   int64_t n = prm->n;
   st->color = g_new(int32_t, (gsize)n);
   st->key = g_new(int32_t, (gsize)n);
+  st->rq.color = st->color;
+  st->rq.key = st->key;
+  if (prm->split_group) {
+    make_group_split_inputs(st);
+    return;
+  }
   for (int64_t r = 0; r < n; r++) {
     st->color[r] = prm->layout == CS_LAYOUT_CYCLIC ? (int32_t)(r % prm->colors)
                                                     : (int32_t)(r * prm->colors / n);
@@ -68,8 +96,6 @@ static void make_split_inputs(run_state *st)
     else
       st->key[r] = (int32_t)(cs_mix64(prm->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r) >> 33);
   }
-  st->rq.color = st->color;
-  st->rq.key = st->key;
 }
 
 static void make_create_inputs(run_state *st)
@@ -129,17 +155,18 @@ static void expected_alloc(expected *x, int64_t n, int64_t groups, int64_t membe
 
 static void expected_split(const run_state *st, expected *x)
 {
-  int64_t n = st->prm->n;
-  int *order = g_new(int, (gsize)n);
-  for (int64_t r = 0; r < n; r++)
-    order[r] = (int)r;
+  int64_t all = st->prm->n, n = 0;
+  int *order = g_new(int, (gsize)all);
+  for (int64_t r = 0; r < all; r++)
+    if (st->color[r] != CS_COLOR_UNDEFINED)
+      order[n++] = (int)r;
   sort_color = st->color;
   sort_key = st->key;
   qsort(order, (size_t)n, sizeof(int), by_color_key_rank);
   int64_t groups = 0;
   for (int64_t i = 0; i < n; i++)
     groups += i == 0 || st->color[order[i]] != st->color[order[i - 1]];
-  expected_alloc(x, n, groups, n);
+  expected_alloc(x, all, groups, n);
   int64_t g = -1;
   for (int64_t i = 0; i < n; i++) {
     if (i == 0 || st->color[order[i]] != st->color[order[i - 1]])
@@ -331,6 +358,9 @@ static bool verify_run(run_state *st, cs_comm_result *res)
     ok = fail(&v, "group maps built %lld times, expected %lld (once per %s and communicator)",
               (long long)res->maps_built, (long long)res->maps_expected,
               cs_world_cfg(st->world)->share ? "OS process" : "member");
+  for (int64_t r = 0; ok && st->times && r < st->prm->n; r++)
+    if (st->times[r].gather_wrong)
+      ok = fail(&v, "the gather at group rank 0 (proclet %lld) holds a wrong word", (long long)r);
   res->verified = ok;
   res->why = v.why;
   g_hash_table_destroy(v.map_group);
@@ -342,6 +372,54 @@ static bool verify_run(run_state *st, cs_comm_result *res)
 }
 
 /* ---- summary ---- */
+
+static double max_of(const double *v, int64_t n, const run_state *st, bool members_only)
+{
+  double m = 0;
+  for (int64_t r = 0; r < n; r++) {
+    bool member = st->slots[r * st->prm->repeat + st->prm->repeat - 1].comm != NULL;
+    if ((!members_only || member) && v[r] > m)
+      m = v[r];
+  }
+  return m;
+}
+
+/* Phase times and, for the last communicator of the first member, the
+ * space against ARRAY maps (one copy per OS process holding members). */
+static void summarise_bench(run_state *st, cs_comm_result *res)
+{
+  const cs_comm_params *prm = st->prm;
+  int64_t n = prm->n;
+  res->create_s = max_of(st->created_at, n, st, false);
+  if (!st->bench || n < 1)
+    return;
+  double *p2p = g_new0(double, (gsize)n), *gat = g_new0(double, (gsize)n);
+  for (int64_t r = 0; r < n; r++) {
+    p2p[r] = st->times[r].p2p_end;
+    gat[r] = st->times[r].gather_end;
+  }
+  double p2p_end = max_of(p2p, n, st, true);
+  res->p2p_s = p2p_end - res->create_s;
+  res->gather_s = max_of(gat, n, st, true) - p2p_end;
+  g_free(p2p);
+  g_free(gat);
+  GHashTable *procs = g_hash_table_new(g_direct_hash, g_direct_equal);
+  const cs_comm *first = NULL;
+  for (int64_t r = 0; r < n; r++) {
+    const cs_comm *c = st->slots[r * prm->repeat + prm->repeat - 1].comm;
+    if (c && (!first || c->map == first->map)) {
+      first = c;
+      g_hash_table_add(procs, GSIZE_TO_POINTER((gsize)cs_world_process_of(st->world, r) + 1));
+    }
+  }
+  if (first) {
+    int64_t copies = g_hash_table_size(procs);
+    res->array_bytes_per_process = 4 * (int64_t)first->size;
+    int64_t ours = (int64_t)cs_shared_map_bytes(first->map);
+    res->space_saved_bytes = prm->space_comms * copies * (res->array_bytes_per_process - ours);
+  }
+  g_hash_table_destroy(procs);
+}
 
 static void summarise(run_state *st, cs_comm_result *res)
 {
@@ -364,6 +442,7 @@ static void summarise(run_state *st, cs_comm_result *res)
   res->maps_built = cs_world_maps_built(st->world);
   res->reps = cs_world_reps_used(st->world);
   res->sim_time_s = cs_engine_clock();
+  summarise_bench(st, res);
 }
 
 static void state_free(run_state *st)
@@ -376,6 +455,9 @@ static void state_free(run_state *st)
     }
   g_free(st->slots);
   g_free(st->procs);
+  g_free(st->created_at);
+  g_free(st->times);
+  cs_bench_plan_free(st->bench);
   g_free(st->color);
   g_free(st->key);
   g_free(st->group_of);
@@ -397,6 +479,29 @@ static cs_world *make_world(const cs_comm_params *prm)
   return cs_world_new(&wc);
 }
 
+/* A set representation named by --map cannot hold an unordered group: bad
+ * input, said before the run. */
+static bool check_map_fits(const run_state *st, GError **err)
+{
+  const char *map = st->prm->map;
+  const cs_gm_rep *rep = cs_gm_strategy_find(map) ? NULL : cs_gm_rep_find(map);
+  if (!rep || rep->kind != CS_GM_SET)
+    return true;
+  expected x = {0};
+  if (st->prm->proto->op == CS_COMM_SPLIT)
+    expected_split(st, &x);
+  else
+    expected_create(st, &x);
+  bool ok = true;
+  for (int64_t g = 0; ok && g < x.groups; g++)
+    for (int64_t i = 1; ok && i < x.size[g]; i++)
+      if (x.members[x.start[g] + i] <= x.members[x.start[g] + i - 1])
+        ok = cs_input_error(err, "--map %s holds sets only: group %lld is not in increasing rank order "
+                            "(use wtr+%s or a strategy)", map, (long long)g, map);
+  expected_free(&x);
+  return ok;
+}
+
 int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err)
 {
   memset(res, 0, sizeof *res);
@@ -410,13 +515,21 @@ int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err)
     make_create_inputs(&st);
   st.slots = g_new0(slot, (gsize)prm->n * (gsize)prm->repeat);
   st.procs = g_new0(cs_proc, (gsize)prm->n);
+  st.created_at = g_new0(double, (gsize)prm->n);
+  if (prm->bench) {
+    int64_t m = prm->split_group ? prm->split_group_size : g_array_index(prm->group_sizes, int64_t, 0);
+    st.bench = cs_bench_plan_new(m, prm->bench_messages, prm->bench_gathers, prm->seed);
+    st.times = g_new0(cs_bench_times, (gsize)prm->n);
+  }
   cs_engine_config ec = prm->engine;
   ec.n = (int)prm->n;
   ec.cores = (int)prm->per_process;
   ec.shared_cpu = 1;
   gint64 t0 = g_get_monotonic_time();
   int rc = 0;
-  if (!cs_engine_run(&ec, st.procs, proclet_main, &st, err))
+  if (!check_map_fits(&st, err))
+    rc = 2;
+  else if (!cs_engine_run(&ec, st.procs, proclet_main, &st, err))
     rc = err && *err && (*err)->domain == CS_INPUT_ERROR ? 2 : 1;
   else if (cs_engine_retired() != prm->n) {
     g_set_error(err, CS_INTERNAL_ERROR, 1, "%s %s deadlocked: %d of %lld proclets finished", prm->proto->impl,
@@ -444,7 +557,8 @@ void cs_comm_result_clear(cs_comm_result *r)
 const char *const cs_comm_csv_columns[] = {
     "op", "impl", "cpm", "n", "colors", "groups", "map", "shared", "ids", "repeat", "verified", "created",
     "exhausted", "sim_time_s", "messages", "bytes", "wakeups", "peak_mem_bytes_per_proclet_max", "map_bytes_per_process_max",
-    "map_bytes_total", "maps_built", "platform", "seed", "wall_s", NULL};
+    "map_bytes_total", "maps_built", "create_s", "p2p_s", "gather_s", "space_saved_bytes", "platform", "seed",
+    "wall_s", NULL};
 
 cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result *res)
 {
@@ -470,6 +584,15 @@ cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result
   cs_rec_u64(r, "map_bytes_per_process_max", res->map_bytes_per_process_max);
   cs_rec_u64(r, "map_bytes_total", res->map_bytes_total);
   cs_rec_i64(r, "maps_built", res->maps_built);
+  cs_rec_num(r, "create_s", res->create_s, "%.9g");
+  if (prm->bench) {
+    cs_rec_i64(r, "p2p_messages", prm->bench_messages);
+    cs_rec_num(r, "p2p_s", res->p2p_s, "%.9g");
+    cs_rec_i64(r, "gathers", prm->bench_gathers);
+    cs_rec_num(r, "gather_s", res->gather_s, "%.9g");
+    cs_rec_i64(r, "space_comms", prm->space_comms);
+    cs_rec_i64(r, "space_saved_bytes", res->space_saved_bytes);
+  }
   cs_rec_str(r, "platform", prm->platform_desc);
   cs_rec_u64(r, "seed", prm->seed);
   cs_rec_num(r, "wall_s", res->wall_s, "%.3f");

@@ -22,6 +22,10 @@ typedef struct cs_comm_params {
   int colors;
   cs_color_layout layout;   /* cyclic: colour = rank mod colours (members spread over every OS process) */
   cs_key_rule key_rule;
+  /* split of one group: the members in group order (colour 0, keys their
+   * positions; the others MPI_UNDEFINED); NULL: colours by layout */
+  const cs_wid *split_group;
+  int64_t split_group_size;
   /* create: disjoint groups, world ranks in group order */
   GPtrArray *groups;        /* cs_wid * each (owned by the caller) */
   GArray *group_sizes;      /* int64_t */
@@ -30,6 +34,11 @@ typedef struct cs_comm_params {
   int lid_bits, lbi_bits;
   double cpu_factor;
   int repeat;               /* creations in a row (each from the world) */
+  /* Section 8's messaging on the last communicator created (comm_bench.h) */
+  bool bench;
+  int64_t bench_messages;
+  int bench_gathers;
+  int space_comms;          /* communicators of the space-saving report (paper: 8) */
   uint64_t seed;
   const char *platform_desc;
   cs_engine_config engine;
@@ -47,6 +56,10 @@ typedef struct cs_comm_result {
   int64_t created;          /* communicators created (distinct context ids x creations) */
   int64_t exhausted;        /* creations that ran out of context ids */
   char *reps;               /* representations built, comma-separated */
+  double create_s, p2p_s, gather_s; /* phase times: last proclet's end minus the previous phase's */
+  /* Bytes saved against ARRAY maps by space_comms communicators like the
+   * last one, maps shared per OS process in both (Section 8.1). */
+  int64_t array_bytes_per_process, space_saved_bytes;
 } cs_comm_result;
 
 /* 0 success, 1 internal failure or failed verification (err says which),

@@ -129,6 +129,9 @@ static void end_if_quiescent(void)
   }
 }
 
+/* Shorter sleeps are below SimGrid's numerical accuracy (it warns). */
+#define MIN_SLEEP_S 1e-8
+
 static int host_index(int rank) { return eng.cfg->host_of ? eng.cfg->host_of[rank] : rank / eng.cfg->cores; }
 
 /* `seconds` of CPU time: a core of its own (a sleep), or with shared_cpu the
@@ -148,7 +151,8 @@ static void cpu_busy(const cs_proc *p, double seconds)
   double now = simgrid_get_clock();
   double *free_at = &eng.busy_until[host_index(p->rank)];
   *free_at = (*free_at > now ? *free_at : now) + seconds;
-  sg_actor_sleep_for(*free_at - now);
+  if (*free_at - now >= MIN_SLEEP_S) /* below SimGrid's accuracy the wait is kept on the host's clock only */
+    sg_actor_sleep_for(*free_at - now);
 }
 
 static void sg_send(cs_proc *p, int dst, cs_msg *m)
