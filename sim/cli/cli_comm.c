@@ -24,7 +24,7 @@
 #define DEFAULT_CPM "cpm:6875,8,2"
 
 typedef struct comm_opts {
-  char *cpm, *impl, *map, *layout, *key, *set; /* freed by cs_cli_free */
+  char *cpm, *impl, *map, *layout, *key, *set, *op; /* freed by cs_cli_free */
   int64_t messages, gathers, space_comms;
   GPtrArray *groups;
   int64_t colors, split, lid_bits, lbi_bits, repeat, pool;
@@ -143,6 +143,7 @@ static int bench_inputs(const cs_cli *c, const comm_opts *o, const cs_bench_set 
   prm->split_group = set->members(set, prm->n, c->seed);
   prm->split_group_size = set->m;
   prm->bench = true;
+  prm->set = set->name;
   prm->bench_messages = o->messages;
   prm->bench_gathers = (int)o->gathers;
   prm->space_comms = (int)o->space_comms;
@@ -288,6 +289,8 @@ int cs_comm_main(int argc, char **argv)
        "no limit)", 0, INT64_C(1) << 40, 0, 0, NULL},
       {"world-in-pool", 0, CS_OPT_FLAG, &o.world_in_pool, NULL, "ids: each proclet's COMM_WORLD and COMM_SELF take "
        "pool objects too", 0, 0, 0, 0, NULL},
+      {"op", 0, CS_OPT_CHOICE, &o.op, "OP", "the operation, instead of the first argument (for experiment files)", 0,
+       0, 0, 0, verbs},
       {"set", 0, CS_OPT_STRING, &o.set, "NAME", "bench: Section 8.1's set A1-A3, B1-B3 or C1-C3", 0, 0, 0, 0, NULL},
       {"messages", 0, CS_OPT_INT, &o.messages, "K", "bench: random point-to-point messages (default 10000)", 0,
        INT64_C(1) << 32, 0, 0, NULL},
@@ -298,13 +301,16 @@ int cs_comm_main(int argc, char **argv)
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list the protocols and exit", 0, 0, 0, 0, NULL},
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
-  const char *verb = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
-  char *cmd = g_strdup_printf("comm%s%s", verb ? " " : "", verb ? verb : "");
+  const char *given = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+  char *cmd = g_strdup_printf("comm%s%s", given ? " " : "", given ? given : "");
   cs_cli c;
   int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts, "split|create|ids|bench",
                         "communicators on [C,P,M] systems: leader-based and MPICH split/create, context ids (seed 003)",
-                        "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json", argc - (verb ? 1 : 0),
-                        argv + (verb ? 1 : 0));
+                        "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json", argc - (given ? 1 : 0),
+                        argv + (given ? 1 : 0));
+  if (rc == 0 && given && o.op)
+    rc = cs_cli_usage(&c, "give the operation once: '%s' or --op %s", given, o.op);
+  const char *verb = given ? given : o.op;
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && o.list)

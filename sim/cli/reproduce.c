@@ -15,6 +15,7 @@ static const target targets[] = {
     {"seed000", "balanced spanning trees on BG/P: Figures 3-4, Tables 1-2 (results/seed000/)"},
     {"seed001", "collectives on two-tier networks: Tables 2-5 (results/seed001/)"},
     {"seed002", "configurable reduce/broadcast trees: Figures 5-8, Section 5.2 (results/seed002/)"},
+    {"seed003", "communicators and group maps: Tables 1-2, Section 8 sets A-C and 8.2 (results/seed003/)"},
     {"seed003-maps", "compact group maps: Tables 1-2, our cells beside the paper's (results/seed003/)"},
 };
 

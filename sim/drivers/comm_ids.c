@@ -90,18 +90,31 @@ static int64_t lbi_splits(const cs_ids_params *prm, int64_t until, int64_t *part
   return s;
 }
 
+/* Most colours held by one OS process (its proclets' colours). */
+static int64_t colours_per_process_max(const cs_ids_params *prm)
+{
+  int64_t best = 0, c = prm->per_process;
+  for (int64_t first = 0; first < prm->n; first += c) {
+    int64_t last = first + c < prm->n ? first + c - 1 : prm->n - 1, held;
+    if (prm->block_layout)
+      held = last * prm->colors / prm->n - first * prm->colors / prm->n + 1;
+    else
+      held = last - first + 1 < prm->colors ? last - first + 1 : prm->colors;
+    if (held > best)
+      best = held;
+  }
+  return best;
+}
+
 void cs_ids_run(const cs_ids_params *prm, cs_ids_result *res)
 {
   memset(res, 0, sizeof *res);
   gint64 t0 = g_get_monotonic_time();
   res->splits_pool = pool_splits(prm);
   res->splits_mask = CS_MASK_BITS - CS_MASK_RESERVED;
-  int64_t cap = prm->max_splits;
-  if (res->splits_pool >= 0 && (cap == 0 || res->splits_pool < cap))
-    cap = res->splits_pool + 1; /* the pool stops it; look no further */
   int64_t partial = 0;
-  int64_t lbi = lbi_splits(prm, cap, &partial);
-  res->splits_lbi = lbi < cap || cap == 0 ? lbi : -1;
+  int64_t lbi = lbi_splits(prm, prm->max_splits, &partial);
+  res->splits_lbi = prm->max_splits == 0 || lbi < prm->max_splits ? lbi : -1;
   int64_t scheme = prm->mpich ? res->splits_mask : res->splits_lbi;
   struct { const char *name; int64_t splits; } limits[] = {
       {prm->mpich ? "mask" : "lbi", scheme}, {"pool", res->splits_pool}};
@@ -115,8 +128,7 @@ void cs_ids_run(const cs_ids_params *prm, cs_ids_result *res)
     }
   int64_t extra = !prm->mpich && strcmp(res->limit, "lbi") == 0 ? partial : 0;
   res->created = res->splits * prm->colors + extra;
-  int64_t colours_per_process = prm->colors < prm->per_process ? prm->colors : prm->per_process;
-  res->ids_per_process_max = prm->mpich ? res->splits : res->splits * colours_per_process;
+  res->ids_per_process_max = prm->mpich ? res->splits : res->splits * colours_per_process_max(prm);
   res->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
 }
 

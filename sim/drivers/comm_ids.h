@@ -39,7 +39,7 @@ typedef struct cs_ids_result {
   int64_t created;       /* communicators (context ids) created, splits x K + a partial split */
   int64_t ids_per_process_max; /* distinct context ids held in one OS process */
   const char *limit;     /* "lbi", "mask", "pool" or "none" (max_splits reached) */
-  int64_t splits_lbi, splits_mask, splits_pool; /* what each limit alone allows (-1: never within the run) */
+  int64_t splits_lbi, splits_mask, splits_pool; /* what each limit alone allows (-1: not within max_splits; pool: no pool) */
   double wall_s;
 } cs_ids_result;
 

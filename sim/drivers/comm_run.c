@@ -555,7 +555,7 @@ void cs_comm_result_clear(cs_comm_result *r)
 }
 
 const char *const cs_comm_csv_columns[] = {
-    "op", "impl", "cpm", "n", "colors", "groups", "map", "shared", "ids", "repeat", "verified", "created",
+    "op", "set", "impl", "cpm", "n", "colors", "groups", "map", "shared", "ids", "repeat", "verified", "created",
     "exhausted", "sim_time_s", "messages", "bytes", "wakeups", "peak_mem_bytes_per_proclet_max", "map_bytes_per_process_max",
     "map_bytes_total", "maps_built", "create_s", "p2p_s", "gather_s", "space_saved_bytes", "platform", "seed",
     "wall_s", NULL};
@@ -563,7 +563,9 @@ const char *const cs_comm_csv_columns[] = {
 cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result *res)
 {
   cs_record *r = cs_record_new();
-  cs_rec_str(r, "op", cs_comm_op_name(prm->proto->op));
+  cs_rec_str(r, "op", prm->bench ? "bench" : cs_comm_op_name(prm->proto->op));
+  if (prm->bench)
+    cs_rec_str(r, "set", prm->set);
   cs_rec_str(r, "impl", prm->proto->impl);
   cs_rec_i64_list(r, "cpm", prm->cpm, 3);
   cs_rec_i64(r, "n", prm->n);

@@ -36,6 +36,7 @@ typedef struct cs_comm_params {
   int repeat;               /* creations in a row (each from the world) */
   /* Section 8's messaging on the last communicator created (comm_bench.h) */
   bool bench;
+  const char *set;          /* the Section 8 set's name, or NULL */
   int64_t bench_messages;
   int bench_gathers;
   int space_comms;          /* communicators of the space-saving report (paper: 8) */

@@ -485,7 +485,7 @@ static gboolean excluded_by(const exclude_rule *r, const cs_point *p)
 
 /* ---- generic experiments (any subcommand) ---- */
 
-static const char *const COMMANDS[] = {"tree", "collective", "allreduce", NULL};
+static const char *const COMMANDS[] = {"tree", "collective", "allreduce", "comm", NULL};
 
 gboolean cs_experiment_command_known(const char *command)
 {
@@ -888,7 +888,7 @@ static gboolean parse_generic(parse_ctx *c, const yaml_node_t *root, cs_experime
     else if (!strcmp(key, "command")) {
       ok = get_string(c, v, key, FALSE, &e->command);
       if (ok && !cs_experiment_command_known(e->command))
-        ok = fail(c, v, key, "unknown command '%s' (known: tree, collective, allreduce)", e->command);
+        ok = fail(c, v, key, "unknown command '%s' (known: tree, collective, allreduce, comm)", e->command);
     } else if (!strcmp(key, "parameters"))
       ok = parse_params(c, v, "parameters", shared);
     else if (!strcmp(key, "series"))
@@ -909,7 +909,7 @@ static gboolean parse_generic(parse_ctx *c, const yaml_node_t *root, cs_experime
   if (ok && !e->name)
     ok = fail(c, root, "name", "missing");
   if (ok && !e->command)
-    ok = fail(c, root, "command", "missing (the subcommand every point runs: collective, allreduce, tree)");
+    ok = fail(c, root, "command", "missing (the subcommand every point runs: collective, allreduce, comm, tree)");
   if (ok && series_node)
     ok = parse_series(c, series_node, e, shared, all_series);
   if (ok && !series_node) {

@@ -1212,7 +1212,7 @@ static gboolean created_empty_output(gboolean existed, int fd)
 
 static const char *const SUMMARY =
     "Runs every point of EXPERIMENT.yaml (the cartesian product of its lists) as\n"
-    "one run of the experiment's subcommand (collsim tree, collective, allreduce)\n"
+    "one run of the experiment's subcommand (collsim tree, collective, allreduce, comm)\n"
     "and appends its CSV rows to the output, skipping points already done (an\n"
     "interrupted sweep resumes when run again).  Exit status: 0 all done, 1 some\n"
     "point failed, 2 bad input.";
