@@ -4,6 +4,7 @@
  *   collsim comm create --cpm C,P,M --group SPEC [--group SPEC ...] [--impl ...]
  *   collsim comm ids    --cpm C,P,M --split K --until-exhausted
  *   collsim comm bench  --set A1 [--cpm C,P,M]      (one point of Section 8.1)
+ *   collsim comm space  --cpm 1000,100,10           (Section 3's space model)
  *   collsim comm --list
  * split and create run the protocol in SimGrid on every proclet and verify
  * the result (sim/drivers/comm_run.c); ids counts context ids
@@ -16,6 +17,7 @@
 #include "sim/drivers/comm_ids.h"
 #include "sim/drivers/comm_run.h"
 #include "sim/drivers/comm_sets.h"
+#include "sim/drivers/comm_space.h"
 #include "sim/drivers/group_spec.h"
 
 #include <stdio.h>
@@ -244,7 +246,25 @@ static int run_ids(const cs_cli *c, comm_opts *o)
   return rc;
 }
 
-static const char *const verbs[] = {"split", "create", "ids", "bench", NULL};
+static const char *const verbs[] = {"split", "create", "ids", "bench", "space", NULL};
+
+/* The model only: the shape need not fit a platform (M may exceed cpm's
+ * 1,024 machines), so --cpm is read as three counts. */
+static int run_space(const cs_cli *c, const comm_opts *o)
+{
+  static const char *const names[] = {"C", "P", "M"};
+  int64_t cpm[3];
+  GError *e = NULL;
+  if (!cs_spec_counts("cpm", o->cpm ? o->cpm : "1000,100,10", ',', names, 3, 3, cpm, &e)) {
+    int rc = cs_cli_fail(c, e);
+    g_error_free(e);
+    return rc;
+  }
+  cs_record *r = cs_space_model_record(cpm);
+  int rc = cs_cli_emit(c, &r, 1, cs_space_csv_columns, "collsim comm space");
+  cs_record_free(r);
+  return rc;
+}
 
 static int run_bench(const cs_cli *c, comm_opts *o)
 {
@@ -304,7 +324,7 @@ int cs_comm_main(int argc, char **argv)
   const char *given = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
   char *cmd = g_strdup_printf("comm%s%s", given ? " " : "", given ? given : "");
   cs_cli c;
-  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts, "split|create|ids|bench",
+  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts, "split|create|ids|bench|space",
                         "communicators on [C,P,M] systems: leader-based and MPICH split/create, context ids (seed 003)",
                         "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json", argc - (given ? 1 : 0),
                         argv + (given ? 1 : 0));
@@ -316,11 +336,12 @@ int cs_comm_main(int argc, char **argv)
   if (rc == 0 && o.list)
     list_protocols();
   else if (rc == 0 && !verb)
-    rc = cs_cli_usage(&c, "no operation given (split, create, ids or bench)");
+    rc = cs_cli_usage(&c, "no operation given (split, create, ids, bench or space)");
   else if (rc == 0 && !g_strv_contains(verbs, verb))
-    rc = cs_cli_usage(&c, "unknown operation '%s' (split, create, ids or bench)", verb);
+    rc = cs_cli_usage(&c, "unknown operation '%s' (split, create, ids, bench or space)", verb);
   else if (rc == 0 && (rc = apply_defaults(&c, &o)) == 0)
     rc = strcmp(verb, "ids") == 0      ? run_ids(&c, &o)
+         : strcmp(verb, "space") == 0 ? run_space(&c, &o)
          : strcmp(verb, "bench") == 0 ? run_bench(&c, &o)
          : strcmp(verb, "split") == 0 ? run_creation(&c, &o, CS_COMM_SPLIT, NULL)
                                       : run_creation(&c, &o, CS_COMM_CREATE, NULL);
