@@ -667,6 +667,10 @@ START_TEST(bad_inputs)
   expect_bad("unknown map 'bogus'", "split", "--cpm", "4,2,2", "--map", "bogus", NULL);
   expect_bad("'foo'", "split", "--cpm", "4,2,2", "--impl", "foo", NULL);
   expect_bad("unknown operation 'frobnicate'", "frobnicate", "--cpm", "4,2,2", NULL);
+  /* a setting SimGrid refuses only once the platform's models start: tried
+   * in a child with the platform, one line (it used to abort with a dump) */
+  expect_bad("refuses the settings on this platform", "split", "--cpm", "4,2,2", "--cfg",
+             "network/maxmin-selective-update:no", NULL);
   expect_bad("no operation", "--cpm", "4,2,2", NULL);
   expect_bad("3-bit LID", "split", "--cpm", "4,2,2", "--lid-bits", "3", NULL);
   expect_bad("exceeds the 32-bit", "split", "--cpm", "4,2,2", "--lid-bits", "28", "--lbi-bits", "6", NULL);

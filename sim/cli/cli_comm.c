@@ -185,6 +185,11 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
     prm.platform_desc = desc;
     prm.engine.platform_file = xml;
     prm.engine.quiet = c->quiet;
+    if (!cs_engine_load(&prm.engine, &e)) /* platform and --cfg checked before the banner: one line on error */
+      rc = cs_cli_fail(c, e);
+  }
+  g_clear_error(&e);
+  if (rc == 0) {
     if (!c->quiet)
       fprintf(stderr, "collsim comm %s: %s on %s (N = %lld) ...\n", cs_comm_op_name(op), o->impl, desc,
               (long long)prm.n);

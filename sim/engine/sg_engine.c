@@ -331,14 +331,22 @@ static gboolean simgrid_child_accepts(GPtrArray *args, const char *platform, cha
   return ok;
 }
 
-static gboolean simgrid_accepts(const char *path, GError **err)
+/* The platform loads in a child, with the run's --cfg settings (some are
+ * refused only when the platform's models start, e.g. disabling selective
+ * update under the lazy network model). */
+static gboolean simgrid_accepts(const char *path, const GPtrArray *extra_cfg, GError **err)
 {
   GPtrArray *args = g_ptr_array_new();
   g_ptr_array_add(args, "collsim");
   g_ptr_array_add(args, "--log=root.fmt:%m%n");
+  g_ptr_array_add(args, "--log=xbt_cfg.thres:warning");
+  for (guint i = 0; extra_cfg && i < extra_cfg->len; i++)
+    g_ptr_array_add(args, g_ptr_array_index(extra_cfg, i));
   char *why = NULL;
   gboolean ok = simgrid_child_accepts(args, path, &why);
-  if (!ok)
+  if (!ok && extra_cfg && extra_cfg->len > 0)
+    g_set_error(err, CS_INPUT_ERROR, 1, "--cfg: SimGrid refuses the settings on this platform: %s", why);
+  else if (!ok)
     g_set_error(err, CS_INPUT_ERROR, 1, "SimGrid rejects platform file %s: %s", path, why);
   g_free(why);
   g_ptr_array_free(args, TRUE);
@@ -498,7 +506,8 @@ gboolean cs_engine_load(const cs_engine_config *c, GError **err)
     return same;
   }
   if (!cs_platform_precheck(c->platform_file, err) ||
-      (c->validate_platform && !simgrid_accepts(c->platform_file, err))) {
+      ((c->validate_platform || (c->extra_cfg && c->extra_cfg->len > 0)) &&
+       !simgrid_accepts(c->platform_file, c->extra_cfg, err))) {
     g_free(key);
     return FALSE;
   }
