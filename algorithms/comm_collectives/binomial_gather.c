@@ -22,7 +22,7 @@ void cs_comm_gather(cs_proc *p, cs_comm *c, int root, const void *mine, size_t b
   size_t span = (size_t)cs_binomial_span(rr, n);
   char *buf = mine ? cs_alloc(p, span * block) : NULL;
   if (!buf)
-    cs_hold_bytes(p, span * block, +1);
+    cs_mem_hold_bytes(p, (int64_t)(span * block));
   else
     memcpy(buf, mine, block);
   for (int mask = 1; mask < n; mask <<= 1) {
@@ -41,5 +41,5 @@ void cs_comm_gather(cs_proc *p, cs_comm *c, int root, const void *mine, size_t b
   if (buf)
     cs_free(p, buf);
   else
-    cs_hold_bytes(p, span * block, -1);
+    cs_mem_hold_bytes(p, -(int64_t)(span * block));
 }

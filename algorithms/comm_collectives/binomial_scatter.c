@@ -12,7 +12,7 @@ void cs_comm_scatter(cs_proc *p, cs_comm *c, int root, const void *all, size_t b
   size_t span = (size_t)cs_binomial_span(rr, n);
   char *buf = (rr == 0 ? all != NULL : mine != NULL) ? cs_alloc(p, span * block) : NULL;
   if (!buf)
-    cs_hold_bytes(p, span * block, +1);
+    cs_mem_hold_bytes(p, (int64_t)(span * block));
   if (rr == 0 && buf)
     for (int i = 0; i < n; i++)
       memcpy(buf + (size_t)i * block, (const char *)all + (size_t)((i + root) % n) * block, block);
@@ -36,5 +36,5 @@ void cs_comm_scatter(cs_proc *p, cs_comm *c, int root, const void *all, size_t b
   if (buf)
     cs_free(p, buf);
   else
-    cs_hold_bytes(p, span * block, -1);
+    cs_mem_hold_bytes(p, -(int64_t)(span * block));
 }

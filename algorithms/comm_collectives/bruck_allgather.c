@@ -19,7 +19,7 @@ void cs_comm_allgather(cs_proc *p, cs_comm *c, const void *mine, size_t block, v
   int n = c->size, r = c->rank, tag = cs_comm_next_coll_tag(c);
   char *tmp = out && mine ? cs_alloc(p, (size_t)n * block) : NULL;
   if (!tmp)
-    cs_hold_bytes(p, (size_t)n * block, +1);
+    cs_mem_hold_bytes(p, (int64_t)((size_t)n * block));
   else
     memcpy(tmp, mine, block);
   for (int k = 1; k < n; k <<= 1) {
@@ -35,5 +35,5 @@ void cs_comm_allgather(cs_proc *p, cs_comm *c, const void *mine, size_t block, v
       memcpy((char *)out + (size_t)((r + i) % n) * block, tmp + (size_t)i * block, block);
     cs_free(p, tmp);
   } else
-    cs_hold_bytes(p, (size_t)n * block, -1);
+    cs_mem_hold_bytes(p, -(int64_t)((size_t)n * block));
 }

@@ -16,10 +16,4 @@ static inline int cs_binomial_span(int rr, int n)
 
 static inline int cs_min_int(int a, int b) { return a < b ? a : b; }
 
-/* Memory of a virtual buffer of `bytes`, held (+1) or released (-1). */
-static inline void cs_hold_bytes(cs_proc *p, size_t bytes, int sign)
-{
-  cs_mem_hold(p, sign * (int64_t)((bytes + 7) / 8));
-}
-
 #endif

@@ -130,12 +130,10 @@ static void process_add(cs_world *w, int64_t process, int64_t bytes)
     w->map_bytes_total_peak = w->map_bytes_total;
 }
 
-static int64_t words_of(uint64_t bytes) { return (int64_t)((bytes + 7) / 8); }
-
 /* A simulated copy of m held by p alone (share off). */
 static void hold_private_copy(cs_proc *p, cs_world *w, const cs_shared_map *m, int sign)
 {
-  cs_mem_hold(p, sign * words_of(m->bytes));
+  cs_mem_hold_bytes(p, sign * (int64_t)m->bytes);
   process_add(w, cs_world_process_of(w, cs_rank(p)), sign * (int64_t)m->bytes);
 }
 

@@ -238,6 +238,11 @@ void cs_mem_hold(cs_proc *p, int64_t words)
     p->mem_words += words;
 }
 
+void cs_mem_hold_bytes(cs_proc *p, int64_t bytes)
+{
+  cs_mem_hold(p, bytes >= 0 ? words_of((size_t)bytes) : -words_of((size_t)-bytes));
+}
+
 uint64_t cs_proc_received(const cs_proc *p) { return p->received; }
 
 const cs_counters *cs_proc_counters(const cs_proc *p, cs_phase phase) { return &p->counters[phase]; }

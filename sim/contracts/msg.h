@@ -95,6 +95,8 @@ void *cs_realloc(cs_proc *p, void *ptr, size_t bytes);
 void cs_free(cs_proc *p, void *ptr);
 /* Declare memory held outside cs_alloc (e.g. a conceptual table). */
 void cs_mem_hold(cs_proc *p, int64_t words);
+/* The same in bytes, rounded up to words (negative: release as many). */
+void cs_mem_hold_bytes(cs_proc *p, int64_t bytes);
 
 /* Local computation of `seconds` of CPU time on this process's core. */
 void cs_compute(cs_proc *p, double seconds);
