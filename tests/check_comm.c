@@ -35,6 +35,7 @@
  *    clock column is removed.
  *  - -q: a successful run writes nothing on stderr. */
 #include "tests/harness.h"
+#include "tests/comm_formulas.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -137,25 +138,6 @@ typedef struct shape {
 } shape;
 
 static int shape_n(shape s) { return s.c * s.p * s.m; }
-
-static int64_t ceil_lg(int64_t n)
-{
-  int64_t k = 0;
-  while ((INT64_C(1) << k) < n)
-    k++;
-  return k;
-}
-
-/* Recursive-doubling allreduce: 2 rem + pof2 lg pof2. */
-static int64_t allreduce_msgs(int64_t n)
-{
-  int64_t pof2 = 1, lg = 0;
-  while (pof2 * 2 <= n) {
-    pof2 *= 2;
-    lg++;
-  }
-  return 2 * (n - pof2) + pof2 * lg;
-}
 
 /* MPICH's split: Bruck allgather + the mask allreduce. */
 static int64_t mpich_split_msgs(int64_t n) { return n * ceil_lg(n) + allreduce_msgs(n); }

@@ -26,6 +26,7 @@
 #include "sim/contracts/comm_coll.h"
 #include "sim/contracts/transport.h"
 #include "sim/engine/sg_engine.h"
+#include "tests/comm_formulas.h"
 
 #include <check.h>
 #include <glib/gstdio.h>
@@ -157,24 +158,6 @@ static void mark_add(cs_proc *p, int kind, mark before)
   L.bytes[kind] += now.bytes - before.bytes;
   if (cs_rank(p) == 0)
     L.calls[kind]++;
-}
-
-static int64_t ceil_lg(int64_t n)
-{
-  int64_t k = 0;
-  while ((INT64_C(1) << k) < n)
-    k++;
-  return k;
-}
-
-static int64_t allreduce_msgs(int64_t n)
-{
-  int64_t pof2 = 1, lg = 0;
-  while (pof2 * 2 <= n) {
-    pof2 *= 2;
-    lg++;
-  }
-  return 2 * (n - pof2) + pof2 * lg;
 }
 
 /* ------------------------------------------------- the collectives ---- */

@@ -28,29 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                                                           \
-  do {                                                                                                             \
-    if (!(cond)) {                                                                                                 \
-      fprintf(stderr, "fuzz_experiment: property violated: %s\n  ", #cond);                                      \
-      fprintf(stderr, __VA_ARGS__);                                                                                \
-      fputc('\n', stderr);                                                                                         \
-      abort();                                                                                                     \
-    }                                                                                                              \
-  } while (0)
+#define FUZZ_NAME "fuzz_experiment"
+#include "tests/fuzz/fuzz_common.h"
 
 #define PATH "fuzz.yaml"
 #define MAX_POINTS 1000000
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-  (void)argc;
-  (void)argv;
-  g_log_set_always_fatal(G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
-  return 0;
-}
 
 static void check_option(const char *arg)
 {

@@ -22,26 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                                                           \
-  do {                                                                                                             \
-    if (!(cond)) {                                                                                                 \
-      fprintf(stderr, "fuzz_rank_list: property violated: %s\n  ", #cond);                                       \
-      fprintf(stderr, __VA_ARGS__);                                                                                \
-      fputc('\n', stderr);                                                                                         \
-      abort();                                                                                                     \
-    }                                                                                                              \
-  } while (0)
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-  (void)argc;
-  (void)argv;
-  g_log_set_always_fatal(G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
-  return 0;
-}
+#define FUZZ_NAME "fuzz_rank_list"
+#include "tests/fuzz/fuzz_common.h"
 
 /* The reference reading: ok and the ranks in file order, or not ok when the
  * text is malformed or a rank is out of range or repeated. */

@@ -24,28 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                                                           \
-  do {                                                                                                             \
-    if (!(cond)) {                                                                                                 \
-      fprintf(stderr, "fuzz_tree_script: property violated: %s\n  ", #cond);                                     \
-      fprintf(stderr, __VA_ARGS__);                                                                                \
-      fputc('\n', stderr);                                                                                         \
-      abort();                                                                                                     \
-    }                                                                                                              \
-  } while (0)
+#define FUZZ_NAME "fuzz_tree_script"
+#include "tests/fuzz/fuzz_common.h"
 
 #define ORIGIN "fuzz.yaml"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-  (void)argc;
-  (void)argv;
-  g_log_set_always_fatal(G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
-  return 0;
-}
 
 static void check_error(const char *what, const cs_tree_script *s, GError **err)
 {

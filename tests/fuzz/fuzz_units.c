@@ -26,27 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                                                           \
-  do {                                                                                                             \
-    if (!(cond)) {                                                                                                 \
-      fprintf(stderr, "fuzz_units: property violated: %s\n  ", #cond);                                           \
-      fprintf(stderr, __VA_ARGS__);                                                                                \
-      fputc('\n', stderr);                                                                                         \
-      abort();                                                                                                     \
-    }                                                                                                              \
-  } while (0)
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-  (void)argc;
-  (void)argv;
-  /* a g_return_if_fail or g_warning inside collsim is a bug too */
-  g_log_set_always_fatal(G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
-  return 0;
-}
+#define FUZZ_NAME "fuzz_units"
+#include "tests/fuzz/fuzz_common.h"
 
 /* An error is set exactly when the call fails. */
 static void check_outcome(const char *what, const char *text, bool ok, GError **err)
