@@ -47,9 +47,13 @@
  * router to router over lan-a (UP) and lan-b (DOWN), as SimGrid's own
  * examples/platforms/cluster_multi.xml joins clusters.  Routes:
  *   same OS process:     machine-<m>_link_<h>_loopback (tier "proc": proc_lat,
- *                        proc_bw; SimGrid makes cluster loopbacks FATPIPE, so
- *                        the copies of collocated proclets do not share
- *                        bandwidth, although one thread runs them)
+ *                        proc_bw), but the engine does not send the bytes
+ *                        over it (p->local_copy_bw = proc_bw): the sender's
+ *                        OS process copies them on its one CPU (o_msg +
+ *                        bytes / proc_bw, in turn with its other proclets'
+ *                        work) and a zero-byte message pays proc_lat.  One
+ *                        thread runs the copies of all collocated proclets,
+ *                        which SimGrid's FATPIPE loopback would not model.
  *   same machine:        machine-<m>_link_<a>_UP, machine-<m>_link_<b>_DOWN
  *                        (tier "shm": shm_lat / 2 each, shm_bw, each process's
  *                        link shared by its proclets)
@@ -58,6 +62,19 @@
  *                        each LAN link, so the latency is net_lat + shm_lat
  *                        and the bandwidth min(shm_bw, net_bw): a message
  *                        leaves the machine through its memory path too.
+ * Between OS processes (p->host_channels): one FIFO channel per ordered
+ * pair of OS processes, one message on the wire at a time, in the order
+ * sent, the sender never blocked: MPICH2's Nemesis queue between two
+ * processes of a machine and its TCP connection between machines are both
+ * one ordered stream per pair.  It also keeps SimGrid's solver small: at
+ * most one flow per pair of OS processes instead of one per message.  With
+ * a flow per message, MPICH's split (its Bruck allgather puts every
+ * proclet's message in flight at once) took 71 s at N = 5,504 and, from
+ * N = 10,992, failed the solver's precision check (maxmin.cpp: a
+ * constraint "with no active element" left by rounding, usage being
+ * weight / latency, about 2.5e6 per flow at 0.4 us) and SimGrid crashed
+ * formatting that message (it reads cnst_light_tab[-1]); with channels
+ * the same run takes 5 s and 110,000 proclets 90 s.
  * <h> is the host number (SimGrid names cluster links by radical).  The
  * routers need no element of their own: router_id makes each cluster create
  * its router, which the zoneRoutes name as gateways.  The LAN is a
@@ -213,6 +230,8 @@ static bool cpm_parse(cs_platform *p, const char *args, GError **err)
     p->nodes_per_machine = c->p;
     p->o_send = p->o_recv = c->o_msg;
     p->link_bw = c->net_bw;
+    p->local_copy_bw = c->proc_bw;
+    p->host_channels = true;
   }
   return ok;
 }

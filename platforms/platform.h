@@ -83,6 +83,16 @@ struct cs_platform {
   const char *model;       /* SimGrid network model the platform is calibrated for, or NULL */
   double header_bytes;     /* bytes every message carries on the wire besides its payload (0: none modelled) */
   double link_bw;          /* bandwidth of the slowest network link, bytes/s (the cost models' 1/beta); NAN: unknown */
+  /* > 0: a message between two ranks of one host is a copy made by that
+   * host's processor at this rate (bytes/s), not a network flow: only its
+   * latency crosses the host's loopback link (cpm: the proclets of one OS
+   * process).  0: the loopback link carries the bytes too. */
+  double local_copy_bw;
+  /* Messages between two hosts travel one at a time, in the order sent,
+   * through one channel per ordered pair of hosts (cpm: the socket or
+   * shared-memory queue joining two OS processes), instead of as concurrent
+   * flows. */
+  bool host_channels;
   const char *cpu;         /* the processor, for reports */
   char *label;             /* short name for reports ("4w"); NULL: the description */
   bool user_file;          /* a user's XML file: validate it in a child before SimGrid loads it */

@@ -17,6 +17,12 @@
  *  - Point to point: messages on two communicators with different context
  *    ids (and COMM_WORLD) never match each other's receives; order within
  *    one context is kept.
+ *  - The engine under cpm's costs: a small message sent after a large one
+ *    between the same two OS processes arrives after it (one channel per
+ *    pair); a collocated message takes exactly o_msg + bytes / proc_bw +
+ *    proc_lat + o_msg.  A BWT map's SELECT is charged as a hit in the block
+ *    its copy decompressed last: shared, the OS process's copy; not shared,
+ *    the proclet's own.
  *  - Context ids without SimGrid: <LID, LBI> encode/decode, COMM_WORLD's
  *    <0, 0>, first free bit, least used (ties: the first), and MPICH2's
  *    mask: 3 reserved ids, the pick (first non-zero word, its highest set
@@ -24,6 +30,7 @@
 #include "algorithms/communicators/context_id.h"
 #include "platforms/platform.h"
 #include "sim/contracts/comm_coll.h"
+#include "sim/contracts/groupmap_strategy.h"
 #include "sim/contracts/transport.h"
 #include "sim/engine/sg_engine.h"
 #include "tests/comm_formulas.h"
@@ -51,6 +58,14 @@ static struct {
   int calls[K_KINDS];            /* collective calls per proclet (counted on rank 0) */
   int finished;                  /* proclets that reached the end of their checks */
 } L;
+
+/* The world's map and sharing for the next run (run_world's defaults:
+ * the world_config's map, share off). */
+static struct {
+  const char *map;
+  bool share;
+  int64_t bwt_block;
+} W;
 
 /* The sub-communicator of collectives_on_subgroup (set before the run). */
 static const cs_wid *sub;
@@ -101,7 +116,11 @@ static void run_world(const char *spec, cs_proc_main_fn fn)
   wc.n = n;
   wc.per_process = p->cores;
   wc.per_machine = p->nodes_per_machine > 0 ? p->nodes_per_machine : 1;
-  wc.share = false; /* every member holds its own map (sub-communicator test) */
+  wc.share = W.share; /* off: every member holds its own map (sub-communicator test) */
+  if (W.map)
+    wc.map = W.map;
+  if (W.bwt_block)
+    wc.limits.bwt_block_wids = W.bwt_block;
   L.world = cs_world_new(&wc);
 
   cs_engine_config ec;
@@ -115,6 +134,8 @@ static void run_world(const char *spec, cs_proc_main_fn fn)
     ec.model = p->model;
   if (!isnan(p->o_send))
     ec.o_send = ec.o_recv = p->o_send;
+  ec.local_copy_bw = p->local_copy_bw;
+  ec.host_channels = p->host_channels;
   cs_proc *procs = g_new0(cs_proc, (gsize)n);
   ck_assert_msg(cs_engine_run(&ec, procs, fn, NULL, &err), "%s: %s", spec, err ? err->message : "?");
   ck_assert_msg(cs_engine_retired() == n, "%s: %d of %lld proclets finished (deadlock)", spec, cs_engine_retired(),
@@ -133,6 +154,7 @@ static void run_world(const char *spec, cs_proc_main_fn fn)
 
 static void run_done(void)
 {
+  memset(&W, 0, sizeof W);
   cs_world_free(L.world);
   L.world = NULL;
   g_ptr_array_free(L.failures, TRUE);
@@ -464,6 +486,158 @@ START_TEST(contexts_do_not_cross)
 }
 END_TEST
 
+/* ------------------------------------ the engine under cpm's costs ---- */
+
+/* Arrival times (after the receive) per rank. */
+static double arrival[4];
+
+/* cpm:2,2,1: ranks 0, 1 on OS process 0, ranks 2, 3 on OS process 1.  Rank
+ * 0 sends 1 MiB to rank 2, then rank 1 sends 8 bytes to rank 3: one channel
+ * joins the two OS processes, so the small message waits for the large one
+ * (as concurrent flows, it would arrive some 700 us earlier). */
+static void channel_main(cs_proc *p, void *user)
+{
+  (void)user;
+  int me = cs_rank(p);
+  if (me == 0)
+    cs_send(p, 2, 1, NULL, 1 << 20);
+  else if (me == 1)
+    cs_send(p, 3, 1, NULL, 8); /* after rank 0's send: FIFO on the shared CPU */
+  else {
+    cs_msg *m = cs_recv(p, CS_ANY, 1);
+    arrival[me] = cs_now(p);
+    cs_msg_free(p, m);
+  }
+  L.finished++;
+  cs_serve(p);
+}
+
+START_TEST(one_channel_per_os_process_pair)
+{
+  run_world("cpm:2,2,1", channel_main);
+  double large = 1e-6 + 0.4e-6 + (double)(1 << 20) / 1.5e9; /* o_msg + shm_lat + bytes / shm_bw */
+  ck_assert_msg(arrival[2] > large && arrival[2] < large + 1e-5, "1 MiB arrived at %g s, expected about %g s",
+                arrival[2], large);
+  ck_assert_msg(arrival[3] > arrival[2], "8 bytes arrived at %g s, before the 1 MiB sent earlier (%g s)",
+                arrival[3], arrival[2]);
+  run_done();
+}
+END_TEST
+
+/* cpm:2,1,1: a collocated message is a copy by the OS process's CPU. */
+static void copy_main(cs_proc *p, void *user)
+{
+  (void)user;
+  if (cs_rank(p) == 0)
+    cs_send(p, 1, 1, NULL, 1 << 20);
+  else {
+    cs_msg *m = cs_recv(p, 0, 1);
+    arrival[1] = cs_now(p);
+    cs_msg_free(p, m);
+  }
+  L.finished++;
+  cs_serve(p);
+}
+
+START_TEST(collocated_message_is_a_cpu_copy)
+{
+  run_world("cpm:2,1,1", copy_main);
+  /* o_msg + bytes / proc_bw on the sender's CPU, proc_lat, o_msg on the receiver's */
+  double want = 1e-6 + (double)(1 << 20) / 4e9 + 0.5e-6 + 1e-6;
+  ck_assert_msg(fabs(arrival[1] - want) < 1e-9, "1 MiB between collocated proclets took %.9g s, expected %.9g s",
+                arrival[1], want);
+  run_done();
+}
+END_TEST
+
+/* A BWT map keeps its last decompressed block: a SELECT in that block is
+ * charged as a hit.  cpm:2,2,1, group {3, 1, 2, 0} in blocks of 2 gids.
+ * Each OS process's leader selects gids 0 (miss) and 1 (hit), then hands
+ * over to its collocated proclet, which selects 1, 2, 3: with the map
+ * shared, its first SELECT hits the block the leader left in the process's
+ * copy; with --no-share its own copy starts empty (a miss).  Each OS
+ * process has its own cache. */
+static const cs_wid bwt_group[] = {3, 1, 2, 0};
+static double select_s[4][3];
+
+static double timed_select(cs_proc *p, const cs_comm *c, int g)
+{
+  double t0 = cs_now(p);
+  if (cs_comm_world_rank(p, c, g) != (int)bwt_group[g])
+    fail_at(cs_rank(p), "SELECT(%d) is not %u", g, bwt_group[g]);
+  return cs_now(p) - t0;
+}
+
+static void bwt_cache_main(cs_proc *p, void *user)
+{
+  (void)user;
+  int me = cs_rank(p), g = 0;
+  bool leader = me % 2 == 0;
+  while (bwt_group[g] != (cs_wid)me)
+    g++;
+  GError *e = NULL;
+  cs_shared_map *map = NULL;
+  if (!W.share || leader)
+    map = cs_comm_build_map(p, L.world, 0, bwt_group, 4, &e);
+  if (W.share && leader && map)
+    cs_comm_publish_map(p, L.world, 77, map);
+  if (W.share && !leader)
+    map = cs_comm_wait_map(p, L.world, 77);
+  if (!map) {
+    fail_at(me, "no map: %s", e ? e->message : "?");
+    g_clear_error(&e);
+  } else {
+    cs_comm *c = cs_comm_new(p, L.world, 77, g, 4, map);
+    /* the follower is ready (its map built or found): the CPU is the leader's alone */
+    if (leader)
+      cs_msg_free(p, cs_recv(p, me + 1, 4));
+    else
+      cs_send(p, me - 1, 4, NULL, 0);
+    if (leader) {
+      select_s[me][0] = timed_select(p, c, 0);
+      select_s[me][1] = timed_select(p, c, 1);
+      cs_send(p, me + 1, 5, NULL, 0);
+    } else {
+      cs_msg_free(p, cs_recv(p, me - 1, 5));
+      for (int i = 0; i < 3; i++)
+        select_s[me][i] = timed_select(p, c, i + 1);
+    }
+    cs_comm_free(p, c);
+  }
+  L.finished++;
+  cs_serve(p);
+}
+
+START_TEST(bwt_select_cache_per_copy)
+{
+  W.map = "bwt";
+  W.share = _i == 0;
+  W.bwt_block = 2;
+  bool shared = W.share;
+  memset(select_s, 0, sizeof select_s);
+  run_world("cpm:2,2,1", bwt_cache_main);
+  cs_gm_limits lim = cs_gm_limits_default();
+  lim.bwt_block_wids = 2;
+  GError *e = NULL;
+  cs_groupmap *gm = cs_gm_create("bwt", bwt_group, 4, 4, &lim, &e);
+  ck_assert_msg(gm != NULL, "%s", e ? e->message : "?");
+  double miss = cs_gm_select_cost_ns(gm) * 1e-9;
+  /* a hit (5 ns) is below SimGrid's shortest sleep: kept on the host's clock, it delays the next
+   * piece of work instead (hence 2e-8 s of slack) */
+  ck_assert(miss > 1e-6 && cs_gm_cached_select_ns(gm) * 1e-9 < 1e-8);
+  cs_gm_free(gm);
+  for (int leader = 0; leader < 4; leader += 2) {
+    const double *l = select_s[leader], *f = select_s[leader + 1];
+    double want_f0 = shared ? 0 : miss;
+    ck_assert_msg(fabs(l[0] - miss) < 2e-8 && l[1] < 1e-8, "OS process %d, leader: %g %g s", leader / 2, l[0], l[1]);
+    ck_assert_msg(fabs(f[0] - want_f0) < 2e-8 && fabs(f[1] - miss) < 2e-8 && f[2] < 1e-8,
+                  "OS process %d, %s: SELECT 1, 2, 3 took %g %g %g s (miss %g s)", leader / 2,
+                  shared ? "shared" : "not shared", f[0], f[1], f[2], miss);
+  }
+  run_done();
+}
+END_TEST
+
 /* ------------------------------------------------- context ids, units ---- */
 
 START_TEST(lidlbi_encode_decode)
@@ -643,6 +817,9 @@ int main(void)
   tcase_add_loop_test(tc, collectives_on_world, 0, (int)G_N_ELEMENTS(world_specs));
   tcase_add_loop_test(tc, collectives_on_subgroup, 0, 2);
   tcase_add_loop_test(tc, contexts_do_not_cross, 0, 2);
+  tcase_add_test(tc, one_channel_per_os_process_pair);
+  tcase_add_test(tc, collocated_message_is_a_cpu_copy);
+  tcase_add_loop_test(tc, bwt_select_cache_per_copy, 0, 2);
   suite_add_tcase(s, tc);
   tc = tcase_create("context_ids");
   tcase_add_test(tc, lidlbi_encode_decode);

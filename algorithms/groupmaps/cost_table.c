@@ -16,6 +16,12 @@
  *             decompressed: a fixed start-up plus its
  *             compressed size)
  *   wtr+X     100 + 50 lg2(r + 1) + X's, r runs       +0.2 - 1.1 us
+ *   bwt hit   5: the gid is in the block the map's SELECT decompressed
+ *             last (bwt.c keeps it; the communicator layer tracks that
+ *             block per copy of the map, so each OS process's shared copy
+ *             has its own); an array read plus the block test, our
+ *             estimate from the array's 1.5 - 9.5 ns (not measured apart:
+ *             the benchmark's S-One draws random gids, nearly all misses)
  *   other     1,000 (a representation not yet measured)
  *
  * CREATION, per member (the median of create_ms / m over the groups of
@@ -53,6 +59,7 @@
 #define BDD_PER_PATH_NS 0.05
 #define BWT_BASE_NS 30000.0
 #define BWT_PER_BPG_NS 8000.0
+#define BWT_HIT_NS 5.0
 #define CREATE_UNKNOWN_NS 100.0
 #define WTR_CREATE_NS 50.0
 
@@ -114,4 +121,15 @@ double cs_gm_model_create_ns(const char *name, int64_t m)
   }
   const cost_row *r = row_of(name);
   return (wtr + (r ? r->create_ns_member : CREATE_UNKNOWN_NS)) * (double)m;
+}
+
+int64_t cs_gm_select_cache_gids(const cs_groupmap *map, const cs_gm_limits *lim)
+{
+  return strcmp(cs_gm_name(map), "bwt") == 0 ? lim->bwt_block_wids : 0;
+}
+
+double cs_gm_cached_select_ns(const cs_groupmap *map)
+{
+  (void)map;
+  return BWT_HIT_NS;
 }

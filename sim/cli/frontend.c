@@ -451,6 +451,8 @@ bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send,
   if (p) {
     ec->cores = p->cores;
     ec->validate_platform = p->user_file;
+    ec->local_copy_bw = p->local_copy_bw;
+    ec->host_channels = p->host_channels;
   }
   if (c->cfg && c->cfg->len) {
     ec->extra_cfg = g_ptr_array_new_with_free_func(g_free);

@@ -11,6 +11,8 @@ struct cs_shared_map {
   uint64_t bytes;     /* what the representation stores, rounded up to bytes */
   double select_ns;   /* modelled S-One */
   double create_ns;   /* modelled creation, the strategy's tries included */
+  int64_t cache_gids; /* SELECT keeps its last decompressed block of this many gids (BWT); 0: no cache */
+  double hit_ns;      /* SELECT of a gid in that block */
   int64_t builds;     /* simulated copies built */
 };
 
@@ -19,6 +21,7 @@ typedef struct table_entry {
   cs_shared_map *map; /* NULL until published */
   int64_t users;
   bool claimed;       /* a proclet is building it */
+  int64_t cached_block; /* the shared copy's SELECT cache (cs_shared_map.cache_gids) */
   GArray *waiters;    /* world ranks waiting for it (int) */
 } table_entry;
 
@@ -142,16 +145,18 @@ static void hold_private_copy(cs_proc *p, cs_world *w, const cs_shared_map *m, i
 cs_comm *cs_comm_new(cs_proc *p, cs_world *w, uint32_t ctx, int rank, int size, cs_shared_map *map)
 {
   cs_comm *c = cs_alloc(p, sizeof *c);
-  *c = (cs_comm){.ctx = ctx, .rank = rank, .size = size, .map = map, .world = w};
+  *c = (cs_comm){.ctx = ctx, .rank = rank, .size = size, .map = map, .world = w, .own_cached_block = -1};
   if (!map)
     return c;
   if (!w->cfg.share) {
     hold_private_copy(p, w, map, +1);
+    c->cached_block = &c->own_cached_block;
     return c;
   }
   table_entry *e = g_hash_table_lookup(w->procs[cs_world_process_of(w, cs_rank(p))].table, GUINT_TO_POINTER(ctx));
   g_assert(e != NULL && e->map == map); /* the local leader published it first */
   e->users++;
+  c->cached_block = &e->cached_block;
   return c;
 }
 
@@ -180,12 +185,26 @@ void cs_comm_free(cs_proc *p, cs_comm *c)
   cs_free(p, c);
 }
 
+/* The modelled cost of SELECT(g) on c's copy of its map: a hit in the block
+ * that copy decompressed last, or a full SELECT (which keeps g's block). */
+static double select_ns(const cs_comm *c, int g)
+{
+  const cs_shared_map *s = c->map;
+  if (s->cache_gids <= 0)
+    return s->select_ns;
+  int64_t block = g / s->cache_gids;
+  if (*c->cached_block == block)
+    return s->hit_ns;
+  *c->cached_block = block;
+  return s->select_ns;
+}
+
 int cs_comm_world_rank(cs_proc *p, const cs_comm *c, int g)
 {
   g_assert(g >= 0 && g < c->size);
   if (!c->map)
     return g;
-  cs_compute(p, cs_world_cpu_seconds(c->world, c->map->select_ns));
+  cs_compute(p, cs_world_cpu_seconds(c->world, select_ns(c, g)));
   return (int)cs_gm_select(c->map->gm, g);
 }
 
@@ -244,6 +263,8 @@ static cs_shared_map *physical_map(cs_world *w, const cs_wid *wids, int64_t m, G
   s->gm = gm;
   s->bytes = (cs_gm_size_of(gm).bits + 7) / 8;
   s->select_ns = cs_gm_select_cost_ns(gm);
+  s->cache_gids = cs_gm_select_cache_gids(gm, &w->cfg.limits);
+  s->hit_ns = cs_gm_cached_select_ns(gm);
   s->create_ns = pick_create_ns(&pick, cs_gm_name(gm), m);
   cs_gm_pick_clear(&pick);
   g_ptr_array_add(w->all_maps, s);
@@ -291,6 +312,7 @@ static table_entry *entry_of(cs_proc *p, cs_world *w, uint32_t ctx, bool create)
   table_entry *e = g_hash_table_lookup(t, GUINT_TO_POINTER(ctx));
   if (!e && create) {
     e = g_new0(table_entry, 1);
+    e->cached_block = -1;
     g_hash_table_insert(t, GUINT_TO_POINTER(ctx), e);
   }
   return e;
@@ -381,7 +403,14 @@ void cs_comm_world_ranks(cs_proc *p, const cs_comm *c, cs_wid *out)
       out[i] = (cs_wid)i;
     return;
   }
-  cs_compute(p, cs_world_cpu_seconds(c->world, c->map->select_ns * c->size));
+  const cs_shared_map *s = c->map;
+  double ns = s->select_ns * c->size;
+  if (s->cache_gids > 0) { /* each block decompressed once, the other gids read from it */
+    int64_t blocks = (c->size + s->cache_gids - 1) / s->cache_gids;
+    ns = s->select_ns * (double)blocks + s->hit_ns * (double)(c->size - blocks);
+    *c->cached_block = (c->size - 1) / s->cache_gids;
+  }
+  cs_compute(p, cs_world_cpu_seconds(c->world, ns));
   cs_gm_decode(c->map->gm, 0, c->size, out);
 }
 

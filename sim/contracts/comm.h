@@ -84,6 +84,11 @@ typedef struct cs_comm {
   cs_shared_map *map;    /* NULL: the world's identity map */
   cs_world *world;
   uint32_t coll_seq;     /* collectives called on it so far (their tags) */
+  /* The block the SELECT of this handle's copy of the map decompressed last
+   * (a BWT map keeps it): the OS process's table entry when the map is
+   * shared, own_cached_block when it is private; NULL without a map. */
+  int64_t *cached_block;
+  int64_t own_cached_block;
 } cs_comm;
 
 /* MPI_COMM_WORLD for proclet p (allocated with cs_alloc: counted). */

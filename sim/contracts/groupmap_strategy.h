@@ -78,6 +78,11 @@ double cs_gm_model_select_ns(const char *name, int64_t m, int64_t paths, int64_t
 double cs_gm_select_cost_ns(const cs_groupmap *map);
 /* Modelled creation time of `name` for m members, ns. */
 double cs_gm_model_create_ns(const char *name, int64_t m);
+/* A representation whose SELECT keeps its last decompressed block (BWT):
+ * the gids per block (0: no such cache), and the cost of a SELECT that
+ * finds its gid in the kept block, ns. */
+int64_t cs_gm_select_cache_gids(const cs_groupmap *map, const cs_gm_limits *lim);
+double cs_gm_cached_select_ns(const cs_groupmap *map);
 
 /* ---- helpers for the strategy files (strategies.c) ---- */
 /* Creates `name` and appends its row (BUILT with its size, or REFUSED with

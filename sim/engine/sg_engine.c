@@ -11,6 +11,11 @@
  *   (BG/P virtual-node mode), so sleeping is the same as computing; with
  *   shared_cpu the processes of a host take turns on its one processor
  *   instead (the proclets of one OS process, seed 003).
+ * - Platforms may ask (cs_engine_config): local_copy_bw, a message between
+ *   two processes of one host is a copy by the sender's processor and a
+ *   zero-byte transfer; host_channels, messages between two hosts go one at
+ *   a time through a FIFO channel per ordered host pair, carried by a daemon
+ *   actor on the sending host (platforms/cpm.c says why).
  * - Scale: 16 KiB stacks and no guard pages let 131,072 actors fit (guard pages
  *   exhaust vm.max_map_count near 32,768 actors); crosstraffic off divides the
  *   solver's work by about 8 at that scale.
@@ -24,8 +29,10 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
 #include <xbt/config.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +48,9 @@ static struct {
   int64_t in_flight;   /* messages sent and not yet in their receiver's hands */
   int retired;         /* processes whose own part is over (in cs_serve) */
   double *busy_until;  /* shared_cpu: per host, when its processor is next free */
+  sg_host_t *hosts;    /* in natural order of names */
+  size_t nhosts;
+  GHashTable *channels; /* host_channels: src_host * nhosts + dst_host -> channel */
 } eng;
 
 void cs_engine_config_defaults(cs_engine_config *c)
@@ -155,15 +165,82 @@ static void cpu_busy(const cs_proc *p, double seconds)
     sg_actor_sleep_for(*free_at - now);
 }
 
+static bool same_host(int a, int b) { return host_index(a) == host_index(b); }
+
+/* ---- channels between hosts (host_channels) ---- */
+
+typedef struct pending_msg {
+  cs_msg *m;
+  int dst;
+} pending_msg;
+
+typedef struct channel {
+  GQueue pending; /* of pending_msg, oldest first */
+  sg_sem_t ready; /* one token per pending message */
+} channel;
+
+static void channel_main(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  channel *ch = sg_actor_self_get_data();
+  for (;;) {
+    sg_sem_acquire(ch->ready);
+    pending_msg *pm = g_queue_pop_head(&ch->pending);
+    sg_mailbox_put(eng.mailboxes[pm->dst], pm->m, (long)pm->m->bytes); /* until it is delivered */
+    g_free(pm);
+  }
+}
+
+static channel *channel_between(int src_host, int dst_host)
+{
+  gint64 key = (gint64)src_host * (gint64)eng.nhosts + dst_host;
+  channel *ch = g_hash_table_lookup(eng.channels, &key);
+  if (ch)
+    return ch;
+  ch = g_new0(channel, 1);
+  g_queue_init(&ch->pending);
+  ch->ready = sg_sem_init(0);
+  g_hash_table_insert(eng.channels, g_memdup2(&key, sizeof key), ch);
+  char name[48];
+  snprintf(name, sizeof name, "channel-%d-%d", src_host, dst_host);
+  sg_actor_t a = sg_actor_init(name, eng.hosts[src_host]);
+  sg_actor_set_data(a, ch);
+  sg_actor_start(a, channel_main, 0, NULL);
+  sg_actor_daemonize(a);
+  return ch;
+}
+
+static void channel_free(gpointer x)
+{
+  channel *ch = x;
+  g_assert(g_queue_is_empty(&ch->pending)); /* quiescence: every message was delivered */
+  sg_sem_destroy(ch->ready);
+  g_free(ch);
+}
+
 static void sg_send(cs_proc *p, int dst, cs_msg *m)
 {
-  cpu_busy(p, eng.cfg->o_send);
+  if (eng.cfg->host_channels && !same_host(p->rank, dst)) {
+    cpu_busy(p, eng.cfg->o_send);
+    eng.in_flight++;
+    channel *ch = channel_between(host_index(p->rank), host_index(dst));
+    pending_msg *pm = g_new(pending_msg, 1);
+    *pm = (pending_msg){m, dst};
+    g_queue_push_tail(&ch->pending, pm);
+    sg_sem_release(ch->ready);
+    return;
+  }
+  bool copied = eng.cfg->local_copy_bw > 0 && same_host(p->rank, dst);
+  double copy_s = copied ? (double)m->bytes / eng.cfg->local_copy_bw : 0;
+  cpu_busy(p, eng.cfg->o_send + copy_s);
   eng.in_flight++;
   outbox *o = outbox_of(p);
   outbox_reap(o);
   if (eng.cfg->fifo_channels)
     outbox_wait_channel(o, dst);
-  outbox_push(o, sg_mailbox_put_async(eng.mailboxes[dst], m, (long)m->bytes), dst);
+  long wire_bytes = copied ? 0 : (long)m->bytes;
+  outbox_push(o, sg_mailbox_put_async(eng.mailboxes[dst], m, wire_bytes), dst);
 }
 
 /* The next message in order of arrival: with a permanent receiver SimGrid
@@ -553,7 +630,9 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
     sg_actor_set_data(a, &procs[r]);
     sg_actor_start(a, actor_main, 0, NULL);
   }
-  free(hosts);
+  eng.hosts = hosts;
+  eng.nhosts = nhosts;
+  eng.channels = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, channel_free);
   run_with_progress(c);
   for (int r = 0; r < c->n; r++) {
     outbox *o = procs[r].backend;
@@ -574,6 +653,10 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.mailboxes = NULL;
   g_free(eng.busy_until);
   eng.busy_until = NULL;
+  g_hash_table_destroy(eng.channels);
+  eng.channels = NULL;
+  free(eng.hosts);
+  eng.hosts = NULL;
   return TRUE;
 }
 

@@ -42,6 +42,18 @@ typedef struct cs_engine_config {
    * turns on its one processor, first come first served, each piece of
    * work run to its end (the proclets of an OS process, seed 003). */
   int shared_cpu;
+  /* > 0: a message between two processes of one host is copied by the
+   * sender's processor (o_send + bytes / local_copy_bw of CPU time, shared
+   * with the other processes of the host under shared_cpu) and then crosses
+   * the loopback as a zero-byte message: it pays the loopback's latency but
+   * never shares its bandwidth in SimGrid's solver.  0: a network flow. */
+  double local_copy_bw;
+  /* On: messages between two hosts go through one FIFO channel per ordered
+   * pair of hosts, one message on the wire at a time (an OS process pair's
+   * socket or shared-memory queue): a daemon actor on the sending host
+   * takes them in the order they were sent.  Senders never block.  It also
+   * bounds the flows SimGrid's solver shares to one per host pair. */
+  int host_channels;
   int validate_platform;      /* load a user's file in a child first (SimGrid aborts on a bad one) */
   GPtrArray *extra_cfg;       /* further "--cfg=name:value" / "--log=..." strings */
   /* Called on every send (e.g. to record the message stream), or NULL. */
