@@ -23,6 +23,8 @@
  *      mpich create: the allreduce count over the whole world;
  *      --repeat R: R times that (and, when ids run out, the messages that
  *        exhausted creations still send: see ids_exhaust_exactly).
+ *  - Memory: the peak per OS process is at least the peak per proclet and
+ *    at most C times it plus the OS process's maps.
  *  - Wake-ups and maps: share on, wakeups <= members - local leaders and
  *    maps_built = L (one map per OS process and communicator); share off
  *    (--no-share, and MPICH): wakeups = 0 and maps_built = members.
@@ -88,6 +90,7 @@ static char *argv_text(const GPtrArray *a)
 /* What one run reports. */
 typedef struct outcome {
   gint64 n, messages, wakeups, maps_built, created, exhausted;
+  gint64 proclet_peak, process_peak, map_per_process; /* bytes */
   gboolean verified;
   char *cmd; /* the command, for messages */
 } outcome;
@@ -118,6 +121,13 @@ static void run_json(outcome *o, GPtrArray *args)
   o->maps_built = json_int(r.out, "maps_built", o->cmd);
   o->created = json_int(r.out, "created", o->cmd);
   o->exhausted = json_int(r.out, "exhausted", o->cmd);
+  o->proclet_peak = json_int(r.out, "peak_mem_bytes_per_proclet_max", o->cmd);
+  o->process_peak = json_int(r.out, "peak_mem_bytes_per_process_max", o->cmd);
+  o->map_per_process = json_int(r.out, "map_bytes_per_process_max", o->cmd);
+  /* an OS process holds at least its largest proclet's memory */
+  ck_assert_msg(o->proclet_peak > 0 && o->process_peak >= o->proclet_peak,
+                "%s: peak per OS process %lld below the peak per proclet %lld", o->cmd, (long long)o->process_peak,
+                (long long)o->proclet_peak);
   harness_result_clear(&r);
 }
 
@@ -203,6 +213,11 @@ static void check_split(shape s, const char *impl, int k, const char *key, gbool
   EXPECT_EQ(&o, "n", o.n, n);
   EXPECT_EQ(&o, "created", o.created, k); /* k <= N: every colour nonempty */
   EXPECT_EQ(&o, "exhausted", o.exhausted, 0);
+  /* ... and at most all of its C proclets at their peaks plus its maps
+   * (words: each map rounded up to 8 bytes, at most one per colour) */
+  int64_t bound = s.c * o.proclet_peak + o.map_per_process + 8 * k;
+  ck_assert_msg(o.process_peak <= bound, "%s: peak per OS process %lld above C x peak per proclet + maps = %lld",
+                o.cmd, (long long)o.process_peak, (long long)bound);
   int64_t l = leaders(n, s.c, k, block);
   if (strcmp(impl, "mpich") == 0) {
     EXPECT_EQ(&o, "messages", o.messages, mpich_split_msgs(n));

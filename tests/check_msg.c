@@ -8,7 +8,8 @@
  *  - cs_recv matching by tag and by source: messages that do not match are
  *    kept in arrival order and returned by later receives;
  *  - memory in 8-byte words with a peak: cs_alloc / cs_realloc / cs_free,
- *    cs_mem_hold, received-but-unfreed and queued messages;
+ *    cs_mem_hold, received-but-unfreed and queued messages; a pool over
+ *    several processes keeps the peak of their sum;
  *  - handlers: messages in the range go to the handler inside cs_recv and are
  *    never queued, its sends count in the phase current at installation,
  *    already queued messages are dispatched at installation, removal, cs_serve;
@@ -380,6 +381,35 @@ START_TEST(test_memory_is_per_process)
 }
 END_TEST
 
+/* A pool sums its members' memory with a peak of its own: the peak of the
+ * sum (here 12 words: P(0)'s 8 had gone when P(1) took 10, plus the pool's
+ * own 2), not the sum of the peaks (18 + 2). */
+START_TEST(test_pool_peak_is_the_peak_of_the_sum)
+{
+  cs_mem_pool pool = {0};
+  void *early = cs_alloc(P(0), 16); /* 2 words, before joining: counted at the join */
+  cs_proc_join_mem_pool(P(0), &pool);
+  cs_proc_join_mem_pool(P(1), &pool);
+  ck_assert_int_eq(pool.words, 2);
+  void *x = cs_alloc(P(0), 48); /* 6 */
+  cs_free(P(0), x);
+  cs_free(P(0), early);
+  ck_assert_int_eq(pool.words, 0);
+  cs_mem_hold(P(1), 10);
+  cs_mem_pool_hold_bytes(&pool, 9); /* 2 words */
+  ck_assert_int_eq(pool.words, 12);
+  cs_mem_hold(P(1), -10);
+  cs_mem_pool_hold_bytes(&pool, -9);
+  ck_assert_int_eq(pool.words, 0);
+  ck_assert_int_eq(pool.peak, 12);
+  ck_assert_int_eq(cs_proc_mem_peak_words(P(0)) + cs_proc_mem_peak_words(P(1)), 18);
+  char buf[20] = {0};
+  cs_send(P(0), 1, 2, buf, sizeof buf); /* 3 words, in P(1)'s hands once received */
+  cs_msg_free(P(1), cs_recv(P(1), 0, 2));
+  ck_assert_int_eq(pool.words, 0);
+}
+END_TEST
+
 START_TEST(test_received_message_is_held_until_freed)
 {
   char buf[20] = {0};
@@ -663,7 +693,8 @@ static Suite *msg_suite(void)
     {"memory", {test_alloc_rounds_up_to_words, test_alloc_memory_is_usable_and_zeroed,
                 test_peak_is_the_high_water_mark, test_realloc_replaces_the_old_size, test_free_null_is_harmless,
                 test_mem_hold_adds_and_releases, test_memory_is_per_process, test_received_message_is_held_until_freed,
-                test_queued_messages_are_held, test_messages_and_allocations_add_up}},
+                test_queued_messages_are_held, test_messages_and_allocations_add_up,
+                test_pool_peak_is_the_peak_of_the_sum}},
     {"handlers", {test_handler_gets_its_range_during_recv, test_handled_message_is_held_only_inside_the_handler,
                   test_handler_sends_count_in_installation_phase, test_handler_installed_in_bracket_counts_there,
                   test_handler_dispatches_already_queued, test_removed_handler_lets_messages_queue,

@@ -36,6 +36,7 @@ static void entry_free(gpointer data)
 typedef struct os_process {
   GHashTable *table;  /* ctx -> table_entry */
   uint64_t map_bytes, map_bytes_peak;
+  cs_mem_pool mem;    /* its proclets' memory and its shared maps */
 } os_process;
 
 struct cs_world {
@@ -179,6 +180,7 @@ void cs_comm_free(cs_proc *p, cs_comm *c)
     g_assert(e != NULL && e->users > 0);
     if (--e->users == 0) {
       process_add(w, process, -(int64_t)e->map->bytes);
+      cs_mem_pool_hold_bytes(&w->procs[process].mem, -(int64_t)e->map->bytes);
       g_hash_table_remove(t, GUINT_TO_POINTER(c->ctx));
     }
   }
@@ -333,7 +335,9 @@ void cs_comm_publish_map(cs_proc *p, cs_world *w, uint32_t ctx, cs_shared_map *m
   g_assert(e->map == NULL); /* ids are unique in the OS process */
   e->map = map;
   e->claimed = true;
-  process_add(w, cs_world_process_of(w, cs_rank(p)), (int64_t)map->bytes);
+  int64_t process = cs_world_process_of(w, cs_rank(p));
+  process_add(w, process, (int64_t)map->bytes);
+  cs_mem_pool_hold_bytes(&w->procs[process].mem, (int64_t)map->bytes);
   cs_phase phase = cs_get_phase(p);
   cs_set_phase(p, CS_PHASE_LOCAL);
   for (guint i = 0; e->waiters && i < e->waiters->len; i++)
@@ -426,6 +430,8 @@ int64_t cs_shared_map_builds(const cs_shared_map *m) { return m->builds; }
 
 uint64_t cs_world_map_bytes_now(const cs_world *w, int64_t process) { return w->procs[process].map_bytes; }
 uint64_t cs_world_map_bytes_peak(const cs_world *w, int64_t process) { return w->procs[process].map_bytes_peak; }
+
+cs_mem_pool *cs_world_mem_pool(cs_world *w, int64_t process) { return &w->procs[process].mem; }
 uint64_t cs_world_map_bytes_total_peak(const cs_world *w) { return w->map_bytes_total_peak; }
 int64_t cs_world_maps_built(const cs_world *w) { return w->maps_built; }
 

@@ -166,6 +166,9 @@ int64_t cs_shared_map_builds(const cs_shared_map *m);
 /* ---- accounting read after a run ---- */
 uint64_t cs_world_map_bytes_now(const cs_world *w, int64_t process);
 uint64_t cs_world_map_bytes_peak(const cs_world *w, int64_t process);
+/* OS process `process`'s memory: its proclets' (each joins it with
+ * cs_proc_join_mem_pool before its first allocation) and its shared maps. */
+cs_mem_pool *cs_world_mem_pool(cs_world *w, int64_t process);
 uint64_t cs_world_map_bytes_total_peak(const cs_world *w);
 int64_t cs_world_maps_built(const cs_world *w);
 /* The representation of the last map built ("" if none), and the distinct

@@ -7,11 +7,43 @@
 
 static int64_t words_of(size_t bytes) { return (int64_t)((bytes + 7) / 8); }
 
+static void pool_add(cs_mem_pool *pool, int64_t words)
+{
+  pool->words += words;
+  if (pool->words > pool->peak)
+    pool->peak = pool->words;
+}
+
+/* Every change of a process's memory goes through these two. */
 static void mem_add(cs_proc *p, int64_t words)
 {
   p->mem_words += words;
   if (p->mem_words > p->mem_peak)
     p->mem_peak = p->mem_words;
+  if (p->mem_pool)
+    pool_add(p->mem_pool, words);
+}
+
+static void mem_sub(cs_proc *p, int64_t words)
+{
+  p->mem_words -= words;
+  if (p->mem_pool)
+    p->mem_pool->words -= words;
+}
+
+void cs_proc_join_mem_pool(cs_proc *p, cs_mem_pool *pool)
+{
+  g_assert(p->mem_pool == NULL);
+  p->mem_pool = pool;
+  pool_add(pool, p->mem_words);
+}
+
+void cs_mem_pool_hold_bytes(cs_mem_pool *pool, int64_t bytes)
+{
+  if (bytes >= 0)
+    pool_add(pool, words_of((size_t)bytes));
+  else
+    pool->words -= words_of((size_t)-bytes);
 }
 
 void cs_proc_init(cs_proc *p, int rank, int size, const cs_transport *t, void *backend)
@@ -140,7 +172,7 @@ void cs_msg_free(cs_proc *p, cs_msg *m)
 {
   if (m == NULL)
     return;
-  p->mem_words -= words_of(m->bytes);
+  mem_sub(p, words_of(m->bytes));
   free(m->data);
   free(m);
 }
@@ -177,7 +209,7 @@ void cs_set_handler(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, void *
   }
   cs_msg *m;
   while ((m = g_queue_pop_head(&early)) != NULL) {
-    p->mem_words -= words_of(m->bytes);
+    mem_sub(p, words_of(m->bytes));
     dispatch(p, m);
   }
 }
@@ -216,7 +248,7 @@ void *cs_realloc(cs_proc *p, void *ptr, size_t bytes)
   h = realloc(h, sizeof *h + (bytes ? bytes : 1));
   g_assert(h != NULL);
   h->bytes = bytes;
-  p->mem_words -= old_words;
+  mem_sub(p, old_words);
   mem_add(p, words_of(bytes));
   return h + 1;
 }
@@ -226,7 +258,7 @@ void cs_free(cs_proc *p, void *ptr)
   if (ptr == NULL)
     return;
   alloc_header *h = (alloc_header *)ptr - 1;
-  p->mem_words -= words_of(h->bytes);
+  mem_sub(p, words_of(h->bytes));
   free(h);
 }
 
@@ -235,7 +267,7 @@ void cs_mem_hold(cs_proc *p, int64_t words)
   if (words >= 0)
     mem_add(p, words);
   else
-    p->mem_words += words;
+    mem_sub(p, -words);
 }
 
 void cs_mem_hold_bytes(cs_proc *p, int64_t bytes)

@@ -98,6 +98,20 @@ void cs_mem_hold(cs_proc *p, int64_t words);
 /* The same in bytes, rounded up to words (negative: release as many). */
 void cs_mem_hold_bytes(cs_proc *p, int64_t bytes);
 
+/* A total kept over several processes' memory (the proclets of one OS
+ * process, seed 003), with its own peak: the peak of the sum, which the sum
+ * of their peaks only bounds.  Words, as above. */
+typedef struct cs_mem_pool {
+  int64_t words, peak;
+} cs_mem_pool;
+/* From now on p's memory also counts in pool (what p holds already is
+ * added at once).  A process is in one pool at most. */
+void cs_proc_join_mem_pool(cs_proc *p, cs_mem_pool *pool);
+/* Memory the pool's owner holds itself (e.g. a group map shared by the
+ * proclets of an OS process), in bytes rounded up to words; negative:
+ * release. */
+void cs_mem_pool_hold_bytes(cs_mem_pool *pool, int64_t bytes);
+
 /* Local computation of `seconds` of CPU time on this process's core. */
 void cs_compute(cs_proc *p, double seconds);
 /* Current simulated time, for timestamps only (never for decisions). */

@@ -28,6 +28,7 @@ struct cs_proc {
   GQueue pending;                 /* received, not yet matched (cs_msg *) */
   int64_t mem_words;
   int64_t mem_peak;
+  cs_mem_pool *mem_pool;          /* or NULL (cs_proc_join_mem_pool) */
   cs_phase phase;
   cs_counters counters[CS_NPHASES];
   uint64_t received;              /* messages taken by cs_recv or a handler */

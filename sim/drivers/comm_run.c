@@ -43,8 +43,9 @@ typedef struct run_state {
 static void proclet_main(cs_proc *p, void *user)
 {
   run_state *st = user;
-  cs_comm *world = cs_comm_world(p, st->world);
   int r = cs_rank(p);
+  cs_proc_join_mem_pool(p, cs_world_mem_pool(st->world, cs_world_process_of(st->world, r)));
+  cs_comm *world = cs_comm_world(p, st->world);
   for (int it = 0; it < st->prm->repeat; it++) {
     cs_comm_request rq = st->rq;
     rq.seq = (uint32_t)it;
@@ -437,6 +438,9 @@ static void summarise(run_state *st, cs_comm_result *res)
     uint64_t b = cs_world_map_bytes_peak(st->world, q);
     if (b > res->map_bytes_per_process_max)
       res->map_bytes_per_process_max = b;
+    int64_t peak = cs_world_mem_pool(st->world, q)->peak * 8;
+    if (peak > res->peak_mem_bytes_per_process_max)
+      res->peak_mem_bytes_per_process_max = peak;
   }
   res->map_bytes_total = cs_world_map_bytes_total_peak(st->world);
   res->maps_built = cs_world_maps_built(st->world);
@@ -556,7 +560,8 @@ void cs_comm_result_clear(cs_comm_result *r)
 
 const char *const cs_comm_csv_columns[] = {
     "op", "set", "impl", "cpm", "n", "colors", "groups", "map", "shared", "ids", "repeat", "verified", "created",
-    "exhausted", "sim_time_s", "messages", "bytes", "wakeups", "peak_mem_bytes_per_proclet_max", "map_bytes_per_process_max",
+    "exhausted", "sim_time_s", "messages", "bytes", "wakeups", "peak_mem_bytes_per_proclet_max",
+    "peak_mem_bytes_per_process_max", "map_bytes_per_process_max",
     "map_bytes_total", "maps_built", "create_s", "p2p_s", "gather_s", "space_saved_bytes", "platform", "seed",
     "wall_s", NULL};
 
@@ -583,6 +588,7 @@ cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result
   cs_rec_u64(r, "bytes", res->bytes);
   cs_rec_u64(r, "wakeups", res->wakeups);
   cs_rec_i64(r, "peak_mem_bytes_per_proclet_max", res->peak_mem_bytes_per_proclet_max);
+  cs_rec_i64(r, "peak_mem_bytes_per_process_max", res->peak_mem_bytes_per_process_max);
   cs_rec_u64(r, "map_bytes_per_process_max", res->map_bytes_per_process_max);
   cs_rec_u64(r, "map_bytes_total", res->map_bytes_total);
   cs_rec_i64(r, "maps_built", res->maps_built);
