@@ -11,10 +11,12 @@
 #   8.1.3  picks bitmap (C); creation grows with the outer communicator;
 #          C1 saves more space than C3.
 #   8.2    4,100 context ids before the communicator pool ran out.
-# usage: compare-seed003-comm.sh SECTION8.CSV IDS.CSV
+# With a third file, section8-calibrated.csv (set A with o_msg fitted to
+# A1's gathers, experiments/seed003-section8-calibrated.yaml), its rows too.
+# usage: compare-seed003-comm.sh SECTION8.CSV IDS.CSV [CALIBRATED.CSV]
 set -euo pipefail
 export LC_ALL=C
-[ $# -eq 2 ] || { echo "usage: $0 SECTION8.CSV IDS.CSV" >&2; exit 2; }
+[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: $0 SECTION8.CSV IDS.CSV [CALIBRATED.CSV]" >&2; exit 2; }
 for f in "$@"; do [ -r "$f" ] || { echo "$0: cannot read $f" >&2; exit 2; }; done
 
 # col FILE NAME...: the CSV with only the named columns, comma-separated
@@ -46,6 +48,20 @@ cols "$1" set n map create_s p2p_s gather_s space_saved_bytes verified |
         ($1 in pg ? pg[$1] : "-"), $7 / 1e6, $8 }'
 echo
 echo "Paper's space figure stated in the text: BDD (B3) saves 42.66 MB, the most of set B."
+if [ $# -eq 3 ]; then
+  echo
+  echo "## 8.1 Set A with one parameter fitted: o_msg = 135 us"
+  echo
+  echo "\`$(basename "$3")\`: the CPU cost per message sent and received fitted to A1's"
+  echo "gathers (1.9 s) from two runs (1 us and 10 us: a straight line);"
+  echo "A1 checks the fit, A2 and A3 are predictions."
+  echo
+  echo "| set | create s | 10,000 p2p s | 10 gathers s | paper: 10 gathers s | verified |"
+  echo "|---|---|---|---|---|---|"
+  cols "$3" set create_s p2p_s gather_s verified |
+    awk -F, 'BEGIN { pg["A1"] = "1.9 (fitted)"; pg["A2"] = "2.54"; pg["A3"] = "3.14" }
+      { printf "| %s | %.4g | %.4g | %.4g | %s | %s |\n", $1, $2, $3, $4, ($1 in pg ? pg[$1] : "-"), $5 }'
+fi
 echo
 echo "## 8.2 Context ids until one cannot be made (100 colours of 1,000, world 100,000)"
 echo

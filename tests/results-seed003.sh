@@ -7,8 +7,9 @@
 # lines of maps.csv (sizes, BDD paths, WTR runs, failures, picks: every
 # column, as --no-times leaves out only the times).
 # Then, when they exist, results/seed003/ids.csv (re-run whole: a second)
-# and the C1 row of section8.csv (one timed run, ~10 s): every column but
-# wall_s must be what collsim produces now.
+# the C1 row of section8.csv (one timed run, ~10 s) and the N = 2,000 rows
+# of scaling.csv (both splits): every column but wall_s must be what
+# collsim produces now.
 # Environment: COLLSIM (default ./collsim), COLLSIM_SRCDIR (default this
 # script's folder's parent).
 # Exit status: 0 same; 1 MISMATCH (a diff is printed) or collsim failed;
@@ -84,5 +85,20 @@ if [ -f "$s8" ] && grep -q '^bench,C1,' "$s8"; then
     echo "collsim comm bench --set C1 failed"
     status=1
   fi
+fi
+
+# The two smallest points of scaling.csv (N = 2,000, both splits, a second
+# each), without the series column the sweep adds in front.
+sc=$src/results/seed003/scaling.csv
+if [ -f "$sc" ] && grep -q '^by-n,split,,leader,125 8 2,' "$sc"; then
+  for impl in leader mpich; do
+    { head -n 1 "$sc"; grep "^by-n,split,,$impl,125 8 2," "$sc"; } | sed 's/^[^,]*,//' > "$tmpd/want-$impl.csv"
+    if "$collsim" comm split --cpm 125,8,2 --colors 100 --impl "$impl" --format csv --quiet > "$tmpd/got-$impl.csv"; then
+      compare "scaling.csv ($impl, N = 2,000)" "$tmpd/want-$impl.csv" "$tmpd/got-$impl.csv"
+    else
+      echo "collsim comm split --cpm 125,8,2 --impl $impl failed"
+      status=1
+    fi
+  done
 fi
 exit "$status"
