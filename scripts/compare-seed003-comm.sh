@@ -33,7 +33,7 @@ echo "# Seed 003 Section 8: our simulation beside the paper"
 echo
 echo "Made by \`scripts/compare-seed003-comm.sh\` from \`$(basename "$1")\` and \`$(basename "$2")\`"
 echo "(\`collsim reproduce seed003\`).  Times are simulated seconds on the default"
-echo "\`cpm\` platform (every default in platforms/cpm.c, none fitted to Section 8);"
+echo "\`cpm\` platform (every default in platforms/cpm.c; none fitted to Section 8 but in the table that says so);"
 echo "space is bytes.  The paper's Figure 5 values are not in its text: only the"
 echo "numbers and trends its text states are set beside ours."
 echo
