@@ -134,6 +134,13 @@ static void process_add(cs_world *w, int64_t process, int64_t bytes)
     w->map_bytes_total_peak = w->map_bytes_total;
 }
 
+/* A map shared by the proclets of `process`: its map bytes and its memory. */
+static void process_hold_shared(cs_world *w, int64_t process, int64_t bytes)
+{
+  process_add(w, process, bytes);
+  cs_mem_pool_hold_bytes(&w->procs[process].mem, bytes);
+}
+
 /* A simulated copy of m held by p alone (share off). */
 static void hold_private_copy(cs_proc *p, cs_world *w, const cs_shared_map *m, int sign)
 {
@@ -179,8 +186,7 @@ void cs_comm_free(cs_proc *p, cs_comm *c)
     table_entry *e = g_hash_table_lookup(t, GUINT_TO_POINTER(c->ctx));
     g_assert(e != NULL && e->users > 0);
     if (--e->users == 0) {
-      process_add(w, process, -(int64_t)e->map->bytes);
-      cs_mem_pool_hold_bytes(&w->procs[process].mem, -(int64_t)e->map->bytes);
+      process_hold_shared(w, process, -(int64_t)e->map->bytes);
       g_hash_table_remove(t, GUINT_TO_POINTER(c->ctx));
     }
   }
@@ -335,9 +341,7 @@ void cs_comm_publish_map(cs_proc *p, cs_world *w, uint32_t ctx, cs_shared_map *m
   g_assert(e->map == NULL); /* ids are unique in the OS process */
   e->map = map;
   e->claimed = true;
-  int64_t process = cs_world_process_of(w, cs_rank(p));
-  process_add(w, process, (int64_t)map->bytes);
-  cs_mem_pool_hold_bytes(&w->procs[process].mem, (int64_t)map->bytes);
+  process_hold_shared(w, cs_world_process_of(w, cs_rank(p)), (int64_t)map->bytes);
   cs_phase phase = cs_get_phase(p);
   cs_set_phase(p, CS_PHASE_LOCAL);
   for (guint i = 0; e->waiters && i < e->waiters->len; i++)

@@ -31,6 +31,12 @@ static void mem_sub(cs_proc *p, int64_t words)
     p->mem_pool->words -= words;
 }
 
+/* Bytes to words, rounded up away from zero (negative: a release). */
+static int64_t signed_words_of(int64_t bytes)
+{
+  return bytes >= 0 ? words_of((size_t)bytes) : -words_of((size_t)-bytes);
+}
+
 void cs_proc_join_mem_pool(cs_proc *p, cs_mem_pool *pool)
 {
   g_assert(p->mem_pool == NULL);
@@ -40,10 +46,7 @@ void cs_proc_join_mem_pool(cs_proc *p, cs_mem_pool *pool)
 
 void cs_mem_pool_hold_bytes(cs_mem_pool *pool, int64_t bytes)
 {
-  if (bytes >= 0)
-    pool_add(pool, words_of((size_t)bytes));
-  else
-    pool->words -= words_of((size_t)-bytes);
+  pool_add(pool, signed_words_of(bytes)); /* a release never raises the peak */
 }
 
 void cs_proc_init(cs_proc *p, int rank, int size, const cs_transport *t, void *backend)
@@ -272,7 +275,7 @@ void cs_mem_hold(cs_proc *p, int64_t words)
 
 void cs_mem_hold_bytes(cs_proc *p, int64_t bytes)
 {
-  cs_mem_hold(p, bytes >= 0 ? words_of((size_t)bytes) : -words_of((size_t)-bytes));
+  cs_mem_hold(p, signed_words_of(bytes));
 }
 
 uint64_t cs_proc_received(const cs_proc *p) { return p->received; }

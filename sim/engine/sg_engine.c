@@ -219,22 +219,27 @@ static void channel_free(gpointer x)
   g_free(ch);
 }
 
+/* Hand m to the channel from src's host to dst's, whose actor sends it. */
+static void channel_push(int src, int dst, cs_msg *m)
+{
+  channel *ch = channel_between(host_index(src), host_index(dst));
+  pending_msg *pm = g_new(pending_msg, 1);
+  *pm = (pending_msg){m, dst};
+  g_queue_push_tail(&ch->pending, pm);
+  sg_sem_release(ch->ready);
+}
+
 static void sg_send(cs_proc *p, int dst, cs_msg *m)
 {
-  if (eng.cfg->host_channels && !same_host(p->rank, dst)) {
-    cpu_busy(p, eng.cfg->o_send);
-    eng.in_flight++;
-    channel *ch = channel_between(host_index(p->rank), host_index(dst));
-    pending_msg *pm = g_new(pending_msg, 1);
-    *pm = (pending_msg){m, dst};
-    g_queue_push_tail(&ch->pending, pm);
-    sg_sem_release(ch->ready);
-    return;
-  }
-  bool copied = eng.cfg->local_copy_bw > 0 && same_host(p->rank, dst);
+  bool local = same_host(p->rank, dst);
+  bool copied = local && eng.cfg->local_copy_bw > 0;
   double copy_s = copied ? (double)m->bytes / eng.cfg->local_copy_bw : 0;
   cpu_busy(p, eng.cfg->o_send + copy_s);
   eng.in_flight++;
+  if (eng.cfg->host_channels && !local) {
+    channel_push(p->rank, dst, m);
+    return;
+  }
   outbox *o = outbox_of(p);
   outbox_reap(o);
   if (eng.cfg->fifo_channels)
