@@ -13,7 +13,8 @@
  *    random wids, wids beyond the world) is -1, on hundreds of sets (empty,
  *    one member, whole world, world minus one, largest wid N - 1, random
  *    sparse / dense, ranges, strides, clusters) over worlds 1 .. 2^31; the
- *    size equals the formula of elias_fano.c; unordered input is refused
+ *    size equals the formula of elias_fano.c; the select without PDEP
+ *    (cs_gm_ef_select_portable) equals the array too; unordered input is refused
  *    with CS_GM_ERROR_NOT_APPLICABLE and a reason;
  *  - "wtr" (wtr.c): pi and pi_inv equal the brute-force permutation (sort)
  *    and are inverse, on hundreds of sequences (identity, 2 runs, reversed,
@@ -42,6 +43,7 @@
 #include <string.h>
 
 extern const cs_gm_rep cs_gm_rep_elias_fano;
+cs_wid cs_gm_ef_select_portable(void *st, int64_t gid); /* elias_fano.c, the path without PDEP */
 
 #define EXPECT(cond, ...)                                                                                      \
   do {                                                                                                         \
@@ -437,7 +439,8 @@ static uint64_t ef_formula(const uint32_t *a, int64_t m)
   uint64_t buckets = ((u - 1) >> L) + 1;
   uint64_t nh = (uint64_t)m + buckets;
   uint64_t low = L > 0 ? 64 * ((uint64_t)m * L / 64 + 2) : 0;
-  return bv_formula(nh, (uint64_t)m) + low;
+  uint64_t samples = 32 * (((uint64_t)m + 63) / 64);
+  return bv_formula(nh, (uint64_t)m) + low + samples;
 }
 
 static void check_ef_rank(const cs_gm_rep *ef, void *st, const uint32_t *a, int64_t m, int64_t w,
@@ -458,6 +461,8 @@ static void check_ef(const uint32_t *a, int64_t m, int64_t world, rng *r, const 
   for (int64_t i = 0; i < m; i++) {
     cs_wid w = ef->select(st, i);
     EXPECT(w == a[i], "%s: select(%lld) = %u, want %u", label, (long long)i, w, a[i]);
+    cs_wid wp = cs_gm_ef_select_portable(st, i);
+    EXPECT(wp == a[i], "%s: portable select(%lld) = %u, want %u", label, (long long)i, wp, a[i]);
     int64_t g = ef->rank(st, a[i]);
     EXPECT(g == i, "%s: rank(%u) = %lld, want %lld", label, a[i], (long long)g, (long long)i);
   }

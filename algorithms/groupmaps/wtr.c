@@ -359,28 +359,31 @@ static uint32_t *run_starts(const cs_wid *wids, int64_t m, int64_t rho)
 }
 
 /* Merges the sorted vals[a, c) (left) and vals[c, b) (right) into vals[a, b),
- * setting bit off + t of words when the t-th merged member is from the right. */
+ * setting bit off + t of words when the t-th merged member is from the right.
+ * Only the left part is copied out (to tmp, which holds c - a values): the
+ * merged output at a + t never overtakes the unread right members, since
+ * t <= (left taken) + (right taken). */
 static void merge_and_mark(uint32_t *vals, uint32_t *tmp, int64_t a, int64_t c, int64_t b, uint64_t *words,
                            uint64_t off)
 {
-  int64_t i = a, j = c;
-  uint64_t o = off;
-  while (i < c && j < b) {
-    uint32_t x = vals[i], y = vals[j];
+  memcpy(tmp, vals + a, (size_t)(c - a) * sizeof *vals);
+  int64_t i = 0, nl = c - a, j = c, o = a;
+  while (i < nl && j < b) {
+    uint32_t x = tmp[i], y = vals[j];
     uint64_t right = y < x;
-    tmp[o - off] = right ? y : x;
-    words[o >> 6] |= right << (o & 63);
+    vals[o] = right ? y : x;
+    uint64_t bit = off + (uint64_t)(o - a);
+    words[bit >> 6] |= right << (bit & 63);
     i += (int64_t)(1 - right);
     j += (int64_t)right;
     o++;
   }
-  while (i < c)
-    tmp[o++ - off] = vals[i++];
-  for (; j < b; j++, o++) {
-    tmp[o - off] = vals[j];
-    words[o >> 6] |= UINT64_C(1) << (o & 63);
+  while (i < nl)
+    vals[o++] = tmp[i++];
+  for (; j < b; j++, o++) { /* already in place */
+    uint64_t bit = off + (uint64_t)(o - a);
+    words[bit >> 6] |= UINT64_C(1) << (bit & 63);
   }
-  memcpy(vals + a, tmp, (size_t)(b - a) * sizeof *vals);
 }
 
 /* A subtree under construction in phase 2. */
@@ -407,8 +410,9 @@ static void build_tree(wtr_state *s, const int32_t *depth, const cs_wid *wids, u
 {
   int64_t m = s->m, rho = s->rho;
   uint32_t *vals = g_new(uint32_t, m);
-  uint32_t *tmp = g_new(uint32_t, m);
   memcpy(vals, wids, (size_t)m * sizeof *vals);
+  int64_t tmp_cap = 0; /* the largest left subtree so far: at most m - 1 */
+  uint32_t *tmp = NULL;
   wtr_pending *stack = g_new(wtr_pending, rho);
   int64_t top = 0;
   int32_t nodes = 0;
@@ -421,6 +425,10 @@ static void build_tree(wtr_state *s, const int32_t *depth, const cs_wid *wids, u
       s->node[v] = (wtr_node){.off = off, .ones = ones, .child = {left.ref, right.ref}, .up = -1, .unused = 0};
       set_up_link(s, left.ref, v, 0);
       set_up_link(s, right.ref, v, 1);
+      if (right.first - left.first > tmp_cap) {
+        tmp_cap = right.first - left.first;
+        tmp = g_renew(uint32_t, tmp, tmp_cap);
+      }
       merge_and_mark(vals, tmp, left.first, right.first, right.end, words, off);
       off += (uint64_t)(right.end - left.first);
       ones += (uint64_t)(right.end - right.first);
