@@ -70,5 +70,14 @@ int cs_mask_pick(const uint32_t *mask);
 void cs_mask_take(uint32_t *mask, int id);
 /* Context id of mask bit `id` (0 is never a new communicator's: reserved). */
 uint32_t cs_mask_ctx(int id);
+/* MPI_Comm_free: the id is free again in this mask. */
+void cs_mask_release(uint32_t *mask, int id);
+/* The mask bit of a context id made by cs_mask_ctx. */
+int cs_mask_id_of_ctx(uint32_t ctx);
+/* Contexts of temporary communicators, outside the mask's 2^11 ids:
+ * Intercomm_merge's (MPICH sets its SUBCOMM field on the high group's
+ * receive context) and the direct group creation's (the user's tag). */
+#define CS_CTX_SUBCOMM (1u << 30)
+#define CS_CTX_GROUP_TAG (1u << 29)
 
 #endif

@@ -30,3 +30,12 @@ void cs_mask_take(uint32_t *mask, int id)
 }
 
 uint32_t cs_mask_ctx(int id) { return (uint32_t)id; }
+
+void cs_mask_release(uint32_t *mask, int id)
+{
+  g_assert(id >= CS_MASK_RESERVED && id < CS_MASK_BITS);
+  g_assert((mask[id / 32] & (1u << (id % 32))) == 0); /* it was taken */
+  mask[id / 32] |= 1u << (id % 32);
+}
+
+int cs_mask_id_of_ctx(uint32_t ctx) { return (int)ctx; }

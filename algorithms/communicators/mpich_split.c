@@ -17,7 +17,7 @@
  * split in the simulator and every proclet is charged its own scan, sort
  * and map.
  */
-#include "algorithms/communicators/protocol.h"
+#include "algorithms/communicators/intercomm.h"
 
 #include <math.h>
 #include <string.h>

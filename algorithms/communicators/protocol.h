@@ -14,7 +14,9 @@
 
 #define CS_COLOR_UNDEFINED (-1)
 
-typedef enum { CS_COMM_SPLIT, CS_COMM_CREATE } cs_comm_op;
+/* CS_COMM_CREATE_GROUP (seed 004): collective over the group's members
+ * only, through the parent communicator with a tag per group. */
+typedef enum { CS_COMM_SPLIT, CS_COMM_CREATE, CS_COMM_CREATE_GROUP } cs_comm_op;
 
 typedef enum {
   CS_CREATE_OK = 0,
@@ -38,6 +40,7 @@ typedef struct cs_comm_request {
   const int32_t *group_rank; /* create: each outer rank's rank in its group (MPI_Group_rank) */
   cs_ctxids *ids;
   uint32_t seq;         /* creation number, distinct per creation of a run */
+  int tag_base;         /* create-group: group g communicates on the parent with tag tag_base + g */
 } cs_comm_request;
 
 typedef cs_create_status (*cs_comm_protocol_fn)(cs_proc *p, cs_comm *outer, const cs_comm_request *rq,
@@ -50,6 +53,10 @@ typedef struct cs_comm_protocol {
   cs_ctxid_scheme scheme;  /* the context ids it uses */
   bool shares_maps;        /* maps shared per OS process (needs process-unique ids) */
   cs_comm_protocol_fn run;
+  /* Messages of one creation by the file's documented formula, for a
+   * parent of n and the request's groups; NULL: no closed form (the run
+   * then reports none). */
+  uint64_t (*messages)(int64_t n, const int64_t *group_size, int ngroups);
 } cs_comm_protocol;
 
 size_t cs_comm_protocol_count(void);
@@ -67,5 +74,6 @@ static inline uint64_t cs_memo_key(uint32_t seq, uint64_t which)
 #define CS_TAG_MEMBERS (CS_COMM_TAG_RESERVED + 2)
 #define CS_TAG_BITMAP (CS_COMM_TAG_RESERVED + 3)
 #define CS_TAG_CID (CS_COMM_TAG_RESERVED + 4)
+#define CS_TAG_MERGE_HIGH (CS_COMM_TAG_RESERVED + 5)
 
 #endif

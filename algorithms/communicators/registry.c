@@ -1,7 +1,7 @@
 /* The communicator-creation protocols: one line each (implementation,
  * operation, description, context-id scheme, shared maps, entry point).
  * `collsim comm --list` prints this table. */
-#include "algorithms/communicators/protocol.h"
+#include "algorithms/communicators/intercomm.h"
 
 #include <string.h>
 
@@ -9,16 +9,25 @@ cs_create_status cs_leader_split(cs_proc *p, cs_comm *outer, const cs_comm_reque
 cs_create_status cs_leader_create(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
 cs_create_status cs_mpich_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
 cs_create_status cs_mpich_create(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_group_create_intercomm(cs_proc *p, cs_comm *parent, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_group_create_direct(cs_proc *p, cs_comm *parent, const cs_comm_request *rq, cs_comm **out);
+uint64_t cs_mpich_create_messages(int64_t n, const int64_t *group_size, int ngroups);
+uint64_t cs_group_create_intercomm_messages(int64_t n, const int64_t *group_size, int ngroups);
+uint64_t cs_group_create_direct_messages(int64_t n, const int64_t *group_size, int ngroups);
 
 static const cs_comm_protocol protocols[] = {
     {"leader", CS_COMM_SPLIT, "Procedure 1: gather to a root, sort, <LID,LBI>, scatter, maps to local leaders",
-     CS_CTXID_LIDLBI, true, cs_leader_split},
+     CS_CTXID_LIDLBI, true, cs_leader_split, NULL},
     {"leader", CS_COMM_CREATE, "Procedure 2: bitmaps to group rank 0, <LID,LBI> back, map made once per OS process",
-     CS_CTXID_LIDLBI, true, cs_leader_create},
+     CS_CTXID_LIDLBI, true, cs_leader_create, NULL},
     {"mpich", CS_COMM_SPLIT, "MPICH2: allgather of colour and key, local sort, AND-allreduce of the id mask",
-     CS_CTXID_MASK, false, cs_mpich_split},
+     CS_CTXID_MASK, false, cs_mpich_split, NULL},
     {"mpich", CS_COMM_CREATE, "MPICH2: AND-allreduce of the id mask over the whole parent",
-     CS_CTXID_MASK, false, cs_mpich_create},
+     CS_CTXID_MASK, false, cs_mpich_create, cs_mpich_create_messages},
+    {"intercomm", CS_COMM_CREATE_GROUP, "Algorithm 1 (seed 004): lg g rounds of Intercomm_create + Intercomm_merge, "
+     "members only", CS_CTXID_MASK, false, cs_group_create_intercomm, cs_group_create_intercomm_messages},
+    {"direct", CS_COMM_CREATE_GROUP, "Section 5.1 (seed 004): the id mask AND-allreduced among the members only",
+     CS_CTXID_MASK, false, cs_group_create_direct, cs_group_create_direct_messages},
 };
 
 size_t cs_comm_protocol_count(void) { return G_N_ELEMENTS(protocols); }
@@ -36,4 +45,7 @@ const cs_comm_protocol *cs_comm_protocol_find(const char *impl, cs_comm_op op)
   return NULL;
 }
 
-const char *cs_comm_op_name(cs_comm_op op) { return op == CS_COMM_SPLIT ? "split" : "create"; }
+const char *cs_comm_op_name(cs_comm_op op)
+{
+  return op == CS_COMM_SPLIT ? "split" : op == CS_COMM_CREATE ? "create" : "create-group";
+}

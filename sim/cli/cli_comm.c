@@ -2,17 +2,27 @@
  * and 8).
  *   collsim comm split  --cpm C,P,M --colors K [--key rank] [--impl leader|mpich] [--map ST] [--no-share]
  *   collsim comm create --cpm C,P,M --group SPEC [--group SPEC ...] [--impl ...]
+ *   collsim comm create-group --platform torus:8x16x16/4 -n 8192 --group-size 256 [--impl intercomm|direct]
+ *   collsim comm create --platform torus:8x16x16/4 -n 8192 --group-size 256   (MPICH, parent-collective)
  *   collsim comm ids    --cpm C,P,M --split K --until-exhausted
  *   collsim comm bench  --set A1 [--cpm C,P,M]      (one point of Section 8.1)
  *   collsim comm space  --cpm 1000,100,10           (Section 3's space model)
  *   collsim comm --list
- * split and create run the protocol in SimGrid on every proclet and verify
- * the result (sim/drivers/comm_run.c); ids counts context ids
- * (sim/drivers/comm_ids.c).  Bad input: one message, exit 2. */
+ * split, create and create-group run the protocol in SimGrid on every
+ * proclet and verify the result (sim/drivers/comm_run.c); ids counts
+ * context ids (sim/drivers/comm_ids.c).  Bad input: one message, exit 2.
+ *
+ * Defaults that depend on the platform: on a cpm platform (seed 003's
+ * [C,P,M] systems) --impl leader and --map ST, the proclets of an OS
+ * process sharing its processor; elsewhere (an MPI library on a machine
+ * such as BG/P, seed 004) --impl mpich and --map array, every rank an MPI
+ * process with a core of its own.  create-group's --impl is intercomm
+ * (Algorithm 1) unless given. */
 #include "sim/cli/cli_comm.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/groupmap_strategy.h"
+#include "sim/contracts/prng.h"
 #include "sim/contracts/tempdir.h"
 #include "sim/drivers/comm_ids.h"
 #include "sim/drivers/comm_run.h"
@@ -26,7 +36,8 @@
 #define DEFAULT_CPM "cpm:6875,8,2"
 
 typedef struct comm_opts {
-  char *cpm, *impl, *map, *layout, *key, *set, *op; /* freed by cs_cli_free */
+  char *cpm, *impl, *map, *layout, *key, *set, *op, *members, *order; /* freed by cs_cli_free */
+  int64_t n, group_size, concurrent, tag;
   int64_t messages, gathers, space_comms;
   GPtrArray *groups;
   int64_t colors, split, lid_bits, lbi_bits, repeat, pool;
@@ -34,7 +45,9 @@ typedef struct comm_opts {
   bool no_share, list, until_exhausted, world_in_pool;
 } comm_opts;
 
-static const char *const impls[] = {"leader", "mpich", NULL};
+static const char *const impls[] = {"leader", "mpich", "intercomm", "direct", NULL};
+static const char *const member_rules[] = {"first", "spread", "random", NULL};
+static const char *const order_rules[] = {"rank", "reverse", "random", NULL};
 static const char *const layouts[] = {"cyclic", "block", NULL};
 static const char *const keys[] = {"rank", "reverse", "random", NULL};
 
@@ -47,14 +60,21 @@ static void list_protocols(void)
   }
 }
 
-/* Defaults of the options not given; the map option: a strategy (S, T,
- * ST in any case) or a representation. */
-static int apply_defaults(const cs_cli *c, comm_opts *o)
+static bool is_cpm(const cs_platform *p) { return strcmp(p->family->kind, "cpm") == 0; }
+
+/* Defaults of the options not given (see the top of the file); the map
+ * option: a strategy (S, T, ST in any case) or a representation. */
+static int apply_defaults(const cs_cli *c, comm_opts *o, const cs_platform *p, cs_comm_op op)
 {
-  o->impl = o->impl ? o->impl : g_strdup("leader");
+  if (!o->impl)
+    o->impl = g_strdup(op == CS_COMM_CREATE_GROUP ? "intercomm" : is_cpm(p) ? "leader" : "mpich");
+  if (!cs_comm_protocol_find(o->impl, op))
+    return cs_cli_usage(c, "--impl %s does not do %s (see collsim comm --list)", o->impl, cs_comm_op_name(op));
   o->layout = o->layout ? o->layout : g_strdup("cyclic");
   o->key = o->key ? o->key : g_strdup("rank");
-  o->map = o->map ? o->map : g_strdup("ST");
+  o->members = o->members ? o->members : g_strdup("first");
+  o->order = o->order ? o->order : g_strdup("rank");
+  o->map = o->map ? o->map : g_strdup(is_cpm(p) ? "ST" : "array");
   for (size_t i = 0; i < cs_gm_strategy_count(); i++)
     if (g_ascii_strcasecmp(o->map, cs_gm_strategy_at(i)->name) == 0) {
       g_free(o->map);
@@ -88,14 +108,39 @@ static cs_platform *comm_platform(const cs_cli *c, const comm_opts *o, const cs_
   return p;
 }
 
+/* [C,P,M] of the platform: cpm's own; elsewhere every rank is an MPI
+ * process (C = 1) and the ranks of a node share its machine. */
 static void shape_of(const cs_platform *p, cs_comm_params *prm)
 {
-  prm->per_process = p->cores;
-  prm->per_machine = p->nodes_per_machine > 0 ? p->nodes_per_machine : 1;
+  prm->ranks_per_host = p->cores;
   prm->n = cs_platform_slots(p);
-  prm->cpm[0] = p->cores;
-  prm->cpm[1] = prm->per_machine;
-  prm->cpm[2] = p->nodes / prm->per_machine;
+  if (is_cpm(p)) {
+    prm->per_process = p->cores;
+    prm->per_machine = p->nodes_per_machine > 0 ? p->nodes_per_machine : 1;
+    prm->cpm[0] = p->cores;
+    prm->cpm[1] = prm->per_machine;
+    prm->cpm[2] = p->nodes / prm->per_machine;
+    return;
+  }
+  prm->per_process = 1;
+  prm->per_machine = p->cores;
+  prm->cpm[0] = 1;
+  prm->cpm[1] = p->cores;
+  prm->cpm[2] = p->nodes;
+}
+
+/* -n: fewer ranks than the platform's slots (the last hosts idle). */
+static int apply_ranks(const cs_cli *c, const comm_opts *o, const cs_platform *p, cs_comm_params *prm)
+{
+  if (o->n == 0)
+    return 0;
+  if (o->n > prm->n)
+    return cs_cli_usage(c, "-n %lld exceeds the %lld ranks of %s", (long long)o->n, (long long)prm->n,
+                        p->family->kind);
+  if (is_cpm(p) && o->n % p->cores != 0)
+    return cs_cli_usage(c, "-n %lld is not a multiple of C = %d proclets per OS process", (long long)o->n, p->cores);
+  prm->n = o->n;
+  return 0;
 }
 
 static int check_lid_width(const cs_cli *c, const comm_opts *o, int64_t n)
@@ -109,10 +154,67 @@ static int check_lid_width(const cs_cli *c, const comm_opts *o, int64_t n)
   return 0;
 }
 
+static int by_wid(const void *a, const void *b)
+{
+  cs_wid x = *(const cs_wid *)a, y = *(const cs_wid *)b;
+  return (x > y) - (x < y);
+}
+
+/* --group-size G [--concurrent K]: K disjoint groups of G ranks (which
+ * ranks: --members; order inside a group: --order), seeded by --seed. */
+static int sized_groups(const cs_cli *c, const comm_opts *o, cs_comm_params *prm)
+{
+  int64_t g = o->group_size, k = o->concurrent, n = prm->n;
+  if (g * k > n)
+    return cs_cli_usage(c, "--group-size %lld x --concurrent %lld = %lld exceeds n = %lld", (long long)g,
+                        (long long)k, (long long)(g * k), (long long)n);
+  cs_wid *pool = g_new(cs_wid, (gsize)n);
+  for (int64_t r = 0; r < n; r++)
+    pool[r] = (cs_wid)r;
+  uint64_t state = c->seed * 0x9E3779B97F4A7C15ull + 4;
+  if (strcmp(o->members, "random") == 0)
+    for (int64_t i = 0; i < g * k; i++) { /* the first g k of a Fisher-Yates shuffle */
+      int64_t j = i + (int64_t)(cs_splitmix_next(&state) % (uint64_t)(n - i));
+      cs_wid t = pool[i];
+      pool[i] = pool[j];
+      pool[j] = t;
+    }
+  int64_t stride = strcmp(o->members, "spread") == 0 ? n / (g * k) : 1;
+  prm->groups = g_ptr_array_new_with_free_func(g_free);
+  prm->group_sizes = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  for (int64_t j = 0; j < k; j++) {
+    cs_wid *w = g_new(cs_wid, (gsize)g);
+    for (int64_t i = 0; i < g; i++)
+      w[i] = stride > 1 ? (cs_wid)((i * k + j) * stride) : pool[j * g + i];
+    if (strcmp(o->order, "random") != 0 && strcmp(o->members, "random") == 0)
+      qsort(w, (size_t)g, sizeof *w, by_wid);
+    for (int64_t i = 0; strcmp(o->order, "reverse") == 0 && i < g / 2; i++) {
+      cs_wid t = w[i];
+      w[i] = w[g - 1 - i];
+      w[g - 1 - i] = t;
+    }
+    for (int64_t i = g - 1; strcmp(o->order, "random") == 0 && i > 0; i--) {
+      int64_t j = (int64_t)(cs_splitmix_next(&state) % (uint64_t)(i + 1));
+      cs_wid t = w[i];
+      w[i] = w[j];
+      w[j] = t;
+    }
+    g_ptr_array_add(prm->groups, w);
+    g_array_append_val(prm->group_sizes, g);
+  }
+  g_free(pool);
+  return 0;
+}
+
 static int parse_groups(const cs_cli *c, const comm_opts *o, cs_comm_params *prm)
 {
-  if (!o->groups || o->groups->len == 0)
-    return cs_cli_usage(c, "comm create needs --group SPEC (e.g. stride:0,2,50000)");
+  bool listed = o->groups && o->groups->len > 0;
+  if (listed && o->group_size > 0)
+    return cs_cli_usage(c, "give --group SPEC or --group-size G, not both");
+  if (o->group_size > 0)
+    return sized_groups(c, o, prm);
+  if (!listed)
+    return cs_cli_usage(c, "comm create needs --group SPEC (e.g. stride:0,2,50000) or --group-size G");
   guint8 *taken = g_new0(guint8, (gsize)prm->n);
   prm->groups = g_ptr_array_new_with_free_func(g_free);
   prm->group_sizes = g_array_new(FALSE, FALSE, sizeof(int64_t));
@@ -154,25 +256,30 @@ static int bench_inputs(const cs_cli *c, const comm_opts *o, const cs_bench_set 
 
 static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_bench_set *set)
 {
-  const cs_comm_protocol *proto = cs_comm_protocol_find(o->impl, op);
   GError *e = NULL;
-  cs_comm_params prm = {.proto = proto, .colors = (int)o->colors, .map = o->map, .share = !o->no_share,
-                        .lid_bits = (int)o->lid_bits, .lbi_bits = (int)o->lbi_bits, .cpu_factor = o->cpu_factor,
-                        .repeat = (int)o->repeat, .seed = c->seed};
-  prm.layout = strcmp(o->layout, "block") == 0 ? CS_LAYOUT_BLOCK : CS_LAYOUT_CYCLIC;
-  prm.key_rule = strcmp(o->key, "reverse") == 0 ? CS_KEY_REVERSE
-                 : strcmp(o->key, "random") == 0 ? CS_KEY_RANDOM : CS_KEY_RANK;
+  cs_comm_params prm = {.colors = (int)o->colors, .share = !o->no_share, .lid_bits = (int)o->lid_bits,
+                        .lbi_bits = (int)o->lbi_bits, .cpu_factor = o->cpu_factor, .repeat = (int)o->repeat,
+                        .seed = c->seed, .tag_base = (int)o->tag};
   cs_platform *p = comm_platform(c, o, set, &e);
   char *xml = NULL, *desc = NULL;
   bool is_temp = false;
-  int rc = p && cs_platform_resolve(p, 0, &e) ? 0 : cs_cli_fail(c, e);
+  int rc = p && cs_platform_resolve(p, o->n, &e) ? 0 : cs_cli_fail(c, e);
+  if (rc == 0)
+    rc = apply_defaults(c, o, p, op);
   if (rc == 0) {
+    prm.proto = cs_comm_protocol_find(o->impl, op);
+    prm.map = o->map;
+    prm.layout = strcmp(o->layout, "block") == 0 ? CS_LAYOUT_BLOCK : CS_LAYOUT_CYCLIC;
+    prm.key_rule = strcmp(o->key, "reverse") == 0 ? CS_KEY_REVERSE
+                   : strcmp(o->key, "random") == 0 ? CS_KEY_RANDOM : CS_KEY_RANK;
     shape_of(p, &prm);
-    rc = check_lid_width(c, o, prm.n);
+    rc = apply_ranks(c, o, p, &prm);
   }
+  if (rc == 0)
+    rc = check_lid_width(c, o, prm.n);
   if (rc == 0 && op == CS_COMM_SPLIT && o->colors > prm.n)
     rc = cs_cli_usage(c, "--colors %lld exceeds N = %lld", (long long)o->colors, (long long)prm.n);
-  if (rc == 0 && op == CS_COMM_CREATE)
+  if (rc == 0 && op != CS_COMM_SPLIT)
     rc = parse_groups(c, o, &prm);
   if (rc == 0 && set)
     rc = bench_inputs(c, o, set, &prm);
@@ -191,7 +298,7 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
   g_clear_error(&e);
   if (rc == 0) {
     if (!c->quiet)
-      fprintf(stderr, "collsim comm %s: %s on %s (N = %lld) ...\n", cs_comm_op_name(op), o->impl, desc,
+      fprintf(stderr, "collsim comm %s: %s on %s (n = %lld) ...\n", cs_comm_op_name(op), o->impl, desc,
               (long long)prm.n);
     cs_comm_result res;
     rc = cs_comm_run(&prm, &res, &e);
@@ -235,9 +342,9 @@ static int run_ids(const cs_cli *c, comm_opts *o)
     rc = cs_cli_usage(c, "--split %lld exceeds N = %lld", (long long)o->split, (long long)shape.n);
   if (rc == 0) {
     cs_ids_params prm = {.n = shape.n, .per_process = shape.per_process, .colors = o->split,
-                         .block_layout = strcmp(o->layout, "block") == 0, .lid_bits = (int)o->lid_bits,
+                         .block_layout = o->layout && strcmp(o->layout, "block") == 0, .lid_bits = (int)o->lid_bits,
                          .lbi_bits = (int)o->lbi_bits, .pool = o->pool, .world_in_pool = o->world_in_pool,
-                         .max_splits = o->until_exhausted ? 0 : o->repeat, .mpich = strcmp(o->impl, "mpich") == 0};
+                         .max_splits = o->until_exhausted ? 0 : o->repeat, .mpich = o->impl && strcmp(o->impl, "mpich") == 0};
     memcpy(prm.cpm, shape.cpm, sizeof prm.cpm);
     char *desc = cs_platform_describe(p);
     cs_ids_result res;
@@ -251,7 +358,7 @@ static int run_ids(const cs_cli *c, comm_opts *o)
   return rc;
 }
 
-static const char *const verbs[] = {"split", "create", "ids", "bench", "space", NULL};
+static const char *const verbs[] = {"split", "create", "create-group", "ids", "bench", "space", NULL};
 
 /* The model only: the shape need not fit a platform (M may exceed cpm's
  * 1,024 machines), so --cpm is read as three counts. */
@@ -283,14 +390,14 @@ static int run_bench(const cs_cli *c, comm_opts *o)
 
 int cs_comm_main(int argc, char **argv)
 {
-  comm_opts o = {.colors = 1, .split = 100, .lid_bits = CS_LID_BITS_DEFAULT, .lbi_bits = CS_LBI_BITS_DEFAULT,
+  comm_opts o = {.concurrent = 1, .tag = 1000, .colors = 1, .split = 100, .lid_bits = CS_LID_BITS_DEFAULT, .lbi_bits = CS_LBI_BITS_DEFAULT,
                  .repeat = 1, .pool = CS_MPICH2_COMM_POOL, .cpu_factor = 1.0, .messages = 10000, .gathers = 10,
                  .space_comms = 8};
   const cs_opt opts[] = {
       {"cpm", 0, CS_OPT_STRING, &o.cpm, "C,P,M", "proclets per OS process, OS processes per machine, machines "
        "(short for --platform cpm:C,P,M; default " DEFAULT_CPM ")", 0, 0, 0, 0, NULL},
-      {"impl", 0, CS_OPT_CHOICE, &o.impl, "IMPL", "leader (Procedures 1-2, default) or mpich (the baseline)", 0, 0, 0,
-       0, impls},
+      {"impl", 0, CS_OPT_CHOICE, &o.impl, "IMPL", "leader (Procedures 1-2; default on cpm), mpich (elsewhere); "
+       "create-group: intercomm (Algorithm 1, default) or direct", 0, 0, 0, 0, impls},
       {"colors", 0, CS_OPT_INT, &o.colors, "K", "split: colours (default 1)", 1, G_MAXINT, 0, 0, NULL},
       {"layout", 0, CS_OPT_CHOICE, &o.layout, "L", "split: colour of rank r: cyclic (r mod K, default) or block", 0,
        0, 0, 0, layouts},
@@ -298,6 +405,18 @@ int cs_comm_main(int argc, char **argv)
        keys},
       {"group", 0, CS_OPT_LIST, &o.groups, "SPEC", "create: a group (stride:START,STRIDE,COUNT, range:FIRST,LAST, "
        "ranks:R,..., A+B); repeat for disjoint groups", 0, 0, 0, 0, NULL},
+      {"n", 'n', CS_OPT_INT, &o.n, "N", "ranks (default: every slot of the platform)", 1, INT64_C(1) << 31, 0, 0,
+       NULL},
+      {"group-size", 0, CS_OPT_INT, &o.group_size, "G", "create, create-group: a group of G ranks (instead of "
+       "--group)", 1, INT64_C(1) << 31, 0, 0, NULL},
+      {"concurrent", 0, CS_OPT_INT, &o.concurrent, "K", "with --group-size: K disjoint groups created at once "
+       "(default 1)", 1, 1 << 20, 0, 0, NULL},
+      {"members", 0, CS_OPT_CHOICE, &o.members, "RULE", "with --group-size: which ranks: first (default), spread "
+       "(evenly spaced) or random", 0, 0, 0, 0, member_rules},
+      {"order", 0, CS_OPT_CHOICE, &o.order, "RULE", "with --group-size: group order: rank (default), reverse or "
+       "random", 0, 0, 0, 0, order_rules},
+      {"tag", 0, CS_OPT_INT, &o.tag, "T", "create-group: group i uses tag T + i on the parent (default 1000)", 0,
+       (1 << 23) - (1 << 20), 0, 0, NULL},
       {"map", 0, CS_OPT_STRING, &o.map, "NAME", "group maps: strategy S, T, ST (default) or a representation", 0, 0,
        0, 0, NULL},
       {"no-share", 0, CS_OPT_FLAG, &o.no_share, NULL, "one map per proclet instead of one per OS process", 0, 0, 0, 0,
@@ -329,8 +448,10 @@ int cs_comm_main(int argc, char **argv)
   const char *given = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
   char *cmd = g_strdup_printf("comm%s%s", given ? " " : "", given ? given : "");
   cs_cli c;
-  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts, "split|create|ids|bench|space",
-                        "communicators on [C,P,M] systems: leader-based and MPICH split/create, context ids (seed 003)",
+  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts,
+                        "split|create|create-group|ids|bench|space",
+                        "communicators: leader-based and MPICH split/create, context ids (seed 003); group-collective "
+                        "creation (seed 004)",
                         "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json", argc - (given ? 1 : 0),
                         argv + (given ? 1 : 0));
   if (rc == 0 && given && o.op)
@@ -341,15 +462,16 @@ int cs_comm_main(int argc, char **argv)
   if (rc == 0 && o.list)
     list_protocols();
   else if (rc == 0 && !verb)
-    rc = cs_cli_usage(&c, "no operation given (split, create, ids, bench or space)");
+    rc = cs_cli_usage(&c, "no operation given (split, create, create-group, ids, bench or space)");
   else if (rc == 0 && !g_strv_contains(verbs, verb))
-    rc = cs_cli_usage(&c, "unknown operation '%s' (split, create, ids, bench or space)", verb);
-  else if (rc == 0 && (rc = apply_defaults(&c, &o)) == 0)
-    rc = strcmp(verb, "ids") == 0      ? run_ids(&c, &o)
-         : strcmp(verb, "space") == 0 ? run_space(&c, &o)
-         : strcmp(verb, "bench") == 0 ? run_bench(&c, &o)
-         : strcmp(verb, "split") == 0 ? run_creation(&c, &o, CS_COMM_SPLIT, NULL)
-                                      : run_creation(&c, &o, CS_COMM_CREATE, NULL);
+    rc = cs_cli_usage(&c, "unknown operation '%s' (split, create, create-group, ids, bench or space)", verb);
+  else if (rc == 0)
+    rc = strcmp(verb, "ids") == 0            ? run_ids(&c, &o)
+         : strcmp(verb, "space") == 0        ? run_space(&c, &o)
+         : strcmp(verb, "bench") == 0        ? run_bench(&c, &o)
+         : strcmp(verb, "split") == 0        ? run_creation(&c, &o, CS_COMM_SPLIT, NULL)
+         : strcmp(verb, "create-group") == 0 ? run_creation(&c, &o, CS_COMM_CREATE_GROUP, NULL)
+                                             : run_creation(&c, &o, CS_COMM_CREATE, NULL);
   cs_cli_free(&c);
   g_free(cmd);
   return rc;

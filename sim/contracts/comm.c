@@ -457,6 +457,19 @@ char *cs_world_reps_used(const cs_world *w)
   return g_string_free(s, FALSE);
 }
 
+void cs_intercomm_send(cs_proc *p, const cs_intercomm *ic, int remote_rank, int tag, const void *data,
+                       size_t data_len, size_t bytes)
+{
+  g_assert(remote_rank >= 0 && remote_rank < ic->remote_size);
+  cs_send_ctx(p, (int)ic->remote[remote_rank], ic->send_ctx, tag, data, data_len, bytes);
+}
+
+cs_msg *cs_intercomm_recv(cs_proc *p, const cs_intercomm *ic, int remote_rank, int tag)
+{
+  int src = remote_rank == CS_ANY ? CS_ANY : (int)ic->remote[remote_rank];
+  return cs_recv_ctx(p, src, ic->recv_ctx, tag);
+}
+
 int cs_comm_next_coll_tag(cs_comm *c)
 {
   return CS_COMM_TAG_RESERVED + 1024 + (int)(c->coll_seq++ % (1u << 22));

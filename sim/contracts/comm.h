@@ -178,6 +178,28 @@ char *cs_world_reps_used(const cs_world *w);
 /* Seconds of simulated CPU for `ns` nanoseconds measured on this machine. */
 double cs_world_cpu_seconds(const cs_world *w, double ns);
 
+/* ---- intercommunicators (seed 004) ----
+ *
+ * Two disjoint groups joined for point to point: ranks are ranks of the
+ * remote group.  MPICH's layout: each side receives on a context id of its
+ * own (recvcontext_id, agreed over its local group) and sends on the
+ * other side's (context_id); the remote group is an array of world ranks
+ * (MPICH 1.x's VCR table: no group map, no lookup cost).  Built by
+ * algorithms/communicators/intercomm_create.c, joined into an
+ * intracommunicator by intercomm_merge.c. */
+typedef struct cs_intercomm {
+  cs_comm *local;       /* the local group (the caller's communicator: not owned) */
+  uint32_t send_ctx;    /* the remote side's receive context */
+  uint32_t recv_ctx;    /* this side's receive context */
+  int remote_size;
+  cs_wid *remote;       /* world ranks of the remote group in its rank order (cs_alloc'd) */
+  bool is_low_group;    /* this side's leader has the smaller world rank */
+} cs_intercomm;
+
+void cs_intercomm_send(cs_proc *p, const cs_intercomm *ic, int remote_rank, int tag, const void *data,
+                       size_t data_len, size_t bytes);
+cs_msg *cs_intercomm_recv(cs_proc *p, const cs_intercomm *ic, int remote_rank, int tag);
+
 /* Tag of the next collective on c (every member calls collectives in the
  * same order, so members agree; messages of two collectives never match). */
 int cs_comm_next_coll_tag(cs_comm *c);

@@ -11,7 +11,12 @@
  *    process over the whole run (<LID, LBI>: unique in the world, per
  *    creation and over the run; MPICH's mask: unique per proclet);
  *  - shared maps were built exactly once per OS process and communicator
- *    (share off: once per member).
+ *    (share off: once per member; not checked for create-group, whose
+ *    protocols build a map per round);
+ *  - create-group (seed 004): no process outside the groups sent or
+ *    received a message;
+ *  - the messages counted equal the protocol's documented formula, when it
+ *    has one (every repetition counted).
  */
 #include "sim/drivers/comm_run.h"
 #include "sim/drivers/comm_bench.h"
@@ -119,6 +124,7 @@ static void make_create_inputs(run_state *st)
   st->rq.ngroups = (int)prm->groups->len;
   st->rq.group_of = st->group_of;
   st->rq.group_rank = st->group_rank;
+  st->rq.tag_base = prm->tag_base;
 }
 
 /* ---- expected result ---- */
@@ -269,7 +275,8 @@ static bool check_ctx(verifier *v, int it, int64_t r, const cs_comm *c, int64_t 
   uint64_t pk = (uint64_t)cs_world_process_of(st->world, r) << 32 | c->ctx;
   gpointer had = g_hash_table_lookup(v->proc_ctx, &pk);
   bool shared_key = st->world && cs_world_cfg(st->world)->share;
-  if (had && GPOINTER_TO_SIZE(had) != tagv && shared_key)
+  bool own_process = st->prm->per_process == 1; /* an MPI process: ids unique per process */
+  if (had && GPOINTER_TO_SIZE(had) != tagv && (shared_key || own_process))
     return fail(v, "context id %u not unique in OS process %lld", c->ctx, (long long)(pk >> 32));
   if (!had) {
     uint64_t *k = g_new(uint64_t, 1);
@@ -355,7 +362,14 @@ static bool verify_run(run_state *st, cs_comm_result *res)
   for (int it = 0; ok && it < st->prm->repeat; it++)
     ok = verify_creation(&v, it, res);
   res->maps_expected = expected_builds(st, &x) * (res->exhausted ? 0 : st->prm->repeat);
-  if (ok && !res->exhausted && res->maps_built != res->maps_expected)
+  bool group_op = st->prm->proto->op == CS_COMM_CREATE_GROUP;
+  if (ok && group_op && res->nonmember_messages > 0)
+    ok = fail(&v, "processes outside the groups sent or received %llu messages",
+              (unsigned long long)res->nonmember_messages);
+  if (ok && res->has_formula && !res->exhausted && res->messages != res->messages_formula)
+    ok = fail(&v, "%llu messages, the documented formula gives %llu", (unsigned long long)res->messages,
+              (unsigned long long)res->messages_formula);
+  if (ok && !group_op && !res->exhausted && res->maps_built != res->maps_expected)
     ok = fail(&v, "group maps built %lld times, expected %lld (once per %s and communicator)",
               (long long)res->maps_built, (long long)res->maps_expected,
               cs_world_cfg(st->world)->share ? "OS process" : "member");
@@ -422,11 +436,23 @@ static void summarise_bench(run_state *st, cs_comm_result *res)
   g_hash_table_destroy(procs);
 }
 
+static void count_formula(const run_state *st, cs_comm_result *res)
+{
+  const cs_comm_params *prm = st->prm;
+  if (!prm->proto->messages || prm->bench || prm->proto->op == CS_COMM_SPLIT)
+    return;
+  res->has_formula = true;
+  res->messages_formula = prm->proto->messages(prm->n, st->rq.group_size, st->rq.ngroups) * (uint64_t)prm->repeat;
+}
+
 static void summarise(run_state *st, cs_comm_result *res)
 {
   const cs_comm_params *prm = st->prm;
+  count_formula(st, res);
   for (int64_t r = 0; r < prm->n; r++) {
     const cs_counters *c = cs_proc_counters(&st->procs[r], CS_PHASE_ALGO);
+    if (st->group_of && st->group_of[r] < 0)
+      res->nonmember_messages += c->messages + cs_proc_received(&st->procs[r]);
     res->messages += c->messages;
     res->bytes += c->bytes;
     res->wakeups += cs_proc_counters(&st->procs[r], CS_PHASE_LOCAL)->messages;
@@ -517,6 +543,7 @@ int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err)
     make_split_inputs(&st);
   else
     make_create_inputs(&st);
+  st.rq.tag_base = prm->tag_base;
   st.slots = g_new0(slot, (gsize)prm->n * (gsize)prm->repeat);
   st.procs = g_new0(cs_proc, (gsize)prm->n);
   st.created_at = g_new0(double, (gsize)prm->n);
@@ -527,8 +554,8 @@ int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err)
   }
   cs_engine_config ec = prm->engine;
   ec.n = (int)prm->n;
-  ec.cores = (int)prm->per_process;
-  ec.shared_cpu = 1;
+  ec.cores = prm->ranks_per_host > 0 ? prm->ranks_per_host : (int)prm->per_process;
+  ec.shared_cpu = prm->per_process > 1; /* proclets of an OS process take turns on its processor */
   gint64 t0 = g_get_monotonic_time();
   int rc = 0;
   if (!check_map_fits(&st, err))
@@ -559,11 +586,23 @@ void cs_comm_result_clear(cs_comm_result *r)
 }
 
 const char *const cs_comm_csv_columns[] = {
-    "op", "set", "impl", "cpm", "n", "colors", "groups", "map", "shared", "ids", "repeat", "verified", "created",
-    "exhausted", "sim_time_s", "messages", "bytes", "wakeups", "peak_mem_bytes_per_proclet_max",
+    "op", "set", "impl", "method", "cpm", "n", "colors", "groups", "group_size", "map", "shared", "ids", "repeat",
+    "verified", "created", "exhausted", "sim_time_s", "messages", "messages_formula", "nonmember_messages", "bytes",
+    "wakeups", "peak_mem_bytes_per_proclet_max",
     "peak_mem_bytes_per_process_max", "map_bytes_per_process_max",
     "map_bytes_total", "maps_built", "create_s", "p2p_s", "gather_s", "space_saved_bytes", "platform", "seed",
     "wall_s", NULL};
+
+/* The method in seed 004's words: group-collective (Algorithm 1 or
+ * direct) or parent-collective; seed 003's protocols by impl and op. */
+static const char *method_name(const cs_comm_params *prm)
+{
+  if (prm->proto->op == CS_COMM_CREATE_GROUP)
+    return strcmp(prm->proto->impl, "direct") == 0 ? "group-direct" : "group-intercomm";
+  if (prm->proto->op == CS_COMM_CREATE)
+    return strcmp(prm->proto->impl, "mpich") == 0 ? "parent-collective" : "leader-create";
+  return strcmp(prm->proto->impl, "mpich") == 0 ? "mpich-split" : "leader-split";
+}
 
 cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result *res)
 {
@@ -572,10 +611,13 @@ cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result
   if (prm->bench)
     cs_rec_str(r, "set", prm->set);
   cs_rec_str(r, "impl", prm->proto->impl);
+  cs_rec_str(r, "method", method_name(prm));
   cs_rec_i64_list(r, "cpm", prm->cpm, 3);
   cs_rec_i64(r, "n", prm->n);
   cs_rec_i64(r, "colors", prm->proto->op == CS_COMM_SPLIT ? prm->colors : 0);
   cs_rec_i64(r, "groups", prm->groups ? (int64_t)prm->groups->len : 0);
+  if (prm->groups && prm->groups->len > 0)
+    cs_rec_i64(r, "group_size", g_array_index(prm->group_sizes, int64_t, 0));
   cs_rec_str(r, "map", res->reps);
   cs_rec_bool(r, "shared", prm->share && prm->proto->shares_maps);
   cs_rec_str(r, "ids", cs_ctxid_scheme_name(prm->proto->scheme));
@@ -585,6 +627,10 @@ cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result
   cs_rec_i64(r, "exhausted", res->exhausted);
   cs_rec_num(r, "sim_time_s", res->sim_time_s, "%.9g");
   cs_rec_u64(r, "messages", res->messages);
+  if (res->has_formula)
+    cs_rec_u64(r, "messages_formula", res->messages_formula);
+  if (prm->proto->op != CS_COMM_SPLIT)
+    cs_rec_u64(r, "nonmember_messages", res->nonmember_messages);
   cs_rec_u64(r, "bytes", res->bytes);
   cs_rec_u64(r, "wakeups", res->wakeups);
   cs_rec_i64(r, "peak_mem_bytes_per_proclet_max", res->peak_mem_bytes_per_proclet_max);

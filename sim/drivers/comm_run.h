@@ -17,6 +17,7 @@ typedef enum { CS_KEY_RANK, CS_KEY_REVERSE, CS_KEY_RANDOM } cs_key_rule;
 typedef struct cs_comm_params {
   const cs_comm_protocol *proto;
   int64_t n, per_process, per_machine; /* N, C, P */
+  int ranks_per_host;                  /* hosts of the platform: rank r on host r / ranks_per_host */
   int64_t cpm[3];                      /* for the output */
   /* split */
   int colors;
@@ -29,6 +30,7 @@ typedef struct cs_comm_params {
   /* create: disjoint groups, world ranks in group order */
   GPtrArray *groups;        /* cs_wid * each (owned by the caller) */
   GArray *group_sizes;      /* int64_t */
+  int tag_base;             /* create-group: group g uses tag tag_base + g on the parent */
   const char *map;          /* strategy or representation */
   bool share;
   int lid_bits, lbi_bits;
@@ -56,6 +58,9 @@ typedef struct cs_comm_result {
   uint64_t map_bytes_per_process_max, map_bytes_total;
   int64_t maps_built, maps_expected;
   int64_t created;          /* communicators created (distinct context ids x creations) */
+  uint64_t nonmember_messages; /* sent or received by processes in no group (create, create-group) */
+  bool has_formula;
+  uint64_t messages_formula; /* the protocol's documented count, when it has one */
   int64_t exhausted;        /* creations that ran out of context ids */
   char *reps;               /* representations built, comma-separated */
   double create_s, p2p_s, gather_s; /* phase times: last proclet's end minus the previous phase's */
