@@ -16,11 +16,16 @@
  *  - the send observer sees every (src, dst, bytes, phase);
  *  - cs_compute / cs_now reach the transport. */
 #include "sim/contracts/transport.h"
+#include "sim/engine/sg_engine.h"
 
 #include <check.h>
+#include <glib/gstdio.h>
+#include <math.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------ fake transport ---- */
 
@@ -34,6 +39,10 @@ static struct {
   int compute_calls;
   int retired;
   jmp_buf *serve_exit; /* when set, `next` on an empty inbox jumps here */
+  int polls;           /* calls of `poll` */
+  int failed_rank;     /* the fake failure detector reports this rank (-1: none) */
+  int waits;           /* calls of `next` */
+  struct cs_proc_wait wait_seen; /* p->wait during the last `next` */
 } net;
 
 static void fake_send(cs_proc *p, int dst, cs_msg *m)
@@ -44,6 +53,8 @@ static void fake_send(cs_proc *p, int dst, cs_msg *m)
 
 static cs_msg *fake_next(cs_proc *p)
 {
+  net.waits++;
+  net.wait_seen = p->wait;
   GQueue *q = &net.inbox[p->rank];
   if (g_queue_is_empty(q) && net.serve_exit)
     longjmp(*net.serve_exit, 1);
@@ -71,11 +82,31 @@ static void fake_retire(cs_proc *p)
   net.retired++;
 }
 
-static const cs_transport fake = {fake_send, fake_next, fake_compute, fake_now, fake_retire};
+/* What has "arrived": the inbox, never blocking. */
+static cs_msg *fake_poll(cs_proc *p)
+{
+  net.polls++;
+  return g_queue_pop_head(&net.inbox[p->rank]);
+}
+
+static bool fake_failed(const cs_proc *p, int rank)
+{
+  (void)p;
+  return rank == net.failed_rank;
+}
+
+static const cs_transport fake = {.send = fake_send,
+                                  .next = fake_next,
+                                  .compute = fake_compute,
+                                  .now = fake_now,
+                                  .retire = fake_retire,
+                                  .poll = fake_poll,
+                                  .failed = fake_failed};
 
 static void setup(void)
 {
   memset(&net, 0, sizeof net);
+  net.failed_rank = -1;
   for (int r = 0; r < NPROC; r++) {
     g_queue_init(&net.inbox[r]);
     cs_proc_init(&net.proc[r], r, NPROC, &fake, NULL);
@@ -680,6 +711,482 @@ START_TEST(test_compute_and_now_reach_the_transport)
 }
 END_TEST
 
+/* ------------------------------------------------------------- polling ---- */
+
+START_TEST(test_recv_try_returns_null_when_nothing_arrived)
+{
+  ck_assert_ptr_null(cs_recv_try(P(1), CS_ANY, 5));
+  ck_assert_int_eq(net.polls, 1);
+  ck_assert_int_eq(net.waits, 0);
+  ck_assert(net.clock == 0);
+  ck_assert_uint_eq(cs_proc_received(P(1)), 0);
+}
+END_TEST
+
+START_TEST(test_recv_try_queues_what_does_not_match)
+{
+  send_int(0, 1, 9, 1);
+  send_int(2, 1, 5, 2); /* right tag, wrong source */
+  send_int(0, 1, 5, 3);
+  send_int(0, 1, 5, 4);
+  cs_msg *m = cs_recv_try(P(1), 0, 5);
+  ck_assert_ptr_nonnull(m);
+  ck_assert_int_eq(*(int *)m->data, 3);
+  cs_msg_free(P(1), m);
+  /* it stopped at the first match: the fourth message is still in the network */
+  ck_assert_int_eq(g_queue_get_length(&net.inbox[1]), 1);
+  ck_assert_int_eq(g_queue_get_length(&P(1)->pending), 2);
+  ck_assert_int_eq(cs_proc_mem_words(P(1)), 2); /* the queued ones are held */
+  int polls = net.polls;
+  m = cs_recv_try(P(1), 0, 9); /* from the queue, without polling */
+  ck_assert_ptr_nonnull(m);
+  ck_assert_int_eq(*(int *)m->data, 1);
+  ck_assert_int_eq(net.polls, polls);
+  cs_msg_free(P(1), m);
+  ck_assert_int_eq(recv_int(1, 2, 5), 2); /* a later cs_recv finds it queued */
+  ck_assert_int_eq(net.waits, 0);
+  ck_assert_int_eq(recv_int(1, 0, 5), 4);
+  ck_assert_uint_eq(cs_proc_received(P(1)), 4);
+  ck_assert_int_eq(cs_proc_mem_words(P(1)), 0);
+}
+END_TEST
+
+START_TEST(test_recv_try_dispatches_handler_messages)
+{
+  seen s = {0};
+  cs_set_handler(P(1), 10, 19, record_handler, &s);
+  send_int(0, 1, 10, 1);
+  send_int(0, 1, 11, 2);
+  ck_assert_ptr_null(cs_recv_try(P(1), 0, 5));
+  ck_assert_int_eq(s.count, 2);
+  ck_assert_int_eq(s.value[1], 2);
+  ck_assert_int_eq(g_queue_get_length(&P(1)->pending), 0);
+  ck_assert_uint_eq(cs_proc_received(P(1)), 2);
+}
+END_TEST
+
+START_TEST(test_recv_try_without_poll_sees_the_queue_only)
+{
+  static const cs_transport no_poll = {.send = fake_send, .next = fake_next, .compute = fake_compute,
+                                       .now = fake_now, .retire = fake_retire};
+  P(1)->transport = &no_poll;
+  send_int(0, 1, 5, 1);
+  send_int(0, 1, 6, 2);
+  ck_assert_int_eq(recv_int(1, 0, 6), 2); /* queues tag 5 */
+  send_int(0, 1, 7, 3);
+  ck_assert_ptr_null(cs_recv_try(P(1), 0, 7)); /* arrived, but this backend cannot poll */
+  cs_msg *m = cs_recv_try(P(1), 0, 5);
+  ck_assert_ptr_nonnull(m);
+  ck_assert_int_eq(*(int *)m->data, 1);
+  cs_msg_free(P(1), m);
+  ck_assert(!cs_proc_failed(P(1), 0)); /* no detector: nobody fails */
+  ck_assert_int_eq(net.polls, 0);
+}
+END_TEST
+
+START_TEST(test_recv_records_what_it_waits_for)
+{
+  send_int(2, 1, 9, 0); /* taken (and queued) while waiting */
+  cs_send_ctx(P(0), 1, 7, 5, NULL, 0, 8);
+  ck_assert(!P(1)->wait.active);
+  cs_msg *m = cs_recv_ctx(P(1), 0, 7, 5);
+  ck_assert_int_eq(net.waits, 2);
+  ck_assert(net.wait_seen.active);
+  ck_assert_int_eq(net.wait_seen.src, 0);
+  ck_assert_uint_eq(net.wait_seen.ctx, 7);
+  ck_assert_int_eq(net.wait_seen.tag, 5);
+  ck_assert(!P(1)->wait.active);
+  cs_msg_free(P(1), m);
+  /* cs_serve waits without a record */
+  jmp_buf out;
+  net.serve_exit = &out;
+  if (setjmp(out) == 0)
+    cs_serve(P(1));
+  net.serve_exit = NULL;
+  ck_assert(!net.wait_seen.active);
+}
+END_TEST
+
+START_TEST(test_send_to_failed_rank_is_dropped)
+{
+  obs_log o = {0};
+  P(0)->observer = observe;
+  P(0)->observer_user = &o;
+  net.failed_rank = 2;
+  ck_assert(cs_proc_failed(P(0), 2));
+  ck_assert(!cs_proc_failed(P(0), 1));
+  send_int(0, 2, 5, 1);
+  cs_send(P(0), 2, 5, NULL, 100);
+  cs_send_ctx(P(0), 2, 3, 5, NULL, 0, 8);
+  send_int(0, 1, 5, 2);
+  ck_assert_uint_eq(cs_proc_dropped_sends(P(0)), 3);
+  ck_assert_uint_eq(cs_proc_dropped_sends(P(1)), 0);
+  assert_counters(0, CS_PHASE_ALGO, 1, sizeof(int), sizeof(int));
+  ck_assert_int_eq(o.count, 1);
+  ck_assert(g_queue_is_empty(&net.inbox[2]));
+  ck_assert_int_eq(recv_int(1, 0, 5), 2);
+}
+END_TEST
+
+/* ------------------------------------------------ timed runs (SimGrid) ---- */
+
+/* Check forks every test, so each test below initialises SimGrid once: it
+ * writes a 4-host cluster (one rank per host, LV08), runs the ranks with
+ * cs_engine_run and asserts on what they recorded (they share this forked
+ * process's memory; SimGrid runs them one at a time). */
+
+#define O_MSG 1e-6                /* o_send = o_recv */
+#define FAIL_AT 0.0078125         /* 2^-7: sums of the computes below reach it exactly */
+
+static const char cluster_xml[] =
+  "<?xml version='1.0'?>\n"
+  "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+  "<platform version=\"4.1\">\n"
+  "  <cluster id=\"c\" prefix=\"h\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"5us\"/>\n"
+  "</platform>\n";
+
+/* What the ranks record. */
+static struct {
+  int variant;
+  /* polling */
+  double sent_at, ref_at, poll_at, got_at, last_empty_at, queued_at, queued_done_at, sent3_at, got3_at;
+  int got_tag, queued_tag, polls;
+  bool early3_null;
+  /* failure */
+  bool returned[4];                 /* got past the point it should never pass */
+  bool failed_before, failed_then, failed_seen_by_2;
+  double seen_at, after_drop_at;
+} T;
+
+/* The run's outcome. */
+typedef struct outcome {
+  double clock;
+  int retired;
+  uint64_t received[4], dropped[4], sent[4];
+  char *err; /* what was printed on stderr during the run */
+} outcome;
+
+static outcome timed_run(int n, cs_proc_main_fn fn, int window, int fail_rank, double fail_at)
+{
+  char *dir = g_dir_make_tmp("check-msg-XXXXXX", NULL);
+  ck_assert_ptr_nonnull(dir);
+  char *path = g_build_filename(dir, "cluster.xml", NULL);
+  ck_assert(g_file_set_contents(path, cluster_xml, -1, NULL));
+  cs_engine_config ec;
+  cs_engine_config_defaults(&ec);
+  ck_assert_int_eq(ec.fail_rank, -1);
+  ec.platform_file = path;
+  ec.n = n;
+  ec.cores = 1;
+  ec.o_send = ec.o_recv = O_MSG;
+  ec.recv_window = window;
+  ec.quiet = 1;
+  ec.fail_rank = fail_rank;
+  ec.fail_at = fail_at;
+  cs_proc *procs = g_new0(cs_proc, n);
+  FILE *cap = tmpfile(); /* SimGrid's messages, e.g. its deadlock report */
+  ck_assert_ptr_nonnull(cap);
+  fflush(stderr);
+  int saved = dup(STDERR_FILENO);
+  dup2(fileno(cap), STDERR_FILENO);
+  GError *err = NULL;
+  gboolean ok = cs_engine_run(&ec, procs, fn, NULL, &err);
+  fflush(stderr);
+  dup2(saved, STDERR_FILENO);
+  close(saved);
+  ck_assert_msg(ok, "cs_engine_run: %s", err ? err->message : "?");
+  outcome o = {.clock = cs_engine_clock(), .retired = cs_engine_retired()};
+  for (int r = 0; r < n; r++) {
+    o.received[r] = cs_proc_received(&procs[r]);
+    o.dropped[r] = cs_proc_dropped_sends(&procs[r]);
+    o.sent[r] = cs_proc_counters(&procs[r], CS_PHASE_ALGO)->messages;
+    cs_proc_release(&procs[r]);
+  }
+  rewind(cap);
+  GString *text = g_string_new(NULL);
+  char buf[512];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, cap)) > 0)
+    g_string_append_len(text, buf, (gssize)got);
+  fclose(cap);
+  o.err = g_string_free(text, FALSE);
+  g_free(procs);
+  g_unlink(path);
+  g_rmdir(dir);
+  g_free(path);
+  g_free(dir);
+  return o;
+}
+
+static void assert_no_deadlock(const outcome *o, int n)
+{
+  ck_assert_msg(!cs_engine_deadlocked(), "deadlock reported (%d stuck)", cs_engine_stuck_count());
+  ck_assert_int_eq(cs_engine_stuck_count(), 0);
+  ck_assert_msg(strstr(o->err, "eadlock") == NULL, "SimGrid printed: %s", o->err);
+  ck_assert_int_eq(o->retired, n);
+}
+
+#define ck_assert_time(x, want) \
+  ck_assert_msg(fabs((x) - (want)) < 1e-12, "%s = %.12g s, expected %.12g s", #x, (double)(x), (double)(want))
+
+/* (a) Rank 0 sends, at T0, tag 9 then tag 5 to rank 1 (zero bytes) and tag
+ * 5 to rank 2, which receives it blocking: that gives the latency L.  Rank
+ * 1 polls for tag 5 every 100 us, computing in between: the first poll
+ * after the arrival (T0 + 2 o_send + L) takes tag 9 (queued) and tag 5,
+ * paying two receive overheads; a later cs_recv finds tag 9 queued at no
+ * cost.  Then rank 1 polls for tag 3 before it is sent (NULL: a receive
+ * stays posted) and blocks on it: it gets it at its arrival + o_recv. */
+#define T0 1.05e-3
+#define POLL_EVERY 1e-4
+#define T3 3e-3
+
+static void poll_main(cs_proc *p, void *user)
+{
+  (void)user;
+  int me = cs_rank(p);
+  if (me == 0) {
+    cs_compute(p, T0);
+    T.sent_at = cs_now(p);
+    cs_send(p, 1, 9, NULL, 0);
+    cs_send(p, 1, 5, NULL, 0);
+    cs_send(p, 2, 5, NULL, 0);
+    cs_compute(p, T3 - cs_now(p));
+    T.sent3_at = cs_now(p);
+    cs_send(p, 1, 3, NULL, 0);
+  } else if (me == 2) {
+    cs_msg_free(p, cs_recv(p, 0, 5));
+    T.ref_at = cs_now(p);
+  } else if (me == 1) {
+    cs_msg *m;
+    for (;;) {
+      double t = cs_now(p);
+      if ((m = cs_recv_try(p, 0, 5)) != NULL) {
+        T.poll_at = t;
+        T.got_at = cs_now(p);
+        break;
+      }
+      T.last_empty_at = t;
+      T.polls++;
+      cs_compute(p, POLL_EVERY);
+    }
+    T.got_tag = m->tag;
+    cs_msg_free(p, m);
+    T.queued_at = cs_now(p);
+    m = cs_recv(p, 0, 9);
+    T.queued_done_at = cs_now(p);
+    T.queued_tag = m->tag;
+    cs_msg_free(p, m);
+    T.early3_null = cs_recv_try(p, 0, 3) == NULL;
+    cs_msg_free(p, cs_recv(p, 0, 3));
+    T.got3_at = cs_now(p);
+  }
+  cs_serve(p);
+}
+
+/* Variant 0: a receive window of 1, no failure; variant 1: a window of 4,
+ * and rank 2 to fail at 10 s, long after the run's end: it must change
+ * nothing (the run ends at quiescence, the failure never happens). */
+START_TEST(poll_gets_message_at_first_poll_after_arrival)
+{
+  int window = _i == 0 ? 1 : 4;
+  outcome o = timed_run(3, poll_main, window, _i == 0 ? -1 : 2, 10.0);
+  assert_no_deadlock(&o, 3);
+  ck_assert_int_eq(cs_engine_failed_rank(), -1);
+  ck_assert(cs_engine_fail_time() < 0);
+  ck_assert(o.clock == T.got3_at); /* the last message taken: quiescence */
+  double L = T.ref_at - (T.sent_at + 3 * O_MSG) - O_MSG; /* rank 2: sent third, then o_recv */
+  ck_assert_msg(L > 0 && L < 1e-3, "latency %g s", L);
+  double arrival9 = T.sent_at + O_MSG + L, arrival5 = arrival9 + O_MSG;
+  /* the test's premise: both arrive between two polls */
+  ck_assert_msg(T.last_empty_at < arrival9 && T.polls > 5, "last empty poll at %.9g s, tag 9 arrived at %.9g s",
+                T.last_empty_at, arrival9);
+  ck_assert_msg(T.poll_at >= arrival5 - 1e-12 && T.poll_at - POLL_EVERY < arrival5,
+                "taken at the poll of %.9g s, arrival at %.9g s", T.poll_at, arrival5);
+  ck_assert_int_eq(T.got_tag, 5);
+  ck_assert_time(T.got_at, T.poll_at + 2 * O_MSG); /* tags 9 and 5 out of the network */
+  ck_assert_int_eq(T.queued_tag, 9);
+  ck_assert(T.queued_done_at == T.queued_at); /* from the queue: no time */
+  ck_assert(T.early3_null);
+  ck_assert_time(T.got3_at, T.sent3_at + O_MSG + L + O_MSG);
+  ck_assert_uint_eq(o.received[1], 3);
+  g_free(o.err);
+}
+END_TEST
+
+/* (b) Rank 0 fails at FAIL_AT while computing (variant 0), blocked in a
+ * receive (1) or polling with computation in between (2); variants 3-5: the
+ * same with a receive window of 4.  Rank 1 asks the detector just before
+ * and at FAIL_AT, then sends to rank 0 twice (dropped, at no cost).  Rank 2
+ * sends 1 MiB to rank 0 just before FAIL_AT (in flight at the failure,
+ * discarded on arrival, which ends the run) and once after (dropped). */
+static void victim_main(cs_proc *p, void *user)
+{
+  (void)user;
+  int me = cs_rank(p);
+  if (me == 0) {
+    switch (T.variant % 3) {
+    case 0:
+      cs_compute(p, 1.0);
+      break;
+    case 1:
+      cs_msg_free(p, cs_recv(p, CS_ANY, 77));
+      break;
+    default:
+      while (cs_recv_try(p, CS_ANY, 77) == NULL)
+        cs_compute(p, 1e-3);
+    }
+    T.returned[0] = true;
+  } else if (me == 1) {
+    cs_compute(p, FAIL_AT - 0.0009765625);
+    T.failed_before = cs_proc_failed(p, 0);
+    cs_compute(p, 0.0009765625);
+    T.failed_then = cs_proc_failed(p, 0);
+    T.seen_at = cs_now(p);
+    cs_send(p, 0, 5, NULL, 8);
+    int x = 1;
+    cs_send(p, 0, 6, &x, sizeof x);
+    T.after_drop_at = cs_now(p);
+  } else {
+    cs_compute(p, FAIL_AT - 2 * O_MSG);
+    cs_send(p, 0, 1, NULL, 1 << 20);
+    cs_compute(p, 0.0009765625);
+    T.failed_seen_by_2 = cs_proc_failed(p, 0);
+    cs_send(p, 0, 2, NULL, 8);
+  }
+  cs_serve(p);
+}
+
+START_TEST(failed_process_stops_and_is_detected)
+{
+  T.variant = _i;
+  outcome o = timed_run(3, victim_main, _i < 3 ? 1 : 4, 0, FAIL_AT);
+  ck_assert_msg(!T.returned[0], "variant %d: the failed process returned to the algorithm", _i);
+  ck_assert_int_eq(cs_engine_failed_rank(), 0);
+  ck_assert(cs_engine_fail_time() == FAIL_AT);
+  ck_assert(!T.failed_before);
+  ck_assert(T.failed_then);
+  ck_assert(T.seen_at == FAIL_AT);
+  ck_assert(T.failed_seen_by_2);
+  ck_assert(T.after_drop_at == T.seen_at); /* dropped sends cost nothing */
+  ck_assert_uint_eq(o.dropped[0], 0);
+  ck_assert_uint_eq(o.dropped[1], 2);
+  ck_assert_uint_eq(o.dropped[2], 1);
+  ck_assert_uint_eq(o.sent[1], 0); /* dropped sends are not counted as messages */
+  ck_assert_uint_eq(o.sent[2], 1);
+  ck_assert_uint_eq(o.received[0], 0); /* it discards what reaches it */
+  /* the others finished; the run ended when the 1 MiB message reached the
+   * failed process (after the failure) and was discarded: well before the
+   * 1 s the computing variant asked for */
+  ck_assert_int_eq(o.retired, 2);
+  ck_assert(!cs_engine_deadlocked());
+  ck_assert_msg(o.clock > FAIL_AT + 5e-4 && o.clock < 0.1, "variant %d: the run ended at %g s", _i, o.clock);
+  ck_assert_msg(strstr(o.err, "eadlock") == NULL, "SimGrid printed: %s", o.err);
+  g_free(o.err);
+}
+END_TEST
+
+/* (c) Ranks 1 and 2 wait for messages rank 0 would send after computing,
+ * but rank 0 fails first; rank 3 serves.  The engine finds the deadlock at
+ * FAIL_AT and lists 1 and 2 with what they wait for (variant 1: window 4). */
+static void orphan_main(cs_proc *p, void *user)
+{
+  (void)user;
+  int me = cs_rank(p);
+  if (me == 0) {
+    cs_compute(p, 0.5);
+    cs_send(p, 1, 11, NULL, 8);
+    cs_send_ctx(p, 2, 5, 12, NULL, 0, 8);
+  } else if (me == 1) {
+    cs_msg_free(p, cs_recv(p, 0, 11));
+  } else if (me == 2) {
+    cs_msg_free(p, cs_recv_ctx(p, 0, 5, 12));
+  }
+  if (me != 3)
+    T.returned[me] = true;
+  cs_serve(p);
+}
+
+static void assert_stuck(int i, int rank, int src, uint32_t ctx, int tag)
+{
+  int count = -1;
+  const cs_stuck *s = cs_engine_stuck(&count);
+  ck_assert_int_gt(count, i);
+  ck_assert_msg(s[i].rank == rank && s[i].src == src && s[i].ctx == ctx && s[i].tag == tag,
+                "stuck[%d] = rank %d waiting for (src %d, ctx %u, tag %d), expected rank %d (%d, %u, %d)", i,
+                s[i].rank, s[i].src, s[i].ctx, s[i].tag, rank, src, ctx, tag);
+}
+
+START_TEST(deadlock_after_failure_is_reported)
+{
+  outcome o = timed_run(4, orphan_main, _i == 0 ? 1 : 4, 0, FAIL_AT);
+  ck_assert(cs_engine_deadlocked());
+  ck_assert_int_eq(cs_engine_failed_rank(), 0);
+  ck_assert_time(o.clock, FAIL_AT);
+  ck_assert_int_eq(cs_engine_stuck_count(), 2);
+  assert_stuck(0, 1, 0, 0, 11);
+  assert_stuck(1, 2, 0, 5, 12);
+  ck_assert(!T.returned[0] && !T.returned[1] && !T.returned[2]);
+  ck_assert_int_eq(o.retired, 1);
+  ck_assert_msg(strstr(o.err, "eadlock") == NULL, "SimGrid printed its report: %s", o.err);
+  g_free(o.err);
+}
+END_TEST
+
+/* Without a failure: 0 and 1 wait for each other, 2 serves; found at once. */
+static void cross_main(cs_proc *p, void *user)
+{
+  (void)user;
+  int me = cs_rank(p);
+  if (me == 0)
+    cs_msg_free(p, cs_recv(p, 1, 1));
+  else if (me == 1) {
+    cs_compute(p, 1e-3);
+    cs_msg_free(p, cs_recv(p, CS_ANY, 2));
+  }
+  cs_serve(p);
+}
+
+START_TEST(deadlock_without_failure_is_reported)
+{
+  outcome o = timed_run(3, cross_main, 1, -1, 0);
+  ck_assert(cs_engine_deadlocked());
+  ck_assert_int_eq(cs_engine_failed_rank(), -1);
+  ck_assert_time(o.clock, 1e-3);
+  ck_assert_int_eq(cs_engine_stuck_count(), 2);
+  assert_stuck(0, 0, 1, 0, 1);
+  assert_stuck(1, 1, CS_ANY, 0, 2);
+  ck_assert_int_eq(o.retired, 1);
+  ck_assert_msg(strstr(o.err, "eadlock") == NULL, "SimGrid printed its report: %s", o.err);
+  g_free(o.err);
+}
+END_TEST
+
+/* A failure of a rank that does not exist, or at no time, is bad input. */
+START_TEST(bad_failure_is_input_error)
+{
+  char *dir = g_dir_make_tmp("check-msg-XXXXXX", NULL);
+  char *path = g_build_filename(dir, "cluster.xml", NULL);
+  ck_assert(g_file_set_contents(path, cluster_xml, -1, NULL));
+  cs_engine_config ec;
+  cs_engine_config_defaults(&ec);
+  ec.platform_file = path;
+  ec.n = 2;
+  ec.cores = 1;
+  ec.quiet = 1;
+  ec.fail_rank = _i == 0 ? 2 : 1;
+  ec.fail_at = _i == 0 ? 1.0 : -1.0;
+  cs_proc procs[2];
+  GError *err = NULL;
+  ck_assert(!cs_engine_run(&ec, procs, cross_main, NULL, &err));
+  ck_assert(err != NULL && err->domain == CS_INPUT_ERROR);
+  g_error_free(err);
+  g_unlink(path);
+  g_rmdir(dir);
+  g_free(path);
+  g_free(dir);
+}
+END_TEST
+
 static Suite *msg_suite(void)
 {
   Suite *s = suite_create("msg");
@@ -700,6 +1207,9 @@ static Suite *msg_suite(void)
                   test_handler_dispatches_already_queued, test_removed_handler_lets_messages_queue,
                   test_serve_retires_and_dispatches}},
     {"observer", {test_observer_sees_every_send, test_compute_and_now_reach_the_transport}},
+    {"polling", {test_recv_try_returns_null_when_nothing_arrived, test_recv_try_queues_what_does_not_match,
+                 test_recv_try_dispatches_handler_messages, test_recv_try_without_poll_sees_the_queue_only,
+                 test_recv_records_what_it_waits_for, test_send_to_failed_rank_is_dropped}},
   };
   for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
     TCase *tc = tcase_create(cases[c].name);
@@ -708,6 +1218,14 @@ static Suite *msg_suite(void)
       tcase_add_test(tc, cases[c].tests[i]);
     suite_add_tcase(s, tc);
   }
+  TCase *tc = tcase_create("timed");
+  tcase_set_timeout(tc, 60);
+  tcase_add_loop_test(tc, poll_gets_message_at_first_poll_after_arrival, 0, 2);
+  tcase_add_loop_test(tc, failed_process_stops_and_is_detected, 0, 6);
+  tcase_add_loop_test(tc, deadlock_after_failure_is_reported, 0, 2);
+  tcase_add_test(tc, deadlock_without_failure_is_reported);
+  tcase_add_loop_test(tc, bad_failure_is_input_error, 0, 2);
+  suite_add_tcase(s, tc);
   return s;
 }
 

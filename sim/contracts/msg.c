@@ -102,6 +102,10 @@ void cs_send_sized(cs_proc *p, int dst, int tag, const void *data, size_t data_l
 void cs_send_ctx(cs_proc *p, int dst, uint32_t ctx, int tag, const void *data, size_t data_len, size_t bytes)
 {
   g_assert(dst >= 0 && dst < p->size && data_len <= bytes);
+  if (cs_proc_failed(p, dst)) { /* the detector's error: nothing leaves (msg.h) */
+    p->dropped_sends++;
+    return;
+  }
   cs_msg *m = malloc(sizeof *m);
   g_assert(m != NULL);
   m->src = p->rank;
@@ -146,7 +150,9 @@ static void dispatch(cs_proc *p, cs_msg *m)
 
 cs_msg *cs_recv(cs_proc *p, int src, int tag) { return cs_recv_ctx(p, src, 0, tag); }
 
-cs_msg *cs_recv_ctx(cs_proc *p, int src, uint32_t ctx, int tag)
+/* The first queued message matching (src, ctx, tag), taken out of the queue,
+ * or NULL. */
+static cs_msg *take_pending(cs_proc *p, int src, uint32_t ctx, int tag)
 {
   for (GList *l = p->pending.head; l != NULL; l = l->next) {
     cs_msg *m = l->data;
@@ -156,19 +162,64 @@ cs_msg *cs_recv_ctx(cs_proc *p, int src, uint32_t ctx, int tag)
       return m; /* already counted as held while queued */
     }
   }
-  for (;;) {
-    cs_msg *m = p->transport->next(p);
-    if (is_handled(p, m)) {
-      dispatch(p, m);
-      continue;
-    }
-    mem_add(p, words_of(m->bytes));
-    if (matches(m, src, ctx, tag)) {
-      p->received++;
-      return m;
-    }
-    g_queue_push_tail(&p->pending, m);
+  return NULL;
+}
+
+/* A message just taken from the transport, for a receive of (src, ctx,
+ * tag): handed to the handler if in its range, else held; returned if it
+ * matches, else queued in arrival order (NULL in both cases). */
+static cs_msg *file_arrival(cs_proc *p, cs_msg *m, int src, uint32_t ctx, int tag)
+{
+  if (is_handled(p, m)) {
+    dispatch(p, m);
+    return NULL;
   }
+  mem_add(p, words_of(m->bytes));
+  if (matches(m, src, ctx, tag)) {
+    p->received++;
+    return m;
+  }
+  g_queue_push_tail(&p->pending, m);
+  return NULL;
+}
+
+cs_msg *cs_recv_ctx(cs_proc *p, int src, uint32_t ctx, int tag)
+{
+  cs_msg *m = take_pending(p, src, ctx, tag);
+  while (m == NULL) {
+    /* Recorded afresh before every wait: a handler run in between may
+     * receive (and record) itself. */
+    p->wait.src = src;
+    p->wait.ctx = ctx;
+    p->wait.tag = tag;
+    p->wait.active = true;
+    cs_msg *in = p->transport->next(p);
+    p->wait.active = false;
+    m = file_arrival(p, in, src, ctx, tag);
+  }
+  return m;
+}
+
+cs_msg *cs_recv_try(cs_proc *p, int src, int tag) { return cs_recv_try_ctx(p, src, 0, tag); }
+
+/* Polling: queued messages first, then whatever has arrived, in arrival
+ * order, until one matches or nothing more has arrived. */
+cs_msg *cs_recv_try_ctx(cs_proc *p, int src, uint32_t ctx, int tag)
+{
+  cs_msg *m = take_pending(p, src, ctx, tag);
+  if (m != NULL || p->transport->poll == NULL)
+    return m;
+  cs_msg *in;
+  while ((in = p->transport->poll(p)) != NULL)
+    if ((m = file_arrival(p, in, src, ctx, tag)) != NULL)
+      return m;
+  return NULL;
+}
+
+bool cs_proc_failed(const cs_proc *p, int rank)
+{
+  g_assert(rank == CS_ANY || (rank >= 0 && rank < p->size));
+  return p->transport->failed != NULL && p->transport->failed(p, rank);
 }
 
 void cs_msg_free(cs_proc *p, cs_msg *m)
@@ -279,6 +330,7 @@ void cs_mem_hold_bytes(cs_proc *p, int64_t bytes)
 }
 
 uint64_t cs_proc_received(const cs_proc *p) { return p->received; }
+uint64_t cs_proc_dropped_sends(const cs_proc *p) { return p->dropped_sends; }
 
 const cs_counters *cs_proc_counters(const cs_proc *p, cs_phase phase) { return &p->counters[phase]; }
 int64_t cs_proc_mem_peak_words(const cs_proc *p) { return p->mem_peak; }

@@ -25,6 +25,7 @@
 #ifndef COLLSIM_MSG_H
 #define COLLSIM_MSG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,6 +77,32 @@ void cs_send_ctx(cs_proc *p, int dst, uint32_t ctx, int tag, const void *data, s
 cs_msg *cs_recv_ctx(cs_proc *p, int src, uint32_t ctx, int tag);
 void cs_msg_free(cs_proc *p, cs_msg *m);
 
+/* Non-blocking receive (MPI_Iprobe followed by MPI_Recv): the first queued
+ * or already arrived message matching (src or CS_ANY, ctx, tag), or NULL at
+ * once.  It never blocks and never advances simulated time, except the
+ * receive overhead of each message it takes out of the network.  Arrived
+ * messages that do not match are queued as cs_recv_ctx queues them, and
+ * messages of the handler's range are handed to the handler as usual (the
+ * handler may take time).  A process that only polls is not blocked: the
+ * timed backend's end-of-run and deadlock detection never count it as
+ * waiting.  A backend without polling returns queued messages only. */
+cs_msg *cs_recv_try_ctx(cs_proc *p, int src, uint32_t ctx, int tag);
+cs_msg *cs_recv_try(cs_proc *p, int src, int tag); /* context 0 */
+
+/* Process failure: a simulated failure detector, perfect and without delay
+ * (true from the moment `rank` fails, never before, for every process).  It
+ * stands for the error a fault-tolerant MPI (ULFM's MPI_ERR_PROC_FAILED)
+ * returns on an operation with a failed process, with no detection latency
+ * modelled.  The timed backend fails at most one process per run
+ * (cs_engine_config's fail_rank, fail_at); false in backends without
+ * failures.
+ * A send to a rank the detector reports failed is dropped at once by the
+ * sender: nothing is injected, no overhead is paid, the counters and the
+ * send observer do not see it; it is counted in cs_proc_dropped_sends.  A
+ * message sent before the failure is delivered to the failed process, which
+ * discards it. */
+bool cs_proc_failed(const cs_proc *p, int rank);  /* rank CS_ANY: has any process failed? */
+
 /* Handler for tags in [tag_lo, tag_hi]; pass fn = NULL to remove it. */
 void cs_set_handler(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, void *user);
 /* The same, with state the process keeps for the handler (allocated with
@@ -86,7 +113,8 @@ void cs_set_handler_owned(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, 
 /* Serve handler messages until the simulation ends (the process has finished
  * its own part but may still be asked to act for others).  The timed backend
  * ends the run at quiescence: every process serving and no message in
- * flight.  Never returns in the timed backend. */
+ * flight (or at a deadlock it reports, sg_engine.h).  Never returns in the
+ * timed backend. */
 void cs_serve(cs_proc *p);
 
 /* Memory the algorithm holds, counted in 8-byte words (rounded up). */
@@ -126,5 +154,7 @@ int64_t cs_proc_mem_peak_words(const cs_proc *p);
 int64_t cs_proc_mem_words(const cs_proc *p);
 /* Messages this process took (cs_recv or its handler). */
 uint64_t cs_proc_received(const cs_proc *p);
+/* Sends this process dropped because their destination had failed. */
+uint64_t cs_proc_dropped_sends(const cs_proc *p);
 
 #endif

@@ -15,6 +15,13 @@ typedef struct cs_transport {
   double (*now)(const cs_proc *p);
   /* Called once by cs_serve before it loops: the process's own part is over. */
   void (*retire)(cs_proc *p);
+  /* Optional (NULL: cs_recv_try sees queued messages only).  A message
+   * addressed to p that has already arrived, or NULL, without blocking; like
+   * `next`, no message may be lost or reordered between the two. */
+  cs_msg *(*poll)(cs_proc *p);
+  /* Optional (NULL: no process ever fails).  The failure detector behind
+   * cs_proc_failed. */
+  bool (*failed)(const cs_proc *p, int rank);
 } cs_transport;
 
 /* Observer of every send, e.g. to record the (src, dst, bytes) stream. */
@@ -39,6 +46,16 @@ struct cs_proc {
   int handler_owns_user;          /* handler_user was cs_alloc'd for it: freed with it */
   cs_send_observer observer;
   void *observer_user;
+  uint64_t dropped_sends;         /* sends to a failed rank, dropped by cs_send_ctx */
+  /* While cs_recv_ctx waits in `next`: what it waits for (the timed backend
+   * reports it when it finds a deadlock).  `active` is false otherwise, e.g.
+   * while cs_serve waits. */
+  struct cs_proc_wait {
+    bool active;
+    int src;
+    uint32_t ctx;
+    int tag;
+  } wait;
 };
 
 void cs_proc_init(cs_proc *p, int rank, int size, const cs_transport *t, void *backend);

@@ -19,6 +19,14 @@
  * - Scale: 16 KiB stacks and no guard pages let 131,072 actors fit (guard pages
  *   exhaust vm.max_map_count near 32,768 actors); crosstraffic off divides the
  *   solver's work by about 8 at that scale.
+ * - Polling (cs_recv_try): receives posted with sg_mailbox_get_async and
+ *   tested with sg_comm_test stay posted between polls; the next blocking
+ *   receive waits on them first.  A run that never polls makes exactly the
+ *   SimGrid calls it made before.
+ * - Failure (fail_rank, fail_at): a daemon "failure" actor, the failed
+ *   process's sleeps cut at fail_at, and a discard loop it never leaves.
+ * - The run ends at quiescence, or at a deadlock the engine finds and
+ *   records itself (end_if_stuck), never with SimGrid's deadlock report.
  */
 #include "sim/engine/sg_engine.h"
 #include "sim/contracts/transport.h"
@@ -39,6 +47,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* Where a process stands, for the end-of-run and deadlock tests. */
+typedef struct proc_state {
+  bool blocked; /* waiting in sg_next (a receive or cs_serve) */
+  bool retired; /* called cs_serve */
+  bool exited;  /* returned from its main function */
+} proc_state;
+
 static struct {
   const cs_engine_config *cfg;
   cs_proc *procs;
@@ -51,7 +66,22 @@ static struct {
   sg_host_t *hosts;    /* in natural order of names */
   size_t nhosts;
   GHashTable *channels; /* host_channels: src_host * nhosts + dst_host -> channel */
-} eng;
+  proc_state *st;      /* per rank */
+  int exited;          /* processes that returned from their main function */
+  int blocked;         /* live processes blocked in sg_next */
+  /* Failure (cs_engine_config's fail_rank, fail_at), kept after the run. */
+  int fail_rank;       /* -1: none */
+  double fail_at;
+  bool fail_applied;
+  double fail_time;
+  int failed_live;     /* 1 once the failed process stopped counting as live */
+  int failed_retired;  /* 1 if it had retired before it failed */
+  /* Deadlock found by the engine (kept after the run). */
+  bool deadlocked;
+  double end_clock;    /* when the run ended (cs_engine_clock), -1 before */
+  cs_stuck *stuck;
+  int nstuck;
+} eng = {.fail_rank = -1, .fail_time = -1};
 
 void cs_engine_config_defaults(cs_engine_config *c)
 {
@@ -62,6 +92,7 @@ void cs_engine_config_defaults(cs_engine_config *c)
   c->stack_kib = CS_DEFAULT_STACK_KIB;
   c->model = "LV08";
   c->crosstraffic = 0;
+  c->fail_rank = -1;
 }
 
 /* ---- transport ---- */
@@ -74,10 +105,14 @@ typedef struct outbox {
   sg_comm_t *comm;
   int *dst;
   int count, cap;
-  /* Receive window (recv_window > 1): receives posted ahead, each with the
-   * slot its payload lands in. */
+  /* Receives posted ahead, each with the slot its payload lands in and the
+   * order it was posted in: the receive window (recv_window > 1), or the
+   * one receive a poll left posted (recv_window 1). */
   sg_comm_t rcomm[CS_MAX_RECV_WINDOW];
   void *rdata[CS_MAX_RECV_WINDOW];
+  uint64_t rseq[CS_MAX_RECV_WINDOW];
+  uint64_t next_seq;
+  int posted;
   /* Inside sg_comm_wait_any: SimGrid holds the posted receives, and when the
    * actor is killed there (the end of the run) it releases them itself. */
   int in_wait_any;
@@ -126,17 +161,67 @@ static outbox *outbox_of(cs_proc *p)
   return p->backend;
 }
 
-/* Termination by quiescence, as a message-driven runtime detects it: the run
- * is over when every process has finished its own part and no message is in
- * flight.  Until then finished processes keep serving (e.g. as hash
- * intermediaries), so every message sent is delivered and handled.  The
- * process that observes quiescence ends the others and itself. */
-static void end_if_quiescent(void)
+/* ---- end of the run: quiescence or deadlock ---- */
+
+/* Live: neither failed nor returned from its main function. */
+static bool is_live(int r)
 {
-  if (eng.retired == eng.cfg->n && eng.in_flight == 0) {
-    sg_actor_kill_all();
-    sg_actor_exit();
+  return !eng.st[r].exited && !(eng.fail_applied && r == eng.fail_rank);
+}
+
+static int live_count(void) { return eng.cfg->n - eng.exited - eng.failed_live; }
+
+static void set_blocked(int r, bool on)
+{
+  if (eng.st[r].blocked == on)
+    return;
+  eng.st[r].blocked = on;
+  if (is_live(r))
+    eng.blocked += on ? 1 : -1;
+}
+
+static bool failure_pending(void) { return eng.fail_rank >= 0 && !eng.fail_applied; }
+
+/* The stuck processes: live, blocked, inside cs_recv_ctx (msg.c records
+ * what it waits for). */
+static void record_deadlock(void)
+{
+  eng.deadlocked = true;
+  g_free(eng.stuck);
+  eng.stuck = g_new(cs_stuck, eng.blocked + 1);
+  eng.nstuck = 0;
+  for (int r = 0; r < eng.cfg->n; r++) {
+    const cs_proc *p = &eng.procs[r];
+    if (is_live(r) && eng.st[r].blocked && p->wait.active)
+      eng.stuck[eng.nstuck++] = (cs_stuck){r, p->wait.src, p->wait.ctx, p->wait.tag};
   }
+}
+
+/* Termination by quiescence, as a message-driven runtime detects it: the run
+ * is over when every live process has finished its own part and no message
+ * is in flight.  Until then finished processes keep serving (e.g. as hash
+ * intermediaries), so every message sent is delivered and handled.
+ * Deadlock: no message in flight, no failure to come, every live process
+ * blocked in sg_next, yet some live process has not retired: nothing can
+ * ever wake them.  Messages queued in a host channel count in in_flight
+ * (sg_send), and a process that polls or computes is not blocked.  Called
+ * by a process about to block (counted blocked already), by the failed
+ * process's discard loop, by a process that returns from its main function
+ * and by the failure actor: whoever observes the end ends the others and
+ * itself. */
+static void end_if_stuck(void)
+{
+  if (eng.in_flight != 0)
+    return;
+  int live = live_count();
+  if (eng.retired - eng.failed_retired != live) {
+    if (failure_pending() || eng.blocked != live)
+      return;
+    record_deadlock();
+  }
+  eng.end_clock = simgrid_get_clock();
+  sg_actor_kill_all();
+  sg_actor_exit();
 }
 
 /* Shorter sleeps are below SimGrid's numerical accuracy (it warns). */
@@ -144,25 +229,57 @@ static void end_if_quiescent(void)
 
 static int host_index(int rank) { return eng.cfg->host_of ? eng.cfg->host_of[rank] : rank / eng.cfg->cores; }
 
+/* The message a process holds while it pays an overhead: the one it is
+ * sending (in flight once sg_send counted it) or the one it took. */
+typedef struct held {
+  cs_msg *m;
+  bool in_flight;
+} held;
+
+static const held NOTHING = {NULL, false};
+
+static G_GNUC_NORETURN void fail_now(cs_proc *p, held h);
+
+/* Whether `rank` has failed by now: the failure detector (msg.h), also
+ * true at fail_at before the failure actor has run. */
+static bool rank_failed(int rank)
+{
+  return rank >= 0 && rank == eng.fail_rank && (eng.fail_applied || simgrid_get_clock() >= eng.fail_at);
+}
+
+/* The failed process never returns to the algorithm: every engine entry
+ * checks. */
+static void die_if_failed(cs_proc *p, held h)
+{
+  if (rank_failed(p->rank))
+    fail_now(p, h);
+}
+
 /* `seconds` of CPU time: a core of its own (a sleep), or with shared_cpu the
  * host's one processor, taken in turns first come first served: the work
  * starts when the processor is free and runs to its end (a nonpreemptive
  * scheduler, as FG-MPI's proclets inside one OS process).  A per-host
  * clock, not SimGrid's CPU model: processor sharing among thousands of
- * actors per host costs the solver O(actors) per event. */
-static void cpu_busy(const cs_proc *p, double seconds)
+ * actors per host costs the solver O(actors) per event.  The process to
+ * fail sleeps until fail_at at most, and fails there holding h. */
+static void cpu_busy(cs_proc *p, double seconds, held h)
 {
   if (seconds <= 0)
     return;
-  if (!eng.cfg->shared_cpu) {
-    sg_actor_sleep_for(seconds);
-    return;
+  double now = simgrid_get_clock(), sleep = seconds;
+  if (eng.cfg->shared_cpu) {
+    double *free_at = &eng.busy_until[host_index(p->rank)];
+    *free_at = (*free_at > now ? *free_at : now) + seconds;
+    /* below SimGrid's accuracy the wait is kept on the host's clock only */
+    sleep = *free_at - now >= MIN_SLEEP_S ? *free_at - now : 0;
   }
-  double now = simgrid_get_clock();
-  double *free_at = &eng.busy_until[host_index(p->rank)];
-  *free_at = (*free_at > now ? *free_at : now) + seconds;
-  if (*free_at - now >= MIN_SLEEP_S) /* below SimGrid's accuracy the wait is kept on the host's clock only */
-    sg_actor_sleep_for(*free_at - now);
+  if (p->rank == eng.fail_rank && failure_pending() && now + sleep >= eng.fail_at) {
+    if (eng.fail_at - now >= MIN_SLEEP_S)
+      sg_actor_sleep_until(eng.fail_at);
+    fail_now(p, h);
+  }
+  if (sleep > 0)
+    sg_actor_sleep_for(sleep);
 }
 
 static bool same_host(int a, int b) { return host_index(a) == host_index(b); }
@@ -231,10 +348,11 @@ static void channel_push(int src, int dst, cs_msg *m)
 
 static void sg_send(cs_proc *p, int dst, cs_msg *m)
 {
+  die_if_failed(p, (held){m, false});
   bool local = same_host(p->rank, dst);
   bool copied = local && eng.cfg->local_copy_bw > 0;
   double copy_s = copied ? (double)m->bytes / eng.cfg->local_copy_bw : 0;
-  cpu_busy(p, eng.cfg->o_send + copy_s);
+  cpu_busy(p, eng.cfg->o_send + copy_s, (held){m, false});
   eng.in_flight++;
   if (eng.cfg->host_channels && !local) {
     channel_push(p->rank, dst, m);
@@ -242,10 +360,35 @@ static void sg_send(cs_proc *p, int dst, cs_msg *m)
   }
   outbox *o = outbox_of(p);
   outbox_reap(o);
-  if (eng.cfg->fifo_channels)
+  if (eng.cfg->fifo_channels) {
     outbox_wait_channel(o, dst);
+    die_if_failed(p, (held){m, true});
+  }
   long wire_bytes = copied ? 0 : (long)m->bytes;
   outbox_push(o, sg_mailbox_put_async(eng.mailboxes[dst], m, wire_bytes), dst);
+}
+
+/* ---- receiving: blocking, polling ---- */
+
+static int window(void) { return eng.cfg->recv_window > 1 ? eng.cfg->recv_window : 1; }
+
+/* Post the receives of the window that are not posted. */
+static void post_receives(cs_proc *p, outbox *o)
+{
+  for (int i = 0; i < window(); i++)
+    if (!o->rcomm[i]) {
+      o->rcomm[i] = sg_mailbox_get_async(eng.mailboxes[p->rank], &o->rdata[i]);
+      o->rseq[i] = o->next_seq++;
+      o->posted++;
+    }
+}
+
+/* The payload of a posted receive that completed (SimGrid released it). */
+static cs_msg *slot_taken(outbox *o, int slot)
+{
+  o->rcomm[slot] = NULL;
+  o->posted--;
+  return o->rdata[slot];
 }
 
 /* The next message in order of arrival: with a permanent receiver SimGrid
@@ -253,40 +396,85 @@ static void sg_send(cs_proc *p, int dst, cs_msg *m)
  * for the oldest message even when a younger one (from a less loaded route)
  * has already arrived.  Keeping `recv_window` receives posted and taking
  * whichever completes first removes that head-of-line blocking (MPI matches
- * a receive against any arrived message). */
+ * a receive against any arrived message).  With a window of 1 this waits on
+ * the receive a poll left posted. */
 static cs_msg *next_arrived(cs_proc *p)
 {
   outbox *o = outbox_of(p);
-  int w = eng.cfg->recv_window, slot_of[CS_MAX_RECV_WINDOW], n = 0;
-  sg_comm_t posted[CS_MAX_RECV_WINDOW];
-  for (int i = 0; i < w; i++) {
-    if (!o->rcomm[i])
-      o->rcomm[i] = sg_mailbox_get_async(eng.mailboxes[p->rank], &o->rdata[i]);
-    posted[n] = o->rcomm[i];
-    slot_of[n++] = i;
-  }
+  post_receives(p, o);
   o->in_wait_any = 1;
-  ssize_t done = sg_comm_wait_any(posted, (size_t)n); /* releases the finished comm */
+  ssize_t done = sg_comm_wait_any(o->rcomm, (size_t)window()); /* releases the finished comm */
   o->in_wait_any = 0;
-  int slot = slot_of[done];
-  o->rcomm[slot] = NULL;
-  return o->rdata[slot];
+  return slot_taken(o, (int)done);
 }
 
-static cs_msg *sg_next(cs_proc *p)
+/* Block until a message reaches p.  Without a window and with no receive
+ * left posted by a poll, a plain blocking get, as always. */
+static cs_msg *wait_message(cs_proc *p)
 {
-  end_if_quiescent();
-  cs_msg *m = eng.cfg->recv_window > 1 ? next_arrived(p) : sg_mailbox_get(eng.mailboxes[p->rank]);
+  const outbox *o = p->backend;
+  if (eng.cfg->recv_window > 1 || (o && o->posted > 0))
+    return next_arrived(p);
+  return sg_mailbox_get(eng.mailboxes[p->rank]);
+}
+
+/* p takes m out of the network: the receive overhead, then m is no longer
+ * in flight (a failed process discards it instead). */
+static cs_msg *take(cs_proc *p, cs_msg *m)
+{
+  die_if_failed(p, (held){m, true});
   if (p->backend)
     outbox_reap(p->backend);
-  cpu_busy(p, eng.cfg->o_recv);
+  cpu_busy(p, eng.cfg->o_recv, (held){m, true});
   eng.in_flight--; /* only now is the message in the process's hands */
   return m;
 }
 
+static cs_msg *sg_next(cs_proc *p)
+{
+  die_if_failed(p, NOTHING);
+  set_blocked(p->rank, true);
+  end_if_stuck();
+  cs_msg *m = wait_message(p);
+  set_blocked(p->rank, false);
+  return take(p, m);
+}
+
+/* Polling (cs_recv_try): the window's receives stay posted between polls
+ * (posting one per poll and cancelling it would lose the message it
+ * matched in the meantime), and the next sg_next waits on them first, so
+ * messages are neither lost nor reordered.  Tested oldest posted first
+ * (the order their messages were sent in); each sg_comm_test is a simcall
+ * but takes no simulated time. */
+static cs_msg *sg_poll(cs_proc *p)
+{
+  die_if_failed(p, NOTHING);
+  outbox *o = outbox_of(p);
+  post_receives(p, o);
+  int w = window();
+  bool tested[CS_MAX_RECV_WINDOW] = {false};
+  for (int k = 0; k < w; k++) {
+    int slot = -1;
+    for (int i = 0; i < w; i++)
+      if (!tested[i] && (slot < 0 || o->rseq[i] < o->rseq[slot]))
+        slot = i;
+    tested[slot] = true;
+    if (sg_comm_test(o->rcomm[slot])) /* releases it when finished */
+      return take(p, slot_taken(o, slot));
+  }
+  return NULL;
+}
+
+static bool sg_failed(const cs_proc *p, int rank)
+{
+  (void)p;
+  return rank_failed(rank == CS_ANY ? eng.fail_rank : rank);
+}
+
 static void sg_compute(cs_proc *p, double seconds)
 {
-  cpu_busy(p, seconds);
+  die_if_failed(p, NOTHING);
+  cpu_busy(p, seconds, NOTHING);
 }
 
 static double sg_now(const cs_proc *p)
@@ -297,11 +485,87 @@ static double sg_now(const cs_proc *p)
 
 static void sg_retire(cs_proc *p)
 {
-  (void)p;
+  die_if_failed(p, NOTHING);
+  eng.st[p->rank].retired = true;
   eng.retired++;
 }
 
-static const cs_transport sg_transport = {sg_send, sg_next, sg_compute, sg_now, sg_retire};
+static const cs_transport sg_transport = {
+  .send = sg_send,
+  .next = sg_next,
+  .compute = sg_compute,
+  .now = sg_now,
+  .retire = sg_retire,
+  .poll = sg_poll,
+  .failed = sg_failed,
+};
+
+/* ---- process failure ---- */
+
+/* The poison that wakes the failed process when it is blocked: its address
+ * tells it apart; it is never in flight and never freed. */
+static cs_msg poison;
+
+/* Discard a message that reached the failed process. */
+static void sink(held h)
+{
+  if (h.m == NULL || h.m == &poison)
+    return;
+  if (h.in_flight)
+    eng.in_flight--;
+  free(h.m->data);
+  free(h.m);
+}
+
+/* The failure takes effect (once, by whichever comes first at fail_at: the
+ * failed process itself or the failure actor): it stops counting as live;
+ * blocked, it is woken by the poison, a zero-byte message from its own host
+ * (a detached put: nobody waits for it). */
+static void apply_failure(void)
+{
+  if (eng.fail_applied)
+    return;
+  int v = eng.fail_rank;
+  const proc_state *s = &eng.st[v];
+  if (s->blocked && is_live(v))
+    eng.blocked--;
+  eng.fail_applied = true;
+  eng.fail_time = simgrid_get_clock();
+  eng.failed_live = !s->exited;
+  eng.failed_retired = s->retired;
+  if (s->blocked)
+    sg_comm_detach(sg_mailbox_put_init(eng.mailboxes[v], &poison, 0), NULL);
+}
+
+/* The failed process, for good: it discards h and every message that
+ * reaches it (they leave in_flight as they arrive), without paying any
+ * overhead, and never returns. */
+static void fail_now(cs_proc *p, held h)
+{
+  apply_failure();
+  sink(h);
+  for (;;) {
+    set_blocked(p->rank, true); /* counts nothing: it is not live */
+    end_if_stuck();
+    cs_msg *m = wait_message(p);
+    set_blocked(p->rank, false);
+    sink((held){m, true});
+  }
+}
+
+/* Daemon on the failing process's host: at fail_at, makes the failure take
+ * effect even if the process is blocked, then checks whether that ended
+ * the run (everyone else waiting on it: a deadlock). */
+static void failure_main(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  sg_actor_daemonize(sg_actor_self());
+  if (eng.fail_at - simgrid_get_clock() >= MIN_SLEEP_S)
+    sg_actor_sleep_until(eng.fail_at);
+  apply_failure();
+  end_if_stuck();
+}
 
 /* ---- platform ---- */
 
@@ -530,6 +794,25 @@ static void run_with_progress(const cs_engine_config *c)
   }
 }
 
+/* Failure, deadlock and process states of a new run. */
+static void reset_ends(const cs_engine_config *c)
+{
+  eng.st = g_new0(proc_state, c->n);
+  eng.exited = 0;
+  eng.blocked = 0;
+  eng.fail_rank = c->fail_rank >= 0 ? c->fail_rank : -1;
+  eng.fail_at = c->fail_at;
+  eng.fail_applied = false;
+  eng.fail_time = -1;
+  eng.failed_live = 0;
+  eng.failed_retired = 0;
+  eng.deadlocked = false;
+  eng.end_clock = -1;
+  g_free(eng.stuck);
+  eng.stuck = NULL;
+  eng.nstuck = 0;
+}
+
 static void actor_main(int argc, char **argv)
 {
   (void)argc;
@@ -539,6 +822,10 @@ static void actor_main(int argc, char **argv)
   snprintf(name, sizeof name, "m%d", p->rank);
   sg_mailbox_set_receiver(name);
   eng.fn(p, eng.user);
+  /* Returned instead of serving: no longer live (it can never receive). */
+  eng.st[p->rank].exited = true;
+  eng.exited++;
+  end_if_stuck();
 }
 
 static void init_simgrid(const cs_engine_config *c)
@@ -615,12 +902,19 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
     return FALSE;
   }
 
+  if (c->fail_rank >= c->n || (c->fail_rank >= 0 && !(c->fail_at >= 0))) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "failure of rank %d at %g s: not a rank (n = %d) or not a time", c->fail_rank,
+                c->fail_at, c->n);
+    free(hosts);
+    return FALSE;
+  }
   eng.cfg = c;
   eng.procs = procs;
   eng.fn = fn;
   eng.user = user;
   eng.in_flight = 0;
   eng.retired = 0;
+  reset_ends(c);
   eng.mailboxes = g_new(sg_mailbox_t, c->n);
   eng.busy_until = g_new0(double, nhosts);
   char name[24];
@@ -638,12 +932,14 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.hosts = hosts;
   eng.nhosts = nhosts;
   eng.channels = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, channel_free);
+  if (eng.fail_rank >= 0)
+    sg_actor_start(sg_actor_init("failure", hosts[host_index(eng.fail_rank)]), failure_main, 0, NULL);
   run_with_progress(c);
   for (int r = 0; r < c->n; r++) {
     outbox *o = procs[r].backend;
     if (o) {
       for (int i = 0; i < o->count; i++)
-        sg_comm_unref(o->comm[i]); /* finished: quiescence means all were received */
+        sg_comm_unref(o->comm[i]); /* finished: the run ends with nothing in flight */
       for (int i = 0; i < CS_MAX_RECV_WINDOW && !o->in_wait_any; i++)
         if (o->rcomm[i])
           sg_comm_unref(o->rcomm[i]); /* receives posted ahead, never matched (released by SimGrid
@@ -662,9 +958,27 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.channels = NULL;
   free(eng.hosts);
   eng.hosts = NULL;
+  g_free(eng.st);
+  eng.st = NULL;
   return TRUE;
 }
 
 int cs_engine_retired(void) { return eng.retired; }
 
-double cs_engine_clock(void) { return simgrid_get_clock(); }
+int cs_engine_failed_rank(void) { return eng.fail_applied ? eng.fail_rank : -1; }
+double cs_engine_fail_time(void) { return eng.fail_applied ? eng.fail_time : -1; }
+
+bool cs_engine_deadlocked(void) { return eng.deadlocked; }
+int cs_engine_stuck_count(void) { return eng.nstuck; }
+
+const cs_stuck *cs_engine_stuck(int *count)
+{
+  if (count)
+    *count = eng.nstuck;
+  return eng.stuck;
+}
+
+/* The time of the event that ended the run.  SimGrid's clock may have
+ * moved on to the end of the progress reporter's last slice
+ * (simgrid_run_until), so it is read when the end is observed. */
+double cs_engine_clock(void) { return eng.end_clock >= 0 ? eng.end_clock : simgrid_get_clock(); }

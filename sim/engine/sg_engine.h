@@ -62,7 +62,28 @@ typedef struct cs_engine_config {
   /* Progress on stderr for runs longer than 2 s: processes whose own part is
    * over (they called cs_serve) out of n, with an ETA.  Off when quiet. */
   int quiet;
+  /* Process failure (fail-stop): the process fail_rank (-1 = none) stops for
+   * good at fail_at simulated seconds.  Computing or paying an overhead, its
+   * sleep is cut at fail_at; blocked in a receive, it is woken (a daemon
+   * actor puts a zero-byte poison message in its mailbox); polling, its next
+   * engine call at or after fail_at ends it.  It never returns to the
+   * algorithm: it stays in the engine, discarding every message that reaches
+   * it, never retires, and counts neither as retired nor as waiting in the
+   * end-of-run and deadlock tests.  From fail_at on cs_proc_failed reports it
+   * and sends to it are dropped (msg.h).  With shared_cpu the piece of work
+   * it was doing keeps its host's processor to its planned end. */
+  int fail_rank;
+  double fail_at;
 } cs_engine_config;
+
+/* A process found waiting forever (cs_engine_stuck): blocked in cs_recv_ctx
+ * for (src, ctx, tag). */
+typedef struct cs_stuck {
+  int rank;
+  int src; /* or CS_ANY */
+  uint32_t ctx;
+  int tag;
+} cs_stuck;
 
 void cs_engine_config_defaults(cs_engine_config *c);
 
@@ -94,8 +115,26 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
                        GError **err);
 
 /* Processes of the last run that finished their own part (called cs_serve):
- * fewer than n means the run deadlocked. */
+ * fewer than n means the run deadlocked (or a process failed). */
 int cs_engine_retired(void);
+
+/* The rank that failed in the last run, or -1 (none configured, or the run
+ * ended before fail_at), and the simulated time it failed at (-1 if none). */
+int cs_engine_failed_rank(void);
+double cs_engine_fail_time(void);
+
+/* Deadlock: the engine ends a run itself (every actor killed, no SimGrid
+ * report) when every live process (not failed, not returned from its main
+ * function) waits in a receive or in cs_serve, no message is in flight
+ * (channel queues included), no failure is still to come, and some live
+ * process has not retired.  cs_engine_run still returns TRUE: the caller
+ * reports it.  The stuck processes are those waiting in cs_recv_ctx
+ * (including a handler's receive inside cs_serve), in rank order, with what
+ * each waited for; processes idle in cs_serve are not listed. */
+bool cs_engine_deadlocked(void);
+int cs_engine_stuck_count(void);
+/* The stuck processes (valid until the next run); *count gets their number. */
+const cs_stuck *cs_engine_stuck(int *count);
 
 /* Simulated time at the end of the run. */
 double cs_engine_clock(void);
