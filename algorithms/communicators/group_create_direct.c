@@ -29,25 +29,28 @@ uint64_t cs_group_create_direct_messages(int64_t n, const int64_t *group_size, i
   return total;
 }
 
+cs_comm *cs_group_comm_create_direct(cs_proc *p, cs_comm *parent, const cs_wid *group, int64_t m, int grp_rank,
+                                      int tag, cs_ctxids *ids, uint64_t memo_key)
+{
+  cs_world *w = parent->world;
+  GError *e = NULL;
+  cs_shared_map *map = cs_comm_build_map(p, w, memo_key, group, m, &e);
+  g_clear_error(&e);
+  if (!map)
+    return NULL;
+  cs_comm *tmp = cs_comm_new(p, w, CS_CTX_GROUP_TAG | (uint32_t)tag, grp_rank, (int)m, map);
+  int id = cs_mpich_context_id(p, tmp, ids);
+  cs_comm_free(p, tmp);
+  return id < 0 ? NULL : cs_comm_new(p, w, cs_mask_ctx(id), grp_rank, (int)m, map);
+}
+
 cs_create_status cs_group_create_direct(cs_proc *p, cs_comm *parent, const cs_comm_request *rq, cs_comm **out)
 {
   *out = NULL;
   int g = rq->group_of[cs_rank(p)];
   if (g < 0)
     return CS_CREATE_OK;
-  cs_world *w = parent->world;
-  int64_t m = rq->group_size[g];
-  int grp_rank = rq->group_rank[cs_rank(p)];
-  GError *e = NULL;
-  cs_shared_map *map = cs_comm_build_map(p, w, cs_memo_key(rq->seq, (uint64_t)g), rq->groups[g], m, &e);
-  g_clear_error(&e);
-  if (!map)
-    return CS_CREATE_MAP_FAILED;
-  cs_comm *tmp = cs_comm_new(p, w, CS_CTX_GROUP_TAG | (uint32_t)(rq->tag_base + g), grp_rank, (int)m, map);
-  int id = cs_mpich_context_id(p, tmp, rq->ids);
-  cs_comm_free(p, tmp);
-  if (id < 0)
-    return CS_CREATE_NO_CONTEXT_ID;
-  *out = cs_comm_new(p, w, cs_mask_ctx(id), grp_rank, (int)m, map);
-  return CS_CREATE_OK;
+  *out = cs_group_comm_create_direct(p, parent, rq->groups[g], rq->group_size[g], rq->group_rank[cs_rank(p)],
+                                     rq->tag_base + g, rq->ids, cs_memo_key(rq->seq, (uint64_t)g));
+  return *out ? CS_CREATE_OK : CS_CREATE_NO_CONTEXT_ID;
 }

@@ -28,11 +28,11 @@
  */
 #include "algorithms/communicators/intercomm.h"
 
-/* Memo key of the union made in round `round` by block pair `pair` of
- * group g (the same on every member of that union, distinct in a run). */
-static uint64_t union_key(const cs_comm_request *rq, int g, int round, int pair)
+/* Memo key of the union made in round `round` by block pair `pair`:
+ * the creation's base (low 22 bits zero) with round and pair below. */
+static uint64_t union_key(uint64_t memo_base, int round, int pair)
 {
-  return (uint64_t)(rq->seq + 1) << 48 | (uint64_t)g << 24 | (uint64_t)round << 19 | (uint64_t)pair;
+  return memo_base | (uint64_t)round << 17 | (uint64_t)pair;
 }
 
 uint64_t cs_group_create_intercomm_messages(int64_t n, const int64_t *group_size, int ngroups)
@@ -89,20 +89,25 @@ static cs_comm *merge_round(cs_proc *p, cs_comm *parent, cs_comm *cur, const int
   return merged;
 }
 
+cs_comm *cs_group_comm_create_intercomm(cs_proc *p, cs_comm *parent, const cs_wid *group, int64_t m, int grp_rank,
+                                         int tag, cs_ctxids *ids, uint64_t memo_base)
+{
+  int *pids = parent_ranks(p, parent, group, m);
+  cs_comm *cur = dup_self(p, parent->world, ids);
+  for (int sz = 1, round = 0; cur && sz < m; sz *= 2, round++)
+    cur = merge_round(p, parent, cur, pids, m, grp_rank, sz, tag, ids, union_key(memo_base, round, grp_rank / (2 * sz)));
+  cs_free(p, pids);
+  return cur;
+}
+
 cs_create_status cs_group_create_intercomm(cs_proc *p, cs_comm *parent, const cs_comm_request *rq, cs_comm **out)
 {
   *out = NULL;
   int g = rq->group_of[cs_rank(p)];
   if (g < 0)
     return CS_CREATE_OK; /* not a member: takes no part */
-  int64_t m = rq->group_size[g];
-  int grp_rank = rq->group_rank[cs_rank(p)];
-  int *pids = parent_ranks(p, parent, rq->groups[g], m);
-  cs_comm *cur = dup_self(p, parent->world, rq->ids);
-  for (int sz = 1, round = 0; cur && sz < m; sz *= 2, round++)
-    cur = merge_round(p, parent, cur, pids, m, grp_rank, sz, rq->tag_base + g, rq->ids,
-                      union_key(rq, g, round, grp_rank / (2 * sz)));
-  cs_free(p, pids);
-  *out = cur;
-  return cur ? CS_CREATE_OK : CS_CREATE_NO_CONTEXT_ID;
+  uint64_t base = (uint64_t)(rq->seq + 1) << 48 | (uint64_t)g << 22;
+  *out = cs_group_comm_create_intercomm(p, parent, rq->groups[g], rq->group_size[g], rq->group_rank[cs_rank(p)],
+                                        rq->tag_base + g, rq->ids, base);
+  return *out ? CS_CREATE_OK : CS_CREATE_NO_CONTEXT_ID;
 }

@@ -37,6 +37,24 @@ uint64_t cs_intercomm_merge_messages(int64_t a, int64_t b);
 void cs_intercomm_free(cs_proc *p, cs_intercomm *ic, cs_ctxids *ids);
 void cs_mpich_comm_free(cs_proc *p, cs_comm *c, cs_ctxids *ids);
 
+/* MPIX_Group_comm_create(parent, group, tag) for the calling member
+ * (grp_rank its rank in group, m members, world ranks in group order):
+ * Algorithm 1 (group_create_intercomm.c; memo_base: a key, low 22 bits
+ * zero, distinct per creation) or the direct creation
+ * (group_create_direct.c; memo_key: the group's key).  Non-members never
+ * call them.  NULL when no context id is free. */
+cs_comm *cs_group_comm_create_intercomm(cs_proc *p, cs_comm *parent, const cs_wid *group, int64_t m, int grp_rank,
+                                         int tag, cs_ctxids *ids, uint64_t memo_base);
+cs_comm *cs_group_comm_create_direct(cs_proc *p, cs_comm *parent, const cs_wid *group, int64_t m, int grp_rank,
+                                      int tag, cs_ctxids *ids, uint64_t memo_key);
+
+/* MPI_Comm_create(parent, group) as MPICH (mpich_create.c) for one
+ * caller: every process of parent calls it, a member with its group
+ * (world ranks in order, its rank grp_rank), a non-member with group NULL
+ * (it returns NULL).  status: why a member got NULL. */
+cs_comm *cs_mpich_comm_create(cs_proc *p, cs_comm *parent, const cs_wid *group, int64_t m, int grp_rank,
+                              cs_ctxids *ids, uint64_t memo_key, cs_create_status *status);
+
 /* MPICH's MPIR_Get_contextid: AND-allreduce of the masks over c, the id
  * taken in the caller's mask; -1 when none is free (mpich_split.c). */
 int cs_mpich_context_id(cs_proc *p, cs_comm *c, cs_ctxids *ids);

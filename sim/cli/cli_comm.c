@@ -306,7 +306,7 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
       cs_cli_fail(c, e);
     if (rc == 0 || res.why) {
       cs_record *r = cs_comm_result_record(&prm, &res);
-      int out = cs_cli_emit(c, &r, 1, cs_comm_csv_columns, "collsim comm");
+      int out = cs_cli_emit(c, &r, 1, cs_comm_csv_columns(op), "collsim comm");
       rc = rc ? rc : out;
       cs_record_free(r);
     }

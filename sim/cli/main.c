@@ -4,6 +4,7 @@
 #include "sim/cli/cli_collective.h"
 #include "sim/cli/cli_comm.h"
 #include "sim/cli/cli_groupmap.h"
+#include "sim/cli/cli_mcmc.h"
 #include "sim/cli/cli_platform.h"
 #include "sim/cli/cli_tree.h"
 #include "sim/cli/demo.h"
@@ -33,8 +34,10 @@ static const command commands[] = {
      "collsim tree-script --from lam -n 32 --out my.yaml", cs_tree_script_main},
     {"groupmap", "every representation of a group map, measured, and the strategies' picks (seed 003)",
      "collsim groupmap --world 1000000 --members my-group.txt --format json", cs_groupmap_main},
-    {"comm", "communicators on [C,P,M] systems: split, create, context ids (seed 003)",
-     "collsim comm split --cpm 6875,8,2 --colors 100 --format json", cs_comm_main},
+    {"comm", "communicators: split, create, context ids (seed 003); group-collective create-group (seed 004)",
+     "collsim comm create-group --platform torus:8x16x16/4 -n 8192 --group-size 256 --format json", cs_comm_main},
+    {"mcmc", "the MCMC load-balancing benchmark: none, async or collective regrouping (seed 004)",
+     "collsim mcmc --platform torus:8x16x16/4 -n 8192 --balance async --format json", cs_mcmc_main},
     {"sweep", "run an experiment file (any subcommand), one CSV row per point, resumable",
      "collsim sweep experiments/seed000-fig3.yaml --out fig3.csv", cs_sweep_main},
     {"reproduce", "regenerate a paper's tables and figures", "collsim reproduce seed001", cs_reproduce_main},

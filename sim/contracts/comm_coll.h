@@ -18,6 +18,7 @@
 /* Combine `in` into `inout` (both `bytes` long). */
 typedef void (*cs_reduce_op)(void *inout, const void *in, size_t bytes);
 void cs_reduce_band(void *inout, const void *in, size_t bytes); /* bitwise AND */
+void cs_reduce_bor(void *inout, const void *in, size_t bytes);  /* bitwise OR */
 
 /* Binomial tree (MPICH's choice for short messages).  gather: root's out
  * receives size x block bytes (rank order); others pass out = NULL. */
@@ -25,6 +26,8 @@ void cs_comm_gather(cs_proc *p, cs_comm *c, int root, const void *mine, size_t b
 /* scatter: root's `all` holds size x block bytes; every rank's `mine`
  * receives its block (NULL: virtual). */
 void cs_comm_scatter(cs_proc *p, cs_comm *c, int root, const void *all, size_t block, void *mine);
+/* Binomial reduce to root (n - 1 messages; buf NULL: virtual). */
+void cs_comm_reduce(cs_proc *p, cs_comm *c, int root, void *buf, size_t bytes, cs_reduce_op op);
 /* bcast of `bytes` from root (buf NULL: virtual). */
 void cs_comm_bcast(cs_proc *p, cs_comm *c, int root, void *buf, size_t bytes);
 /* Recursive doubling with the non-power-of-two ranks folded in first
