@@ -45,7 +45,6 @@ typedef struct comm_opts {
   bool no_share, list, until_exhausted, world_in_pool;
 } comm_opts;
 
-static const char *const impls[] = {"leader", "mpich", "intercomm", "direct", NULL};
 static const char *const member_rules[] = {"first", "spread", "random", NULL};
 static const char *const order_rules[] = {"rank", "reverse", "random", NULL};
 static const char *const layouts[] = {"cyclic", "block", NULL};
@@ -68,8 +67,13 @@ static int apply_defaults(const cs_cli *c, comm_opts *o, const cs_platform *p, c
 {
   if (!o->impl)
     o->impl = g_strdup(op == CS_COMM_CREATE_GROUP ? "intercomm" : is_cpm(p) ? "leader" : "mpich");
-  if (!cs_comm_protocol_find(o->impl, op))
-    return cs_cli_usage(c, "--impl %s does not do %s (see collsim comm --list)", o->impl, cs_comm_op_name(op));
+  if (!cs_comm_protocol_find(o->impl, op)) {
+    bool known = false;
+    for (size_t i = 0; i < cs_comm_protocol_count(); i++)
+      known |= strcmp(cs_comm_protocol_at(i)->impl, o->impl) == 0;
+    return known ? cs_cli_usage(c, "--impl %s does not do %s (see collsim comm --list)", o->impl, cs_comm_op_name(op))
+                 : cs_cli_usage(c, "unknown --impl '%s' (see collsim comm --list)", o->impl);
+  }
   o->layout = o->layout ? o->layout : g_strdup("cyclic");
   o->key = o->key ? o->key : g_strdup("rank");
   o->members = o->members ? o->members : g_strdup("first");
@@ -329,6 +333,8 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
 
 static int run_ids(const cs_cli *c, comm_opts *o)
 {
+  if (o->impl && !cs_comm_protocol_find(o->impl, CS_COMM_SPLIT))
+    return cs_cli_usage(c, "--impl %s has no split: ids counts leader or mpich splits", o->impl);
   GError *e = NULL;
   cs_platform *p = comm_platform(c, o, NULL, &e);
   int rc = p && cs_platform_resolve(p, 0, &e) ? 0 : cs_cli_fail(c, e);
@@ -396,8 +402,8 @@ int cs_comm_main(int argc, char **argv)
   const cs_opt opts[] = {
       {"cpm", 0, CS_OPT_STRING, &o.cpm, "C,P,M", "proclets per OS process, OS processes per machine, machines "
        "(short for --platform cpm:C,P,M; default " DEFAULT_CPM ")", 0, 0, 0, 0, NULL},
-      {"impl", 0, CS_OPT_CHOICE, &o.impl, "IMPL", "leader (Procedures 1-2; default on cpm), mpich (elsewhere); "
-       "create-group: intercomm (Algorithm 1, default) or direct", 0, 0, 0, 0, impls},
+      {"impl", 0, CS_OPT_STRING, &o.impl, "IMPL", "a protocol of --list: leader (Procedures 1-2; default on cpm), "
+       "mpich (elsewhere); create-group: intercomm (Algorithm 1, default) or direct", 0, 0, 0, 0, NULL},
       {"colors", 0, CS_OPT_INT, &o.colors, "K", "split: colours (default 1)", 1, G_MAXINT, 0, 0, NULL},
       {"layout", 0, CS_OPT_CHOICE, &o.layout, "L", "split: colour of rank r: cyclic (r mod K, default) or block", 0,
        0, 0, 0, layouts},

@@ -25,7 +25,6 @@ typedef struct mcmc_opts {
   bool list;
 } mcmc_opts;
 
-static const char *const balances[] = {"none", "async", "collective", NULL};
 static const char *const creates[] = {"intercomm", "direct", NULL};
 static const char *const rebuilds[] = {"intercomm", "direct", "parent", NULL};
 
@@ -119,7 +118,8 @@ int cs_mcmc_main(int argc, char **argv)
   mcmc_opts o = {.g = 4, .interval = 16, .s_mult = 10, .s_mod = 32, .t_item = 0.1, .fail_rank = -1, .fail_at = 1.5,
                  .detect = 0.01};
   const cs_opt opts[] = {
-      {"balance", 0, CS_OPT_CHOICE, &o.balance, "MODE", "none, async (default) or collective", 0, 0, 0, 0, balances},
+      {"balance", 0, CS_OPT_STRING, &o.balance, "MODE", "a balancing mode of --list: none, async (default), "
+       "collective", 0, 0, 0, 0, NULL},
       {"n", 'n', CS_OPT_INT, &o.n, "N", "processes (default: every slot of the platform)", 1, INT64_C(1) << 31, 0, 0,
        NULL},
       {"group-size", 0, CS_OPT_INT, &o.g, "G", "initial walker group size (default 4)", 1, 1 << 20, 0, 0, NULL},
@@ -152,6 +152,8 @@ int cs_mcmc_main(int argc, char **argv)
                         argc, argv);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
+  if (rc == 0 && o.balance && !cs_mcmc_balance_find(o.balance))
+    rc = cs_cli_usage(&c, "unknown balancing mode '%s' (collsim mcmc --list)", o.balance);
   if (rc == 0 && o.list)
     list_modes();
   else if (rc == 0)
