@@ -229,8 +229,11 @@ __attribute__((target("bmi2,popcnt"))) static cs_wid ef_select_pdep(void *st, in
 
 /* Chosen once by the dynamic loader (GNU ifunc): PDEP where it is one fast
  * instruction; AMD's Zen 1 and Zen 2 run it as microcode (hundreds of
- * cycles), so they keep the portable path. */
-static cs_wid (*resolve_ef_select(void))(void *, int64_t)
+ * cycles), so they keep the portable path.  The resolver runs during
+ * relocation, before the sanitizers' run time exists: it must not be
+ * instrumented. */
+__attribute__((no_sanitize_address, no_sanitize_undefined)) static cs_wid (*resolve_ef_select(void))(void *,
+                                                                                                     int64_t)
 {
   __builtin_cpu_init();
   bool pdep_fast = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&

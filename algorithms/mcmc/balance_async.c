@@ -146,10 +146,7 @@ static void async_main(cs_proc *p, cs_mcmc_run *run)
     if (d.action != KEEP_GOING)
       regroup(p, run, world, &w, &d);
   }
-  me->finished_at = cs_now(p);
-  me->lo = w.lo;
-  me->hi = w.hi;
-  me->done = true;
+  cs_mcmc_finish(p, run, w.lo, w.hi);
   if (is_leader(p, &w))
     refuse_left(p, &w);
   cs_mpich_comm_free(p, w.comm, run->ids);

@@ -146,10 +146,7 @@ static void collective_main(cs_proc *p, cs_mcmc_run *run)
     since = 0;
     going = balance_round(p, run, world, &w);
   }
-  me->finished_at = cs_now(p);
-  me->lo = w.lo;
-  me->hi = w.hi;
-  me->done = true;
+  cs_mcmc_finish(p, run, w.lo, w.hi);
   cs_mpich_comm_free(p, w.comm, run->ids);
   cs_comm_free(p, world);
 }

@@ -13,8 +13,7 @@ static void none_main(cs_proc *p, cs_mcmc_run *run)
     cs_mcmc_step(p, run, size);
   if (cs_rank(p) == me->lo)
     me->items_led = items;
-  me->finished_at = cs_now(p);
-  me->done = true;
+  cs_mcmc_finish(p, run, me->lo, me->hi);
   cs_mcmc_recover(p, run);
 }
 

@@ -98,6 +98,9 @@ double cs_mcmc_baseline_s(const cs_mcmc_config *c);
 double cs_mcmc_ideal_s(const cs_mcmc_config *c);
 /* One step of process p in a group of `size`: T / size with its noise. */
 void cs_mcmc_step(cs_proc *p, cs_mcmc_run *run, int64_t size);
+/* The end of p's work, its last group being [lo, hi]: recorded for the
+ * driver. */
+void cs_mcmc_finish(cs_proc *p, cs_mcmc_run *run, int64_t lo, int64_t hi);
 /* The group [lo, hi] as world ranks (cs_alloc'd: cs_free it). */
 cs_wid *cs_mcmc_range(cs_proc *p, int64_t lo, int64_t hi);
 

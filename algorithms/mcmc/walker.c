@@ -56,3 +56,12 @@ cs_wid *cs_mcmc_range(cs_proc *p, int64_t lo, int64_t hi)
     w[r - lo] = (cs_wid)r;
   return w;
 }
+
+void cs_mcmc_finish(cs_proc *p, cs_mcmc_run *run, int64_t lo, int64_t hi)
+{
+  cs_mcmc_proc *me = &run->procs[cs_rank(p)];
+  me->finished_at = cs_now(p);
+  me->lo = lo;
+  me->hi = hi;
+  me->done = true;
+}
