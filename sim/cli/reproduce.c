@@ -17,6 +17,7 @@ static const target targets[] = {
     {"seed002", "configurable reduce/broadcast trees: Figures 5-8, Section 5.2 (results/seed002/)"},
     {"seed003", "communicators and group maps: Tables 1-2, Section 8 sets A-C and 8.2 (results/seed003/)"},
     {"seed003-maps", "compact group maps: Tables 1-2, our cells beside the paper's (results/seed003/)"},
+    {"seed004", "noncollective communicator creation: Figure 1, the failure example (results/seed004/)"},
 };
 
 static const char *data_dir(void)

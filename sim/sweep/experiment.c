@@ -485,7 +485,7 @@ static gboolean excluded_by(const exclude_rule *r, const cs_point *p)
 
 /* ---- generic experiments (any subcommand) ---- */
 
-static const char *const COMMANDS[] = {"tree", "collective", "allreduce", "comm", NULL};
+static const char *const COMMANDS[] = {"tree", "collective", "allreduce", "comm", "mcmc", NULL};
 
 gboolean cs_experiment_command_known(const char *command)
 {
