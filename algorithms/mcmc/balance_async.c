@@ -57,7 +57,7 @@ static cs_comm *create_range(cs_proc *p, cs_mcmc_run *run, cs_comm *world, int64
 {
   cs_wid *members = cs_mcmc_range(p, lo, hi);
   int tag = CS_MCMC_TAG_CREATE + (int)lo;
-  uint64_t key = UINT64_C(1) << 63 | (uint64_t)lo << 39 | (uint64_t)hi << 22;
+  uint64_t key = cs_mcmc_range_key(lo, hi);
   int64_t m = hi - lo + 1, me = cs_rank(p) - lo;
   cs_comm *c = g_strcmp0(run->cfg->create_impl, "direct") == 0
                    ? cs_group_comm_create_direct(p, world, members, m, (int)me, tag, run->ids, key)

@@ -45,7 +45,7 @@ typedef struct walker {
 static cs_comm *create_over_world(cs_proc *p, cs_mcmc_run *run, cs_comm *world, int64_t lo, int64_t hi)
 {
   cs_wid *members = lo >= 0 ? cs_mcmc_range(p, lo, hi) : NULL;
-  uint64_t key = lo >= 0 ? UINT64_C(1) << 63 | (uint64_t)lo << 39 | (uint64_t)hi << 22 : 0;
+  uint64_t key = lo >= 0 ? cs_mcmc_range_key(lo, hi) : 0;
   cs_create_status status;
   cs_comm *c = cs_mpich_comm_create(p, world, members, hi - lo + 1, (int)(cs_rank(p) - lo), run->ids, key, &status);
   g_assert(status == CS_CREATE_OK && (lo < 0 || (c && c->size == hi - lo + 1)));

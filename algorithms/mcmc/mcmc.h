@@ -101,6 +101,10 @@ void cs_mcmc_step(cs_proc *p, cs_mcmc_run *run, int64_t size);
 /* The end of p's work, its last group being [lo, hi]: recorded for the
  * driver. */
 void cs_mcmc_finish(cs_proc *p, cs_mcmc_run *run, int64_t lo, int64_t hi);
+/* The simulator's memo key of the group [lo, hi] (comm.h): the same on every
+ * member, distinct per range, low 22 bits zero (Algorithm 1 adds its round
+ * and pair there).  lo, hi < 2^17. */
+uint64_t cs_mcmc_range_key(int64_t lo, int64_t hi);
 /* The group [lo, hi] as world ranks (cs_alloc'd: cs_free it). */
 cs_wid *cs_mcmc_range(cs_proc *p, int64_t lo, int64_t hi);
 

@@ -49,6 +49,11 @@ void cs_mcmc_step(cs_proc *p, cs_mcmc_run *run, int64_t size)
   me->steps++;
 }
 
+uint64_t cs_mcmc_range_key(int64_t lo, int64_t hi)
+{
+  return UINT64_C(1) << 63 | (uint64_t)lo << 39 | (uint64_t)hi << 22;
+}
+
 cs_wid *cs_mcmc_range(cs_proc *p, int64_t lo, int64_t hi)
 {
   cs_wid *w = cs_alloc(p, sizeof(cs_wid) * (size_t)(hi - lo + 1));

@@ -124,7 +124,6 @@ static void make_create_inputs(run_state *st)
   st->rq.ngroups = (int)prm->groups->len;
   st->rq.group_of = st->group_of;
   st->rq.group_rank = st->group_rank;
-  st->rq.tag_base = prm->tag_base;
 }
 
 /* ---- expected result ---- */
