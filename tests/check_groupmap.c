@@ -1077,6 +1077,51 @@ START_TEST(test_space_picks_the_fewest_bits)
 }
 END_TEST
 
+/* Every representation's min_bits is a true lower bound (S relies on it to
+ * skip candidates), on ordered and unordered groups, alone and as wtr+X;
+ * and on an unordered group S records wtr+array as skipped, not built. */
+START_TEST(test_min_bits_bounds_every_size)
+{
+  GPtrArray *family = g_ptr_array_new_with_free_func(group_free);
+  add_ordered_family(family, 1000, 93);
+  add_unordered_family(family, 1000, 94);
+  int bounded = 0;
+  for (guint i = 0; i < family->len; i++) {
+    test_group *g = g_ptr_array_index(family, i);
+    for (size_t r = 0; r < cs_gm_rep_count(); r++) {
+      const cs_gm_rep *rep = cs_gm_rep_at(r);
+      if (!rep->min_bits)
+        continue;
+      char name[64];
+      for (int composite = 0; composite <= 1; composite++) {
+        snprintf(name, sizeof name, "%s%s", composite ? "wtr+" : "", rep->name);
+        uint64_t b = bits_of(name, g, NULL);
+        if (b == UINT64_MAX)
+          continue;
+        ck_assert_msg(rep->min_bits(g->m, g->world) <= b, "%s: min_bits %" G_GUINT64_FORMAT " > size %" G_GUINT64_FORMAT,
+                      name, rep->min_bits(g->m, g->world), b);
+        bounded++;
+      }
+    }
+    if (is_ordered(g))
+      continue;
+    cs_gm_pick pick = {0};
+    cs_groupmap *map = strategy_build("S", g, NULL, &pick);
+    bool skipped = false;
+    for (guint c = 0; c < pick.candidates->len; c++) {
+      cs_gm_candidate *cand = &g_array_index(pick.candidates, cs_gm_candidate, c);
+      if (strcmp(cand->name, "wtr+array") == 0)
+        skipped = cand->status == CS_GM_CAND_SKIPPED;
+    }
+    ck_assert_msg(skipped, "S built wtr+array, which can never beat array");
+    cs_gm_pick_clear(&pick);
+    cs_gm_free(map);
+  }
+  ck_assert_int_ge(bounded, (int)family->len); /* array at least, on every group */
+  g_ptr_array_free(family, TRUE);
+}
+END_TEST
+
 /* T: a progression -> rs, anything else -> array (the model's cheapest),
  * with the candidate table holding modelled costs; deterministic. */
 START_TEST(test_time_picks_by_its_model)
@@ -1586,6 +1631,7 @@ static Suite *groupmap_suite(void)
   tcase_add_test(strat, test_hybrid_picks_by_its_rules);
   tcase_add_test(strat, test_hybrid_unordered);
   tcase_add_test(strat, test_space_picks_the_fewest_bits);
+  tcase_add_test(strat, test_min_bits_bounds_every_size);
   tcase_add_test(strat, test_time_picks_by_its_model);
   tcase_add_test(strat, test_strategies_are_deterministic);
   suite_add_tcase(s, strat);

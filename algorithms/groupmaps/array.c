@@ -81,6 +81,12 @@ static cs_gm_size array_size(const void *p)
 
 static void array_destroy(void *p) { g_free(p); }
 
+static uint64_t array_min_bits(int64_t m, int64_t world)
+{
+  (void)world;
+  return 32 * (uint64_t)m; /* exact: array_size of any group of m */
+}
+
 const cs_gm_rep cs_gm_rep_array = {
     .name = "array",
     .description = "plain array of 32-bit wids in gid order; rank by binary search (ordered) or "
@@ -93,4 +99,5 @@ const cs_gm_rep cs_gm_rep_array = {
     .decode = array_decode,
     .size = array_size,
     .destroy = array_destroy,
+    .min_bits = array_min_bits,
 };

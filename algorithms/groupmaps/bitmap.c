@@ -224,6 +224,13 @@ static void bm_destroy(void *p)
   g_free(st);
 }
 
+/* The span from the first to the last member holds all m of them. */
+static uint64_t bm_min_bits(int64_t m, int64_t world)
+{
+  (void)world;
+  return (uint64_t)m + BM_HEADER_BITS;
+}
+
 const cs_gm_rep cs_gm_rep_bitmap = {
     .name = "bm",
     .description = "bitmap from the first to the last member with a directory of cumulative counts "
@@ -236,4 +243,5 @@ const cs_gm_rep cs_gm_rep_bitmap = {
     .decode = bm_decode,
     .size = bm_size,
     .destroy = bm_destroy,
+    .min_bits = bm_min_bits,
 };

@@ -102,6 +102,11 @@ typedef struct cs_gm_rep {
   void (*decode)(void *st, int64_t first, int64_t count, cs_wid *out);
   cs_gm_size (*size)(const void *st);
   void (*destroy)(void *st);
+  /* Optional: a lower bound on size().bits for any group of m members in
+   * a world of `world`, known without building (ARRAY: exactly 32 m).  The
+   * S strategy skips a candidate whose bound cannot beat its best so far,
+   * which keeps it from building a map bound to lose.  NULL: no bound. */
+  uint64_t (*min_bits)(int64_t m, int64_t world);
 } cs_gm_rep;
 
 /* A permutation representation (WTR).  The permutation is given by the
