@@ -113,6 +113,7 @@ void cs_send_ctx(cs_proc *p, int dst, uint32_t ctx, int tag, const void *data, s
   m->ctx = ctx;
   m->bytes = bytes;
   m->data = NULL;
+  m->note = NULL;
   if (data != NULL && data_len > 0) {
     m->data = malloc(data_len);
     g_assert(m->data != NULL);

@@ -45,6 +45,7 @@ typedef struct cs_msg {
   uint32_t ctx;   /* context id: matched like the tag (0 for plain cs_send) */
   size_t bytes;   /* simulated size of the message */
   void *data;     /* payload (NULL for a virtual payload), owned by the message */
+  void *note;     /* the transport's own (NULL until it sets it) */
 } cs_msg;
 
 typedef struct cs_counters {
