@@ -16,10 +16,12 @@
  *     finished.
  *  3. When every group is finished the run ends.  Otherwise each maximal
  *     run of consecutive finished groups joins the nearest group on its
- *     right that has items left (--join right, the paper's rule for the
- *     asynchronous mode; with it the deterministic model gives Table 1's
-     collective counts);
- *     finished groups with no busy group to their right stay as they are.
+ *     right that has items left (the paper's rule for the asynchronous
+ *     mode; with it the deterministic model gives Table 1's collective
+ *     counts); finished groups with no busy group to their right stay as
+ *     they are.  Not implemented: joining the most loaded group, which
+ *     needs the items per group in the exchange and groups that are not
+ *     rank ranges.
  *  4. If some group changes, every process calls MPI_Comm_create over
  *     MPI_COMM_WORLD (MPICH's, parent-collective: the id allreduce over all
  *     n), the members of a changed group with their new range, the others
