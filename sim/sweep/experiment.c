@@ -487,6 +487,19 @@ static gboolean excluded_by(const exclude_rule *r, const cs_point *p)
 
 static const char *const COMMANDS[] = {"tree", "collective", "allreduce", "comm", "mcmc", NULL};
 
+const char *cs_experiment_commands(void)
+{
+  static char list[128];
+  if (list[0])
+    return list;
+  for (size_t i = 0; COMMANDS[i]; i++) {
+    if (i > 0)
+      g_strlcat(list, ", ", sizeof list);
+    g_strlcat(list, COMMANDS[i], sizeof list);
+  }
+  return list;
+}
+
 gboolean cs_experiment_command_known(const char *command)
 {
   for (size_t i = 0; COMMANDS[i]; i++)
@@ -888,7 +901,7 @@ static gboolean parse_generic(parse_ctx *c, const yaml_node_t *root, cs_experime
     else if (!strcmp(key, "command")) {
       ok = get_string(c, v, key, FALSE, &e->command);
       if (ok && !cs_experiment_command_known(e->command))
-        ok = fail(c, v, key, "unknown command '%s' (known: tree, collective, allreduce, comm)", e->command);
+        ok = fail(c, v, key, "unknown command '%s' (known: %s)", e->command, cs_experiment_commands());
     } else if (!strcmp(key, "parameters"))
       ok = parse_params(c, v, "parameters", shared);
     else if (!strcmp(key, "series"))

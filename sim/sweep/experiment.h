@@ -117,6 +117,8 @@ static inline const cs_point *cs_experiment_point(const cs_experiment *e, size_t
 
 /* Commands an experiment may name (those that print CSV rows). */
 gboolean cs_experiment_command_known(const char *command);
+/* The subcommands an experiment may run, "tree, collective, ...". */
+const char *cs_experiment_commands(void);
 
 /* Human-readable platform, e.g. "torus auto, 4 cores" or "file x.xml". */
 char *cs_experiment_platform_label(const cs_experiment *e);

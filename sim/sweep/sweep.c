@@ -1210,9 +1210,9 @@ static gboolean created_empty_output(gboolean existed, int fd)
 
 /* --------------------------------------------------------------- main ---- */
 
-static const char *const SUMMARY =
+static const char *const SUMMARY_FORMAT =
     "Runs every point of EXPERIMENT.yaml (the cartesian product of its lists) as\n"
-    "one run of the experiment's subcommand (collsim tree, collective, allreduce, comm)\n"
+    "one run of the experiment's subcommand (collsim %s)\n"
     "and appends its CSV rows to the output, skipping points already done (an\n"
     "interrupted sweep resumes when run again).  Exit status: 0 all done, 1 some\n"
     "point failed, 2 bad input.";
@@ -1246,7 +1246,9 @@ int cs_sweep_main(int argc, char **argv)
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
-  int status = cs_cli_parse(&c, "sweep", 0, opts, "EXPERIMENT.yaml", SUMMARY, DESCRIPTION, argc, argv);
+  char *summary = g_strdup_printf(SUMMARY_FORMAT, cs_experiment_commands());
+  int status = cs_cli_parse(&c, "sweep", 0, opts, "EXPERIMENT.yaml", summary, DESCRIPTION, argc, argv);
+  g_free(summary);
   GError *err = NULL;
   cs_experiment *e = NULL;
   cs_sweep_rows *rows = NULL;
