@@ -616,6 +616,41 @@ START_TEST(progress_streams)
 }
 END_TEST
 
+/* A level-driven line (the engine's): cs_progress_set never moves back; an
+ * open-ended one (total 0) prints "N done" with no ETA, once per interval
+ * in log mode (not on every update), and a last line at the end; elapsed
+ * counts from a start set in the past. */
+START_TEST(progress_levels)
+{
+  char *s = cs_progress_format("m", 7, 0, 0, 0, 65, 1);
+  ck_assert_str_eq(s, "m: 7 done, elapsed 1m05s");
+  g_free(s);
+  setup_tmp();
+  char *path = tmp_path("levels.txt");
+  FILE *f = fopen(path, "w");
+  cs_progress *p = cs_progress_new(f, "open", 0, 0, FALSE);
+  cs_progress_set_tty(p, FALSE);
+  cs_progress_set_start(p, g_get_monotonic_time() - 5 * G_USEC_PER_SEC);
+  cs_progress_set(p, 10, 10);
+  cs_progress_set(p, 20, 20); /* within the log interval: no line */
+  cs_progress_set(p, 15, 15); /* backwards: ignored */
+  cs_progress_finish(p);
+  p = cs_progress_new(f, "known", 100, 100, FALSE);
+  cs_progress_set_tty(p, FALSE);
+  cs_progress_set(p, 50, 50);
+  cs_progress_set(p, 100, 100);
+  cs_progress_finish(p);
+  fclose(f);
+  char *text = slurp(path);
+  ck_assert_msg(g_str_equal(text, "open: 10 done, elapsed 5s\nopen: 20 done, elapsed 5s\n"
+                                  "known: 50/100 done, elapsed 0s, ETA 0s\nknown: 100/100 done, elapsed 0s\n"),
+                "%s", text);
+  g_free(text);
+  g_free(path);
+  teardown_tmp();
+}
+END_TEST
+
 /* ---------------------------------------------------- end to end (fake) ---- */
 
 static const char *SMALL = "name: small\n"
@@ -980,6 +1015,7 @@ static Suite *sweep_suite(void)
   tc = tcase_create("progress");
   tcase_add_test(tc, progress_text);
   tcase_add_test(tc, progress_streams);
+  tcase_add_test(tc, progress_levels);
   suite_add_tcase(s, tc);
   tc = tcase_create("runner");
   tcase_set_timeout(tc, 60);

@@ -51,7 +51,10 @@ char *cs_progress_format(const char *label, size_t done, size_t total, size_t fa
   GString *s = g_string_new(NULL);
   if (label && *label)
     g_string_append_printf(s, "%s: ", label);
-  g_string_append_printf(s, "%zu/%zu done", done, total);
+  if (total > 0)
+    g_string_append_printf(s, "%zu/%zu done", done, total);
+  else
+    g_string_append_printf(s, "%zu done", done);
   if (failed)
     g_string_append_printf(s, ", %zu failed", failed);
   if (running > 1)
@@ -80,6 +83,8 @@ cs_progress *cs_progress_new(FILE *stream, const char *label, size_t total, doub
 }
 
 void cs_progress_set_tty(cs_progress *p, gboolean tty) { p->tty = tty; }
+
+void cs_progress_set_start(cs_progress *p, gint64 start_us) { p->start_us = start_us; }
 
 static double eta(const cs_progress *p, double el)
 {
@@ -114,6 +119,8 @@ static void draw(cs_progress *p, double el)
   p->last_drawn_done = p->done;
 }
 
+static gboolean all_done(const cs_progress *p) { return p->total > 0 && p->done == p->total; }
+
 /* Terminal: redraw at most every TTY_INTERVAL_S (and at the end).  Log: a
  * line on a completion, at most one every LOG_INTERVAL_S, and the last one. */
 static void maybe_draw(cs_progress *p, gboolean completion)
@@ -122,12 +129,12 @@ static void maybe_draw(cs_progress *p, gboolean completion)
     return;
   double el = elapsed_s(p);
   if (p->tty) {
-    if (p->last_draw_s < 0 || el - p->last_draw_s >= TTY_INTERVAL_S || (completion && p->done == p->total))
+    if (p->last_draw_s < 0 || el - p->last_draw_s >= TTY_INTERVAL_S || (completion && all_done(p)))
       draw(p, el);
   } else {
     if (!completion)
       return; /* a log file gets lines on completions only */
-    if (p->last_draw_s < 0 || el - p->last_draw_s >= LOG_INTERVAL_S || p->done == p->total)
+    if (p->last_draw_s < 0 || el - p->last_draw_s >= LOG_INTERVAL_S || all_done(p))
       draw(p, el);
   }
 }
@@ -138,6 +145,15 @@ void cs_progress_done(cs_progress *p, double weight, gboolean failed)
   p->done_weight += weight;
   if (failed)
     p->failed++;
+  maybe_draw(p, TRUE);
+}
+
+void cs_progress_set(cs_progress *p, size_t done, double done_weight)
+{
+  if (done < p->done || done_weight < p->done_weight)
+    return;
+  p->done = done;
+  p->done_weight = done_weight;
   maybe_draw(p, TRUE);
 }
 
@@ -166,7 +182,7 @@ void cs_progress_finish(cs_progress *p)
 {
   if (!p)
     return;
-  if (!p->quiet && p->total > 0) {
+  if (!p->quiet && (p->total > 0 || p->last_draw_s >= 0)) {
     double el = elapsed_s(p);
     if (p->tty) {
       draw(p, el);

@@ -16,11 +16,18 @@ typedef struct cs_progress cs_progress;
 
 cs_progress *cs_progress_new(FILE *stream, const char *label, size_t total, double total_weight,
                              gboolean quiet);
+/* Count elapsed time from start_us (g_get_monotonic_time) instead of now:
+ * for a line that appears only once the work has run a while. */
+void cs_progress_set_start(cs_progress *p, gint64 start_us);
 /* Force the tty / non-tty behaviour (tests); default: isatty(fileno(stream)). */
 void cs_progress_set_tty(cs_progress *p, gboolean tty);
 
 /* One more item finished (ok or failed) with this weight; redraws if due. */
 void cs_progress_done(cs_progress *p, double weight, gboolean failed);
+/* Progress given as a level rather than items: done (of total) and its
+ * weight; never moves backwards.  A total of 0 is open-ended: "N done",
+ * no ETA. */
+void cs_progress_set(cs_progress *p, size_t done, double done_weight);
 /* Items now running (shown as "N running" when more than one job). */
 void cs_progress_set_running(cs_progress *p, size_t running);
 /* Redraw if due (call from an idle loop so elapsed time keeps moving). */
@@ -33,7 +40,8 @@ G_GNUC_PRINTF(2, 3) void cs_progress_message(cs_progress *p, const char *fmt, ..
 /* Final line (when not quiet) and free. */
 void cs_progress_finish(cs_progress *p);
 
-/* Pure formatting, for tests: "12/40 done, 1 failed, elapsed 1m05s, ETA 3m10s". */
+/* Pure formatting, for tests: "12/40 done, 1 failed, elapsed 1m05s, ETA 3m10s"
+ * ("12 done, elapsed 1m05s" when total is 0: open-ended). */
 char *cs_progress_format(const char *label, size_t done, size_t total, size_t failed, size_t running,
                          double elapsed_s, double eta_s);
 /* "0s", "59s", "1m05s", "2h03m", "3d04h"; negative or NaN: "?". */

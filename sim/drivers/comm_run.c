@@ -555,6 +555,9 @@ int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err)
   ec.n = (int)prm->n;
   ec.cores = prm->ranks_per_host > 0 ? prm->ranks_per_host : (int)prm->per_process;
   ec.shared_cpu = prm->per_process > 1; /* proclets of an OS process take turns on its processor */
+  cs_comm_result expected = {0};
+  count_formula(&st, &expected);
+  ec.progress_messages = expected.has_formula ? (double)expected.messages_formula : 0; /* progress against it */
   gint64 t0 = g_get_monotonic_time();
   int rc = 0;
   if (!check_map_fits(&st, err))

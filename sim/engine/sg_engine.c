@@ -32,6 +32,8 @@
 #include "sim/contracts/transport.h"
 #include "sim/contracts/progress.h"
 
+#include <math.h>
+
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
@@ -62,6 +64,7 @@ static struct {
   void *user;
   int64_t in_flight;   /* messages sent and not yet in their receiver's hands */
   int retired;         /* processes whose own part is over (in cs_serve) */
+  int64_t taken;       /* messages in their receivers' hands so far (progress) */
   double *busy_until;  /* shared_cpu: per host, when its processor is next free */
   sg_host_t *hosts;    /* in natural order of names */
   size_t nhosts;
@@ -481,6 +484,7 @@ static cs_msg *take(cs_proc *p, cs_msg *m)
     outbox_reap(p->backend);
   cpu_busy(p, eng.cfg->o_recv, (held){m, true});
   eng.in_flight--; /* only now is the message in the process's hands */
+  eng.taken++;
   return m;
 }
 
@@ -810,11 +814,33 @@ static int natural_name_cmp(const void *a, const void *b)
 
 /* ---- run ---- */
 
+/* The progress line of a run: what it counts, and how much is done. */
+typedef struct run_meter {
+  const char *label;
+  size_t total; /* 0: open-ended */
+} run_meter;
+
+static run_meter meter_of(const cs_engine_config *c)
+{
+  if (c->progress_messages >= 1)
+    return (run_meter){"messages delivered", (size_t)c->progress_messages};
+  if (c->progress_sim_bound > 0)
+    return (run_meter){"simulated ms (of a bound)", (size_t)ceil(c->progress_sim_bound * 1e3)};
+  return (run_meter){"messages delivered (total not known: no ETA)", 0};
+}
+
+static size_t meter_done(const cs_engine_config *c, const run_meter *m)
+{
+  size_t done = c->progress_messages >= 1 || c->progress_sim_bound <= 0 ? (size_t)eng.taken
+                                                                         : (size_t)(simgrid_get_clock() * 1e3);
+  return m->total && done > m->total ? m->total : done;
+}
+
 /* Runs the simulation in slices of simulated time sized to take about 0.2 s
  * of wall time each, reporting progress between slices (from the main stack,
- * never from an actor's small one).  Slicing does not change the order of
- * events.  When a slice neither advances the clock nor finishes a process,
- * the rest runs in one go. */
+ * never from an actor's small one) from the first second on.  Slicing does
+ * not change the order of events.  When a slice neither advances the clock
+ * nor delivers a message nor finishes a process, the rest runs in one go. */
 static void run_with_progress(const cs_engine_config *c)
 {
   if (c->quiet) {
@@ -822,28 +848,33 @@ static void run_with_progress(const cs_engine_config *c)
     return;
   }
   gint64 start = g_get_monotonic_time();
+  run_meter meter = meter_of(c);
   cs_progress *progress = NULL;
   double slice = 1e-6;
-  int reported = 0;
   for (;;) {
     double before = simgrid_get_clock();
     int done_before = eng.retired;
+    int64_t taken_before = eng.taken;
     gint64 w0 = g_get_monotonic_time();
     simgrid_run_until(before + slice);
     double wall = (double)(g_get_monotonic_time() - w0) / 1e6;
     slice = wall < 0.1 ? slice * 2 : wall > 0.4 ? slice / 2 : slice;
-    int done = eng.retired;
-    if (done >= c->n || (simgrid_get_clock() == before && done == done_before))
+    if (eng.retired >= c->n ||
+        (simgrid_get_clock() == before && eng.retired == done_before && eng.taken == taken_before))
       break;
-    if (!progress && g_get_monotonic_time() - start > 2000000)
-      progress = cs_progress_new(stderr, "simulated processes finished", (size_t)c->n, c->n, FALSE);
-    for (; progress && reported < done; reported++)
-      cs_progress_done(progress, 1, FALSE);
+    if (!progress && g_get_monotonic_time() - start > 1000000) {
+      progress = cs_progress_new(stderr, meter.label, meter.total, (double)meter.total, FALSE);
+      cs_progress_set_start(progress, start);
+    }
+    if (progress) {
+      size_t done = meter_done(c, &meter);
+      cs_progress_set(progress, done, (double)done);
+    }
   }
   simgrid_run();
   if (progress) {
-    for (; reported < eng.retired; reported++)
-      cs_progress_done(progress, 1, FALSE);
+    size_t done = meter.total ? meter.total : (size_t)eng.taken;
+    cs_progress_set(progress, done, (double)done);
     cs_progress_finish(progress);
   }
 }
@@ -968,6 +999,7 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.user = user;
   eng.in_flight = 0;
   eng.retired = 0;
+  eng.taken = 0;
   reset_ends(c);
   eng.mailboxes = g_new(sg_mailbox_t, c->n);
   eng.busy_until = g_new0(double, nhosts);

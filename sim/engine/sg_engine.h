@@ -59,9 +59,15 @@ typedef struct cs_engine_config {
   /* Called on every send (e.g. to record the message stream), or NULL. */
   void (*observer)(int src, int dst, size_t bytes, cs_phase phase, void *user);
   void *observer_user;
-  /* Progress on stderr for runs longer than 2 s: processes whose own part is
-   * over (they called cs_serve) out of n, with an ETA.  Off when quiet. */
+  /* Progress on stderr for runs longer than a second, measured in the work
+   * that advances: messages delivered against progress_messages when the
+   * driver knows the run's total, else the simulated clock against
+   * progress_sim_bound (a bound on the run's simulated time), each with an
+   * ETA; with neither, messages delivered so far and no ETA.  Off when
+   * quiet. */
   int quiet;
+  double progress_messages;  /* the run's messages, 0 = not known */
+  double progress_sim_bound; /* seconds the run's clock will not pass, 0 = none known */
   /* Process failure (fail-stop): the process fail_rank (-1 = none) stops for
    * good at fail_at simulated seconds.  Computing or paying an overhead, its
    * sleep is cut at fail_at; blocked in a receive, it is woken (a daemon
