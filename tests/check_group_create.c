@@ -164,6 +164,22 @@ END_TEST
 
 #define expect_bad(word, ...) harness_expect_bad(tmpdir, word, "comm", __VA_ARGS__)
 
+/* Without a platform, create-group runs on the paper's two racks (the
+ * BG/P torus 8x16x16, 4 cores a node), on 8,192 ranks unless -n says
+ * otherwise, not on seed 003's cpm machine. */
+START_TEST(default_platform_is_bgp)
+{
+  const char *args[] = {"comm", "create-group", "-n", "16", "--group-size", "4", "--format", "json", "-q", NULL};
+  harness_result r;
+  harness_run(&r, args);
+  ck_assert_msg(r.exit_status == 0, "exit %d: %s", r.exit_status, r.err);
+  ck_assert_msg(strstr(r.out, "\"platform\": \"torus:") != NULL, "%s", r.out);
+  ck_assert_int_eq(json_int(r.out, "n"), 16);
+  ck_assert_int_eq(json_int(r.out, "group_size"), 4);
+  harness_result_clear(&r);
+}
+END_TEST
+
 START_TEST(bad_inputs)
 {
   expect_bad("exceeds n = 128", "create-group", "--platform", PLATFORM, "-n", "128", "--group-size", "129", NULL);
@@ -188,6 +204,7 @@ int main(void)
   tcase_add_loop_test(tc, algorithm1_every_size, 0, 64);
   tcase_add_loop_test(tc, direct_and_parent_collective, 0, (int)G_N_ELEMENTS(some_sizes));
   tcase_add_test(tc, concurrent_and_repeated);
+  tcase_add_test(tc, default_platform_is_bgp);
   tcase_add_test(tc, bad_inputs);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

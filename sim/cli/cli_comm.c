@@ -34,6 +34,10 @@
 #include <string.h>
 
 #define DEFAULT_CPM "cpm:6875,8,2"
+/* create-group's (seed 004): the paper's two BG/P racks, as collsim mcmc;
+ * without -n, every one of their 8,192 cores. */
+#define DEFAULT_GROUP_PLATFORM "torus:8x16x16/4"
+#define DEFAULT_GROUP_N 8192
 
 typedef struct comm_opts {
   char *cpm, *impl, *map, *layout, *key, *set, *op, *members, *order; /* freed by cs_cli_free */
@@ -93,13 +97,14 @@ static int apply_defaults(const cs_cli *c, comm_opts *o, const cs_platform *p, c
 }
 
 /* The platform: --cpm C,P,M is short for --platform cpm:C,P,M. */
-static cs_platform *comm_platform(const cs_cli *c, const comm_opts *o, const cs_bench_set *set, GError **err)
+static cs_platform *comm_platform(const cs_cli *c, const comm_opts *o, cs_comm_op op, const cs_bench_set *set,
+                                  GError **err)
 {
   if (o->cpm && c->platform)
     return cs_input_error(err, "give --cpm or --platform, not both"), NULL;
   char *def = set ? g_strdup_printf("cpm:%lld,%lld,%lld", (long long)set->cpm[0], (long long)set->cpm[1],
                                     (long long)set->cpm[2])
-                  : g_strdup(DEFAULT_CPM);
+                  : g_strdup(op == CS_COMM_CREATE_GROUP ? DEFAULT_GROUP_PLATFORM : DEFAULT_CPM);
   if (!o->cpm) {
     cs_platform *p = cs_cli_platform(c, def, err);
     g_free(def);
@@ -264,10 +269,12 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
   cs_comm_params prm = {.colors = (int)o->colors, .share = !o->no_share, .lid_bits = (int)o->lid_bits,
                         .lbi_bits = (int)o->lbi_bits, .cpu_factor = o->cpu_factor, .repeat = (int)o->repeat,
                         .seed = c->seed, .tag_base = (int)o->tag};
-  cs_platform *p = comm_platform(c, o, set, &e);
+  cs_platform *p = comm_platform(c, o, op, set, &e);
   char *xml = NULL, *desc = NULL;
   bool is_temp = false;
-  int rc = p && cs_platform_resolve(p, o->n, &e) ? 0 : cs_cli_fail(c, e);
+  bool chosen = c->platform || c->torus || c->net || c->cluster || o->cpm || set;
+  int64_t want = o->n ? o->n : op == CS_COMM_CREATE_GROUP && !chosen ? DEFAULT_GROUP_N : 0;
+  int rc = p && cs_platform_resolve(p, want, &e) ? 0 : cs_cli_fail(c, e);
   if (rc == 0)
     rc = apply_defaults(c, o, p, op);
   if (rc == 0) {
@@ -336,7 +343,7 @@ static int run_ids(const cs_cli *c, comm_opts *o)
   if (o->impl && !cs_comm_protocol_find(o->impl, CS_COMM_SPLIT))
     return cs_cli_usage(c, "--impl %s has no split: ids counts leader or mpich splits", o->impl);
   GError *e = NULL;
-  cs_platform *p = comm_platform(c, o, NULL, &e);
+  cs_platform *p = comm_platform(c, o, CS_COMM_SPLIT, NULL, &e);
   int rc = p && cs_platform_resolve(p, 0, &e) ? 0 : cs_cli_fail(c, e);
   g_clear_error(&e);
   cs_comm_params shape = {0};
@@ -401,7 +408,7 @@ int cs_comm_main(int argc, char **argv)
                  .space_comms = 8};
   const cs_opt opts[] = {
       {"cpm", 0, CS_OPT_STRING, &o.cpm, "C,P,M", "proclets per OS process, OS processes per machine, machines "
-       "(short for --platform cpm:C,P,M; default " DEFAULT_CPM ")", 0, 0, 0, 0, NULL},
+       "(short for --platform cpm:C,P,M; default " DEFAULT_CPM ", create-group: " DEFAULT_GROUP_PLATFORM ")", 0, 0, 0, 0, NULL},
       {"impl", 0, CS_OPT_STRING, &o.impl, "IMPL", "a protocol of --list: leader (Procedures 1-2; default on cpm), "
        "mpich (elsewhere); create-group: intercomm (Algorithm 1, default) or direct", 0, 0, 0, 0, NULL},
       {"colors", 0, CS_OPT_INT, &o.colors, "K", "split: colours (default 1)", 1, G_MAXINT, 0, 0, NULL},
