@@ -1,7 +1,19 @@
 /* The whole configuration of a run (see run_config.h). */
 #include "sim/cli/run_config.h"
 
+/* Made by `make` (Makefile.am); absent when a harness compiles this file
+ * straight from the sources (tests/fuzz/build.sh). */
+#if defined(__has_include)
+#if __has_include("collsim-git.h")
 #include "collsim-git.h"
+#endif
+#endif
+#ifndef COLLSIM_GIT
+#define COLLSIM_GIT ""
+#endif
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
 
 #include <math.h>
 #include <string.h>
