@@ -1039,6 +1039,8 @@ START_TEST(sweep_old_outputs)
   char *gout = write_tmp("oldg.csv", "net,coll,size,tier,wall_s\n\"p:1,1\",scatter,1,L1,0.1\n");
   write_tmp(".oldg.csv.journal", "51\tcoll=scatter\n");
   ck_assert_int_eq(run_sweep(NULL, gen, "--out", gout, "--quiet", NULL), 2);
+  ck_assert_int_eq(run_sweep(NULL, gen, "--out", gout, "--dry-run", NULL), 2);
+  ck_assert_int_eq(run_sweep(NULL, tree, "--out", out, "--dry-run", NULL), 2);
   text = slurp(gout);
   ck_assert_str_eq(text, "net,coll,size,tier,wall_s\n\"p:1,1\",scatter,1,L1,0.1\n");
   g_free(text);

@@ -934,6 +934,27 @@ static gboolean has_config_columns_n(const char *header, size_t len)
   return ok;
 }
 
+/* The first line of a generic output's text (len bytes), if complete, must
+ * end with the configuration columns. */
+static gboolean header_has_config(const char *text, size_t len, const char *path, GError **err)
+{
+  const char *nl = memchr(text, '\n', len);
+  if (!nl || has_config_columns_n(text, (size_t)(nl - text)))
+    return TRUE;
+  g_set_error(err, CS_EXPERIMENT_ERROR, 3, OLD_FILE_MESSAGE, path);
+  return FALSE;
+}
+
+/* The same for the file at path (fine when it does not exist). */
+static gboolean generic_header_ok(const char *path, GError **err)
+{
+  char *text = NULL;
+  gsize len = 0;
+  gboolean ok = !g_file_get_contents(path, &text, &len, NULL) || header_has_config(text, len, path, err);
+  g_free(text);
+  return ok;
+}
+
 /* Open (creating) and lock a generic sweep's output and journal; cut what
  * no journal line covers; return the output's fd, its header (NULL when
  * empty) and length. */
@@ -960,11 +981,8 @@ static int open_generic_output(const char *path, journal *jr, int *jfd, char **h
                 jpath);
     goto fail;
   }
-  char *first_nl = memchr(text->str, '\n', text->len);
-  if (first_nl && !has_config_columns_n(text->str, (size_t)(first_nl - text->str))) {
-    g_set_error(err, CS_EXPERIMENT_ERROR, 3, OLD_FILE_MESSAGE, path);
+  if (!header_has_config(text->str, text->len, path, err))
     goto fail;
-  }
   if ((off_t)text->len < jr->covered) {
     g_set_error(err, CS_EXPERIMENT_ERROR, 3, "%s is shorter than its journal says (%zu < %lld bytes): it was "
                 "changed by hand; write to a new file", path, text->len, (long long)jr->covered);
@@ -1165,7 +1183,7 @@ int cs_sweep_main(int argc, char **argv)
   existed = out_path && g_file_test(out_path, G_FILE_TEST_EXISTS);
   if (e->generic && dry_run) {
     char *jpath = out_path ? journal_path(out_path) : NULL;
-    gboolean ok = !jpath || read_journal(jpath, &jr, &err);
+    gboolean ok = !jpath || (read_journal(jpath, &jr, &err) && generic_header_ok(out_path, &err));
     g_free(jpath);
     if (!ok) {
       fprintf(stderr, "collsim sweep: %s\n", err->message);
