@@ -66,10 +66,11 @@ rel() {
   esac
 }
 
-# The arguments that follow "--seed S" in a dry-run line: platform, output
+# The arguments that follow "--seed=S" in a dry-run line: platform, output
 # format and extra arguments.  Two experiments whose lines agree there run the
-# same simulation for the same (algo, n, f, k, colours, seed).
-tail_args() { sed -n '1{s/.* --seed [0-9]* //;p;}'; }
+# same simulation for the same (algo, n, f, k, colours, seed), and their rows
+# carry the same config_key.
+tail_args() { sed -n '1{s/.* --seed=[0-9]* //;p;}'; }
 
 # Copy into $2 (new) the rows of $1 whose point belongs to experiment $3;
 # sets copied=1 when it copied any.
@@ -88,13 +89,14 @@ reuse_rows() {
   awk '
     NR == FNR {
       nw = split($0, w, " "); a = n = f = k = c = s = ""
-      for (i = 1; i < nw; i++) {
-        if (w[i] == "--algo") a = w[i + 1]
-        else if (w[i] == "-n") n = w[i + 1] + 0
-        else if (w[i] == "-f") f = sprintf("%g", w[i + 1] + 0)
-        else if (w[i] == "-k") k = w[i + 1] + 0
-        else if (w[i] == "--colors") c = w[i + 1] + 0
-        else if (w[i] == "--seed") s = w[i + 1]
+      for (i = 1; i <= nw; i++) {
+        eq = index(w[i], "="); name = substr(w[i], 1, eq - 1); val = substr(w[i], eq + 1)
+        if (name == "--algo") a = val
+        else if (name == "--n") n = val + 0
+        else if (name == "--f") f = sprintf("%g", val + 0)
+        else if (name == "--k") k = val + 0
+        else if (name == "--colors") c = val + 0
+        else if (name == "--seed") s = val
       }
       want[a SUBSEP n SUBSEP f SUBSEP k SUBSEP c SUBSEP s] = 1
       next
@@ -130,8 +132,8 @@ for t in "${targets[@]}"; do
     copied=1 # an earlier run copied rows into this file: keep saying so
   fi
   {
-    echo "# The command that made $t.csv, run from the source folder (--jobs and"
-    echo "# --quiet do not change the rows; wall_s is the only column that varies):"
+    echo "# The command that made $t.csv (--jobs and --quiet do not change the rows;"
+    echo "# wall_s and collsim_version are the only columns that vary between runs):"
     echo "collsim sweep $(rel "$yaml") --out $(rel "$csv")"
     if [ "$copied" = 1 ]; then
       echo "# Rows for points that seed000-fig3.yaml also has were copied from fig3.csv"

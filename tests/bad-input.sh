@@ -61,8 +61,10 @@ fail() {
   [ $fails -le 30 ] && printf 'bad-input: %s\n' "$*" >&2
 }
 
-# Runs collsim with the given words; checks the rules above.
+# Runs collsim with the given words; checks the rules above (with
+# must_refuse=1, exit 0 breaks them too).
 case_index=0
+must_refuse=0
 check() {
   case_index=$((case_index + 1))
   [ $((case_index % jobs)) = "$BAD_INPUT_SHARD" ] || return 0
@@ -72,6 +74,7 @@ check() {
   timeout 60 "$collsim" "$@" > /dev/null 2> "$err"
   rc=$?
   if [ $rc = 0 ]; then
+    [ "$must_refuse" = 1 ] && fail "accepted (expected exit 2): collsim $*"
     return
   fi
   local lines leftover temp
@@ -145,8 +148,22 @@ check
 check reproduce no-such-target
 check sweep "$work/missing.yaml" --out "$out"
 
-# a repeated single-valued option
+# a repeated single-valued option, in every subcommand: refused
+must_refuse=1
 check tree --algo rank-hash -n 16 -n 32 -q
+check tree --algo rank-hash -n 16 --seed 1 --seed=2 -q
+check collective --platform percs:2,2,2 --coll scatter --coll gather --algo binomial --block 1KiB -q
+check allreduce --cluster 2x2@100 -n 4 -n 8 --iterations 2 -q
+check tree-script --from lam --from linear -n 4
+check platform --platform torus:2x2x2/1 --platform torus:2x2x2/2
+check sweep "$work/exp.yaml" -q --out "$out" --jobs 1 --jobs 2
+check demo -n 16 -n 32 -q
+check groupmap --world 64 --world 128 --members "$work/members.txt" -q
+check comm split --cpm 2,2,1 --cpm 2,2,2 -q
+check mcmc -n 8 -n 16 -q
+check reproduce seed000 seed001
+check tree --algo rank-hash -n 16 -q --out "$out" --out "$out.2"
+must_refuse=0
 # an unreadable, an empty and a malformed input file
 : > "$work/empty.yaml"
 printf 'name: [unclosed\n' > "$work/bad.yaml"

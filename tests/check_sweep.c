@@ -4,10 +4,13 @@
  * The end-to-end tests run cs_sweep_main in-process.  The sweep starts each
  * point as /proc/self/exe, i.e. this test program, so main() answers
  * `check_sweep tree ...` with a fake `collsim tree` that prints one CSV row
- * (no SimGrid involved) and fails on request (environment FAKE_FAIL,
- * FAKE_BAD, FAKE_CRASH = "algo:n").  With $COLLSIM set (make check sets it)
+ * with the configuration columns a real run adds (its config_key computed
+ * from its own arguments, as collsim's front end does; no SimGrid involved)
+ * and fails on request (environment FAKE_FAIL, FAKE_BAD, FAKE_CRASH =
+ * "algo:n").  With $COLLSIM set (make check sets it)
  * one more test runs the real binary on experiments/smoke.yaml. */
 #include "sim/sweep/experiment.h"
+#include "sim/cli/run_config.h"
 #include "sim/contracts/progress.h"
 #include "sim/drivers/spanning_tree_result.h"
 #include "sim/sweep/sweep.h"
@@ -71,7 +74,10 @@ static void rm_rf(const char *dir)
   const char *name;
   while ((name = g_dir_read_name(d))) {
     char *p = g_build_filename(dir, name, NULL);
-    g_remove(p);
+    if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+      rm_rf(p);
+    else
+      g_remove(p);
     g_free(p);
   }
   g_dir_close(d);
@@ -142,30 +148,35 @@ static int run_sweep(char **out, ...)
 
 /* ---------------------------------------------------- the fake `tree` ---- */
 
+/* The configuration columns of a fake run of `command` with these
+ * arguments: ",platform,...,config_args,collsim_version,config_key". */
+static char *fake_config(const char *command, char **args)
+{
+  char *cargs = cs_config_args(command, args), *key = cs_config_key(cargs);
+  GString *s = g_string_new(",,,,,,,");
+  cs_put_csv_text(s, cargs);
+  g_string_append_c(s, ',');
+  cs_put_csv_text(s, cs_collsim_version());
+  g_string_append_printf(s, ",%s", key);
+  g_free(cargs);
+  g_free(key);
+  return g_string_free(s, FALSE);
+}
+
+/* The value of --name=VALUE among args, or def. */
+static const char *arg_value(int argc, char **argv, const char *name, const char *def)
+{
+  size_t len = strlen(name);
+  for (int i = 1; i < argc; i++)
+    if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, len) && argv[i][2 + len] == '=')
+      return argv[i] + 3 + len;
+  return def;
+}
+
 static int fake_tree(int argc, char **argv)
 {
-  const char *algo = "?", *n = "0", *f = "0", *k = "0", *c = "1", *s = "1", *torus = "auto", *cores = "4",
-             *plat = NULL;
-  for (int i = 1; i + 1 < argc; i++) {
-    if (!strcmp(argv[i], "--algo"))
-      algo = argv[++i];
-    else if (!strcmp(argv[i], "-n"))
-      n = argv[++i];
-    else if (!strcmp(argv[i], "-f"))
-      f = argv[++i];
-    else if (!strcmp(argv[i], "-k"))
-      k = argv[++i];
-    else if (!strcmp(argv[i], "--colors"))
-      c = argv[++i];
-    else if (!strcmp(argv[i], "--seed"))
-      s = argv[++i];
-    else if (!strcmp(argv[i], "--torus"))
-      torus = argv[++i];
-    else if (!strcmp(argv[i], "--cores"))
-      cores = argv[++i];
-    else if (!strcmp(argv[i], "--platform"))
-      plat = argv[++i];
-  }
+  const char *algo = arg_value(argc, argv, "algo", "?"), *n = arg_value(argc, argv, "n", "0");
+  const char *torus = arg_value(argc, argv, "torus", "auto"), *plat = arg_value(argc, argv, "platform", NULL);
   char id[128];
   snprintf(id, sizeof id, "%s:%s", algo, n);
   const char *e;
@@ -183,10 +194,14 @@ static int fake_tree(int argc, char **argv)
   if (plat)
     snprintf(platform, sizeof platform, "%s", plat);
   else
-    snprintf(platform, sizeof platform, "torus:%s/%s", strcmp(torus, "auto") ? torus : "4x4x4", cores);
+    snprintf(platform, sizeof platform, "torus:%s/%s", strcmp(torus, "auto") ? torus : "4x4x4",
+             arg_value(argc, argv, "cores", "4"));
+  char *config = fake_config("tree", argv + 1);
   /* f printed like collsim does (%g) */
-  printf("%s,%s,10,%g,%s,%s,%s,%s,LV08,0.001,0.0005,100,200,800,1600,8,12,3.5,4,4,yes,0.010\n", algo, n,
-         atof(f), k, c, s, platform);
+  printf("%s,%s,10,%g,%s,%s,%s,%s,LV08,0.001,0.0005,100,200,800,1600,8,12,3.5,4,4,yes,0.010%s\n", algo, n,
+         atof(arg_value(argc, argv, "f", "0")), arg_value(argc, argv, "k", "0"), arg_value(argc, argv, "colors", "1"),
+         arg_value(argc, argv, "seed", "1"), platform, config);
+  g_free(config);
   return 0;
 }
 
@@ -227,7 +242,7 @@ START_TEST(parse_full_and_order)
                      "k: [2, 4]\n"
                      "colors: [1, 3]\n"
                      "seeds: [7, 18446744073709551615]\n"
-                     "extra_args: [\"--cfg=network/crosstraffic:0\", -v]\n";
+                     "extra_args: [\"--cfg=network/crosstraffic:0\", --no-bracket]\n";
   GError *err = NULL;
   cs_experiment *e = parse(text, &err);
   ck_assert_msg(e != NULL, "%s", err ? err->message : "");
@@ -339,14 +354,9 @@ START_TEST(parse_platform_file_relative)
   ck_assert_int_eq(e->cores, 2);
   char **argv = cs_sweep_point_argv(e, cs_experiment_point(e, 0), "collsim");
   char *line = cs_sweep_command_line(argv);
-  char *want = g_strdup_printf("--platform %s --cores 2 ", xml);
+  char *want = g_strdup_printf("--platform=%s --cores=2 ", xml);
   ck_assert_msg(strstr(line, want), "%s", line);
   ck_assert_ptr_null(strstr(line, "--torus"));
-  /* rows name the file; matched by basename */
-  ck_assert(cs_sweep_platform_matches(e, "plat.xml"));
-  ck_assert(cs_sweep_platform_matches(e, xml));
-  ck_assert(!cs_sweep_platform_matches(e, "other.xml"));
-  ck_assert(!cs_sweep_platform_matches(e, "torus:4x4x4/4"));
   g_free(want);
   g_free(line);
   g_strfreev(argv);
@@ -409,45 +419,91 @@ START_TEST(csv_split_quotes)
 }
 END_TEST
 
-static char *row(const char *algo, int n, const char *f, int k, int colors, int seed, const char *platform)
+/* A tree row of the point p (its config_key last); key: another key. */
+static char *row_of(const cs_point *p, const char *key)
 {
-  return g_strdup_printf("%s,%d,10,%s,%d,%d,%d,%s,LV08,0.001,0.0005,100,200,800,1600,8,12,3.5,4,4,yes,0.01", algo,
-                         n, f, k, colors, seed, platform);
+  return g_strdup_printf("%s,%d,10,0.5,%d,%d,%" G_GUINT64_FORMAT ",\"torus:2x2x4/4,bw=1GBps\",LV08,0.001,0.0005,100,"
+                         "200,800,1600,8,12,3.5,4,4,yes,0.01,\"torus:2x2x4/4,bw=1GBps\",LV08,1.5e-06,1.5e-06,,1,"
+                         "\"tree --a=b,c\",0.1.0,%s",
+                         p->algo, p->n, p->k, p->colors, p->seed, key ? key : p->config_key);
 }
+
+#define RESUME "name: t\nalgorithms: [rank-hash, centralized]\nn: [64, 128]\nf: [0.1, 0.6]\nk: [3]\n"
 
 START_TEST(rows_resume_keys)
 {
   GError *err = NULL;
-  cs_experiment *e = parse("name: t\nalgorithms: [rank-hash, centralized]\nn: [64, 128]\nf: [0.1, 0.6]\nk: [3]\n"
-                           "platform: {torus: auto, cores: 4}\n",
-                           &err);
-  ck_assert_msg(e != NULL, "%s", err ? err->message : "");
-  char *r1 = row("rank-hash", 64, "0.10", 3, 1, 1, "torus:2x2x4/4"); /* f as text differs */
-  char *r2 = row("centralized", 128, "0.6", 3, 1, 1, "torus:2x4x4/2"); /* other cores */
-  char *r3 = row("centralized", 64, "0.6", 3, 1, 2, "torus:2x2x4/4");  /* other seed */
-  char *r4 = row("rank-hash", 128, "0.6", 3, 1, 1, "torus:4x4x4/4");
-  char *text = g_strdup_printf("%s\n%s\n%s\n%s\r\n\nbroken,row\n%s\n%s", CS_TREE_CSV_HEADER, r1, r2, r3, r4,
+  cs_experiment *e = parse(RESUME "extra_args: [\"--link-bw=100\"]\n", &err);
+  cs_experiment *other = parse(RESUME "extra_args: [\"--link-bw=1000\"]\n", &err);
+  ck_assert_msg(e && other, "%s", err ? err->message : "");
+  char *r1 = row_of(cs_experiment_point(e, 0), NULL);
+  char *r2 = row_of(cs_experiment_point(e, 5), NULL);
+  char *r3 = row_of(cs_experiment_point(e, 6), "");                         /* no key */
+  char *r4 = row_of(cs_experiment_point(other, 7), NULL);                   /* other extra_args */
+  char *text = g_strdup_printf("%s\n%s\n%s\r\n\nbroken,row\n%s\n%s\n%s", cs_sweep_tree_header(), r1, r2, r3, r4,
                                "rank-hash,64,10,0.6,3,1,1,torus:2x2"); /* cut last line */
   size_t complete = 0;
   cs_sweep_rows *rows = cs_sweep_rows_parse(text, strlen(text), "r.csv", &complete, &err);
   ck_assert_msg(rows != NULL, "%s", err ? err->message : "");
-  ck_assert_uint_eq(cs_sweep_rows_count(rows), 4);
-  ck_assert_uint_eq(cs_sweep_rows_bad(rows), 1);
+  ck_assert_uint_eq(cs_sweep_rows_count(rows), 3);
+  ck_assert_uint_eq(cs_sweep_rows_bad(rows), 2);
   ck_assert_uint_eq(complete, strlen(text) - strlen("rank-hash,64,10,0.6,3,1,1,torus:2x2"));
-  size_t present = 0;
-  for (size_t i = 0; i < cs_experiment_npoints(e); i++) {
-    const cs_point *p = cs_experiment_point(e, i);
-    gboolean has = cs_sweep_rows_has(rows, e, p);
-    gboolean want = (strcmp(p->algo, "rank-hash") == 0 && p->n == 64 && p->f == 0.1) ||
-                    (strcmp(p->algo, "rank-hash") == 0 && p->n == 128 && p->f == 0.6);
-    ck_assert_msg(has == want, "point %zu (%s n=%d f=%g)", i, p->algo, p->n, p->f);
-    present += has;
-  }
-  ck_assert_uint_eq(present, 2);
+  for (size_t i = 0; i < cs_experiment_npoints(e); i++)
+    ck_assert_msg(cs_sweep_rows_has(rows, cs_experiment_point(e, i)) == (i == 0 || i == 5), "point %zu", i);
+  /* the row of the other extra_args: a stale configuration, not a point of e */
+  ck_assert_uint_eq(cs_sweep_rows_foreign(rows, e), 1);
+  ck_assert(!cs_sweep_rows_has(rows, cs_experiment_point(other, 0)));
+  ck_assert(cs_sweep_rows_has(rows, cs_experiment_point(other, 7)));
   cs_sweep_rows_free(rows);
   g_free(text);
   g_free(r1), g_free(r2), g_free(r3), g_free(r4);
   cs_experiment_free(e);
+  cs_experiment_free(other);
+}
+END_TEST
+
+/* config_key: the whole configuration.  The same experiment gives the same
+ * keys; a changed extra_args, parameter or platform other keys. */
+START_TEST(config_keys)
+{
+  const char *texts[] = {
+      RESUME "extra_args: [\"--link-bw=100\"]\n",
+      RESUME "extra_args: [\"--link-bw=1000\"]\n",
+      RESUME,
+      RESUME "extra_args: [\"--link-bw=100\", \"--o-send=2\"]\n",
+      RESUME "platform: {torus: 8x8x8}\n",
+      RESUME "extra_args: [\"--link-bw=100\"]\n", /* the first again */
+  };
+  GError *err = NULL;
+  cs_experiment *e[G_N_ELEMENTS(texts)];
+  for (size_t i = 0; i < G_N_ELEMENTS(texts); i++) {
+    e[i] = parse(texts[i], &err);
+    ck_assert_msg(e[i], "%s", err ? err->message : "");
+  }
+  for (size_t p = 0; p < cs_experiment_npoints(e[0]); p++) {
+    const char *key = cs_experiment_point(e[0], p)->config_key;
+    ck_assert_uint_eq(strlen(key), 16);
+    ck_assert_str_eq(key, cs_experiment_point(e[5], p)->config_key);
+    for (size_t i = 1; i < 5; i++)
+      ck_assert_str_ne(key, cs_experiment_point(e[i], p)->config_key);
+    for (size_t q = 0; q < p; q++)
+      ck_assert_str_ne(key, cs_experiment_point(e[0], q)->config_key);
+    /* what the point's own run computes from the arguments it is given */
+    char **opts = cs_point_options(e[0], cs_experiment_point(e[0], p));
+    char *args = cs_config_args("tree", opts), *mine = cs_config_key(args);
+    ck_assert_str_eq(mine, key);
+    ck_assert(strstr(args, " --link-bw=100 ") && !strstr(args, "--format") && !strstr(args, "--quiet"));
+    g_free(mine), g_free(args);
+    g_strfreev(opts);
+  }
+  /* the normalized list: options sorted by name, a repeatable one in its order, output options out */
+  char *toks[] = {"--n=4", "--cfg=b:2", "--format=csv", "--algo=x", "--cfg=a:1", "--quiet", "--with-config", "pos",
+                  NULL};
+  char *args = cs_config_args("tree", toks);
+  ck_assert_str_eq(args, "tree --algo=x --cfg=b:2 --cfg=a:1 --n=4 pos");
+  g_free(args);
+  for (size_t i = 0; i < G_N_ELEMENTS(texts); i++)
+    cs_experiment_free(e[i]);
 }
 END_TEST
 
@@ -470,30 +526,17 @@ START_TEST(rows_header)
   ck_assert_ptr_null(rows);
   ck_assert_ptr_nonnull(err);
   ck_assert(strstr(err->message, "r.csv: its header is not collsim tree's"));
-  g_error_free(err);
-}
-END_TEST
-
-START_TEST(platform_matching)
-{
-  GError *err = NULL;
-  cs_experiment *a = parse(BASE "platform: {torus: auto, cores: 4}\n", &err);
-  cs_experiment *b = parse(BASE "platform: {torus: 8x8x16}\n", &err);
-  cs_experiment *c = parse(BASE "platform: {torus: 8x8x16, cores: 2}\n", &err);
-  cs_experiment *d = parse(BASE, &err);
-  ck_assert(a && b && c && d);
-  ck_assert(cs_sweep_platform_matches(a, "torus:2x2x4/4"));
-  ck_assert(!cs_sweep_platform_matches(a, "torus:2x2x4/2"));
-  ck_assert(!cs_sweep_platform_matches(a, "torus:2x2x4/44"));
-  ck_assert(!cs_sweep_platform_matches(a, "bgp.xml"));
-  ck_assert(cs_sweep_platform_matches(b, "torus:8x8x16/4"));
-  ck_assert(cs_sweep_platform_matches(b, "torus:8x8x16/1"));
-  ck_assert(!cs_sweep_platform_matches(b, "torus:8x8x1/4"));
-  ck_assert(!cs_sweep_platform_matches(b, "torus:8x8x160/4"));
-  ck_assert(cs_sweep_platform_matches(c, "torus:8x8x16/2"));
-  ck_assert(!cs_sweep_platform_matches(c, "torus:8x8x16/4"));
-  ck_assert(cs_sweep_platform_matches(d, "torus:4x4x4/1"));
-  cs_experiment_free(a), cs_experiment_free(b), cs_experiment_free(c), cs_experiment_free(d);
+  g_clear_error(&err);
+  /* an older collsim's file (results/seed000/ before the configuration columns) */
+  char *old = g_strdup_printf("%s\nrank-hash,64,10,0.5,3,1,1,torus:2x2x4/4,LV08,1,1,1,1,1,1,1,1,1,1,1,yes,0.1\n",
+                              CS_TREE_CSV_HEADER);
+  rows = cs_sweep_rows_parse(old, strlen(old), "old.csv", &complete, &err);
+  ck_assert_ptr_null(rows);
+  ck_assert_msg(strstr(err->message, "old.csv was written by an older collsim") &&
+                    strstr(err->message, "write to a new file"),
+                "%s", err->message);
+  g_clear_error(&err);
+  g_free(old);
 }
 END_TEST
 
@@ -503,29 +546,23 @@ START_TEST(child_row_check)
   cs_experiment *e = parse(BASE "platform: {torus: auto, cores: 4}\n", &err);
   ck_assert_ptr_nonnull(e);
   const cs_point *p = cs_experiment_point(e, 0);
-  gboolean plat_only;
   char *why = NULL;
-  char *good = row("rank-hash", 64, "0.5", 3, 1, 1, "torus:2x2x4/4");
-  ck_assert(cs_sweep_check_row(good, e, p, &plat_only, &why));
+  char *good = row_of(p, NULL);
+  ck_assert_msg(cs_sweep_check_row(good, p, &why), "%s", why);
   ck_assert_ptr_null(why);
-  char *other = row("rank-hash", 128, "0.5", 3, 1, 1, "torus:2x2x4/4");
-  ck_assert(!cs_sweep_check_row(other, e, p, &plat_only, &why));
-  ck_assert(!plat_only);
-  ck_assert(strstr(why, "another point"));
+  char *other = row_of(p, "0123456789abcdef");
+  ck_assert(!cs_sweep_check_row(other, p, &why));
+  ck_assert(strstr(why, "config_key '0123456789abcdef' is not the point's"));
   g_free(why);
-  char *plat = row("rank-hash", 64, "0.5", 3, 1, 1, "mesh:2x2/4");
-  ck_assert(!cs_sweep_check_row(plat, e, p, &plat_only, &why));
-  ck_assert(plat_only);
-  g_free(why);
-  ck_assert(!cs_sweep_check_row("a,b,c", e, p, &plat_only, &why));
+  ck_assert(!cs_sweep_check_row("a,b,c", p, &why));
   ck_assert(strstr(why, "fields"));
   g_free(why);
-  ck_assert(!cs_sweep_check_row("", e, p, &plat_only, &why));
+  ck_assert(!cs_sweep_check_row("", p, &why));
   g_free(why);
   char *two = g_strdup_printf("%s\n%s", good, good);
-  ck_assert(!cs_sweep_check_row(two, e, p, &plat_only, &why));
+  ck_assert(!cs_sweep_check_row(two, p, &why));
   g_free(why);
-  g_free(two), g_free(good), g_free(other), g_free(plat);
+  g_free(two), g_free(good), g_free(other);
   cs_experiment_free(e);
 }
 END_TEST
@@ -548,8 +585,8 @@ START_TEST(shard_and_argv)
   ck_assert_ptr_nonnull(e);
   char **argv = cs_sweep_point_argv(e, cs_experiment_point(e, 0), "/x/collsim");
   char *line = cs_sweep_command_line(argv);
-  ck_assert_str_eq(line, "/x/collsim tree --algo comm-split -n 64 -f 0.1 -k 3 --colors 1 --seed 5 --torus auto "
-                         "--cores 4 --format csv --no-header --quiet '--cfg=a:b c'");
+  ck_assert_str_eq(line, "/x/collsim tree --algo=comm-split --n=64 --f=0.1 --k=3 --colors=1 --seed=5 --torus=auto "
+                         "--cores=4 --no-header --format=csv --quiet --with-config '--cfg=a:b c'");
   g_free(line);
   g_strfreev(argv);
   cs_experiment_free(e);
@@ -666,7 +703,7 @@ START_TEST(sweep_run_and_resume)
   ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
   char *text = slurp(out);
   ck_assert_int_eq(count_lines(text), 1 + 12);
-  ck_assert(g_str_has_prefix(text, CS_TREE_CSV_HEADER));
+  ck_assert(g_str_has_prefix(text, cs_sweep_tree_header()));
   g_free(text);
   /* again: nothing to do, file unchanged */
   ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
@@ -685,7 +722,7 @@ START_TEST(sweep_run_and_resume)
   char *pending = NULL;
   ck_assert_int_eq(run_sweep(&pending, yaml, "--out", out, "--dry-run", NULL), 0);
   ck_assert_int_eq(count_lines(pending), 2);
-  ck_assert(strstr(pending, " tree --algo "));
+  ck_assert(strstr(pending, " tree --algo="));
   g_free(pending);
   ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", "--jobs", "2", NULL), 0);
   text = slurp(out);
@@ -876,6 +913,17 @@ START_TEST(parse_generic_errors)
   expect_error("name: x\ncommand: collective\nseries:\n  - label: {a: 1}\n  - label: {b: 1}\n",
                "same label columns");
   expect_error("name: x\ncommand: collective\nparameters: {n: 1}\nexclude:\n  - {n: [1]}\n", "every point is excluded");
+  /* extra_args: one long option each, none the points or the sweep already give */
+  expect_error("name: x\ncommand: collective\nparameters: {coll: [scatter]}\nextra_args: [\"--coll=gather\"]\n",
+               "'--coll=gather' gives --coll, which the experiment already sets");
+  expect_error("name: x\ncommand: collective\npoints: [{n: 2}]\nextra_args: [\"--n=4\"]\n", "already sets");
+  expect_error("name: x\ncommand: collective\nparameters: {n: 1}\nextra_args: [-v]\n", "is not one long option");
+  expect_error("name: x\ncommand: collective\nparameters: {n: 1}\nextra_args: [\"--cfg\", \"a:b\"]\n",
+               "'a:b' is not one long option");
+  expect_error("name: x\ncommand: collective\nparameters: {n: 1}\nextra_args: [\"--format=json\"]\n",
+               "output options");
+  expect_error(BASE "extra_args: [\"-n\", \"5\"]\n", "'-n' is not one long option");
+  expect_error(BASE "extra_args: [\"--seed=2\"]\n", "gives --seed, which the experiment already sets");
 }
 END_TEST
 
@@ -896,7 +944,11 @@ static int fake_collective(int argc, char **argv)
     return 1;
   if ((e = getenv("FAKE_SLOW")) && !strcmp(e, id))
     g_usleep(300000);
-  printf("net,coll,size,tier\n\"p:1,1\",%s,%s,L1\n\"p:1,1\",%s,%s,L2\n", coll, block, coll, block);
+  char *config = fake_config("collective", argv + 1), *columns = g_strjoinv(",", (char **)cs_config_columns);
+  printf("net,coll,size,tier,%s\n\"p:1,1\",%s,%s,L1%s\n\"p:1,1\",%s,%s,L2%s\n", columns, coll, block, config, coll,
+         block, config);
+  g_free(config);
+  g_free(columns);
   return 0;
 }
 
@@ -909,8 +961,10 @@ START_TEST(sweep_generic_rows_resume_order)
   ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
   char *first = slurp(out);
   ck_assert_int_eq(count_lines(first), 1 + 12 * 2);
-  ck_assert(g_str_has_prefix(first, "c,net,coll,size,tier\na,\"p:1,1\",scatter,1,L1\na,\"p:1,1\",scatter,1,L2\n"));
-  ck_assert(strstr(first, "\n\"b,b\",\"p:1,1\",gather,3,L2\n"));
+  ck_assert(g_str_has_prefix(first, "c,net,coll,size,tier,config_platform,"));
+  ck_assert(strstr(first, "\na,\"p:1,1\",scatter,1,L1,"));
+  ck_assert(strstr(first, "\na,\"p:1,1\",scatter,1,L2,"));
+  ck_assert(strstr(first, "\n\"b,b\",\"p:1,1\",gather,3,L2,"));
   /* lose the last point's journal line and cut its rows short: it runs again, nothing doubled */
   char *j = slurp(journal);
   char **jl = g_strsplit(j, "\n", -1);
@@ -953,6 +1007,84 @@ START_TEST(sweep_generic_rows_resume_order)
   g_free(journal);
   g_free(out);
   g_free(yaml);
+  teardown_tmp();
+}
+END_TEST
+
+/* The issue's example: extra_args --link-bw=100 changed to 1000 in a sweep
+ * whose output is reused.  Unchanged, every done point is skipped; changed,
+ * every point is pending again and runs, its rows told apart by
+ * config_key.  Both schemas. */
+static void sweep_twice(const char *text, int rows_per_point)
+{
+  char *yaml = write_tmp("x.yaml", text);
+  char *out = tmp_path("made/for/it/x.csv"); /* missing folders are made */
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
+  char *first = slurp(out), *pending = NULL;
+  int lines = count_lines(first);
+  ck_assert_int_eq(lines, 1 + 2 * rows_per_point);
+  ck_assert_int_eq(run_sweep(&pending, yaml, "--out", out, "--dry-run", NULL), 0);
+  ck_assert_str_eq(pending, ""); /* unchanged: nothing to run */
+  g_free(pending);
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
+  char *again = slurp(out);
+  ck_assert_str_eq(again, first);
+  char *changed = g_strdup(text);
+  char *at = strstr(changed, "--link-bw=100");
+  memmove(at + strlen("--link-bw=1"), "000\"]\n", strlen("000\"]\n") + 1);
+  write_tmp("x.yaml", changed);
+  ck_assert_int_eq(run_sweep(&pending, yaml, "--out", out, "--dry-run", NULL), 0);
+  ck_assert_int_eq(count_lines(pending), 2);
+  ck_assert(strstr(pending, "--link-bw=1000"));
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
+  char *both = slurp(out);
+  ck_assert_int_eq(count_lines(both), lines + 2 * rows_per_point);
+  ck_assert(strstr(both, "--link-bw=100,") || strstr(both, "--link-bw=100 "));
+  ck_assert(strstr(both, "--link-bw=1000"));
+  g_free(both), g_free(pending), g_free(changed), g_free(again), g_free(first), g_free(out), g_free(yaml);
+}
+
+START_TEST(sweep_extra_args_change)
+{
+  setup_tmp();
+  sweep_twice("name: t\nalgorithms: [rank-hash, centralized]\nn: [16]\nf: [0.5]\nk: [3]\n"
+              "extra_args: [\"--link-bw=100\"]\n", 1);
+  teardown_tmp();
+  setup_tmp();
+  sweep_twice("name: g\ncommand: collective\nparameters:\n  coll: [scatter, gather]\n"
+              "extra_args: [\"--link-bw=100\"]\n", 2);
+  teardown_tmp();
+}
+END_TEST
+
+/* Outputs made before the configuration columns: refused with one clear
+ * message, untouched; a bad experiment leaves no folder made for --out. */
+START_TEST(sweep_old_outputs)
+{
+  setup_tmp();
+  char *tree = write_tmp("t.yaml", SMALL);
+  char *gen = write_tmp("g.yaml", "name: g\ncommand: collective\nparameters: {coll: scatter}\n");
+  char *old = g_strdup_printf("%s\ncentralized,16,8,0.5,3,1,1,torus:2x2x1/4,LV08,1,1,1,1,1,1,1,1,1,1,1,yes,0.1\n",
+                              CS_TREE_CSV_HEADER);
+  char *out = write_tmp("old.csv", old);
+  ck_assert_int_eq(run_sweep(NULL, tree, "--out", out, "--quiet", NULL), 2);
+  char *text = slurp(out);
+  ck_assert_str_eq(text, old);
+  g_free(text);
+  char *gout = write_tmp("oldg.csv", "net,coll,size,tier,wall_s\n\"p:1,1\",scatter,1,L1,0.1\n");
+  write_tmp(".oldg.csv.journal", "51\tcoll=scatter\n");
+  ck_assert_int_eq(run_sweep(NULL, gen, "--out", gout, "--quiet", NULL), 2);
+  ck_assert_int_eq(run_sweep(NULL, gen, "--out", gout, "--dry-run", NULL), 2);
+  ck_assert_int_eq(run_sweep(NULL, tree, "--out", out, "--dry-run", NULL), 2);
+  text = slurp(gout);
+  ck_assert_str_eq(text, "net,coll,size,tier,wall_s\n\"p:1,1\",scatter,1,L1,0.1\n");
+  g_free(text);
+  char *bad = write_tmp("bad.yaml", "name: b\nalgorithms: [rank-hash]\nn: [16]\nf: [0.5]\nk: [3]\n"
+                                    "extra_args: [\"--seed=3\"]\n");
+  char *deep = tmp_path("new/folder/x.csv"), *top = tmp_path("new");
+  ck_assert_int_eq(run_sweep(NULL, bad, "--out", deep, "--quiet", NULL), 2);
+  ck_assert(!g_file_test(top, G_FILE_TEST_EXISTS));
+  g_free(deep), g_free(top), g_free(bad), g_free(gout), g_free(out), g_free(old), g_free(gen), g_free(tree);
   teardown_tmp();
 }
 END_TEST
@@ -1008,7 +1140,7 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, csv_split_quotes);
   tcase_add_test(tc, rows_resume_keys);
   tcase_add_test(tc, rows_header);
-  tcase_add_test(tc, platform_matching);
+  tcase_add_test(tc, config_keys);
   tcase_add_test(tc, child_row_check);
   tcase_add_test(tc, shard_and_argv);
   suite_add_tcase(s, tc);
@@ -1024,6 +1156,8 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, sweep_refusals);
   tcase_add_test(tc, sweep_shards_cover_all);
   tcase_add_test(tc, sweep_generic_rows_resume_order);
+  tcase_add_test(tc, sweep_extra_args_change);
+  tcase_add_test(tc, sweep_old_outputs);
   suite_add_tcase(s, tc);
   tc = tcase_create("real");
   tcase_set_timeout(tc, 120);

@@ -6,7 +6,9 @@
 # and compares the output byte for byte with the header and those groups'
 # lines of maps.csv (sizes, BDD paths, WTR runs, failures, picks: every
 # column, as --no-times leaves out only the times).
-# Then, when they exist, results/seed003/ids.csv (re-run whole: a second)
+# Then, when they exist, results/seed003/ids.csv (re-run whole by its sweep,
+# whose rows end with the configuration columns: compared on the committed
+# file's columns; a second)
 # the C1 row of section8.csv (one timed run, ~10 s) and the N = 2,000 rows
 # of scaling.csv (both splits): every column but wall_s must be what
 # collsim produces now.
@@ -48,11 +50,23 @@ else
   status=1
 fi
 
-# The CSV without its wall_s column (the last one in both files' headers;
-# the platform column holds quoted commas, so cut at the last comma).
+# The CSV without the configuration columns a sweep adds at the end
+# (config_platform ... config_key; the committed files were made before
+# them, so only the columns they have are compared) and without its wall_s
+# column (then the last one; the platform column holds quoted commas, so a
+# field is a quoted string or a run of non-commas).
+no_config() {
+  local n
+  n=$(head -n 1 "$1" | tr ',' '\n' | sed -n '/^config_platform$/,$p' | wc -l)
+  if [ "$n" -gt 0 ]; then
+    sed -E 's/(,("([^"]|"")*"|[^,"]*)){'"$n"'}$//' "$1"
+  else
+    cat "$1"
+  fi
+}
 no_wall() {
-  head -n 1 "$1" | grep -q ',wall_s$' || { echo "no wall_s last in $1" >&2; return 1; }
-  sed 's/,[^,]*$//' "$1"
+  no_config "$1" | head -n 1 | grep -q ',wall_s$' || { echo "no wall_s last in $1" >&2; return 1; }
+  no_config "$1" | sed 's/,[^,]*$//'
 }
 
 # compare NAME WANT GOT: both without wall_s

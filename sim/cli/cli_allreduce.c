@@ -7,6 +7,7 @@
 #include "sim/checks/tree_script_check.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/input_path.h"
 #include "sim/drivers/allreduce_bench.h"
 #include "sim/drivers/tree_search.h"
 
@@ -72,7 +73,9 @@ static cs_tree_script *make_script(const ar_opts *o, const char *trees, const cs
 {
   if (!looks_like_file(trees))
     return generate(o, trees, p, n, err);
-  cs_tree_script *s = cs_ts_load(trees, err);
+  char *path = cs_input_path("--trees", trees, err);
+  cs_tree_script *s = path ? cs_ts_load(path, err) : NULL;
+  g_free(path);
   if (s && n_given && s->n != n) {
     cs_input_error(err, "%s is a script for n = %d, not -n %d", trees, s->n, n);
     cs_ts_free(s);

@@ -1,6 +1,7 @@
 /* The shared front-end layer (see frontend.h). */
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/input_path.h"
 #include "sim/contracts/tree_script.h"
 #include "sim/sweep/experiment.h"
 
@@ -27,10 +28,13 @@ static void add_common(cs_cli *c)
   static const double us = 1e-6;
   const cs_opt output[] = {
       {"format", 0, CS_OPT_CHOICE, &c->format, "FMT", "table (default), csv or json", 0, 0, 0, 0, formats},
-      {"out", 'o', CS_OPT_PATH_OUT_MKDIR, &c->out, "FILE", "write the result to FILE (atomically; missing folders are made) instead of stdout",
+      {"out", 'o', CS_OPT_PATH_OUT, &c->out, "FILE", "write the result to FILE (atomically; missing folders are made) instead of stdout",
        0, 0, 0, 0, NULL},
       {"no-header", 0, CS_OPT_FLAG, &c->no_header, NULL, "csv without the header line", 0, 0, 0, 0, NULL},
       {"quiet", 'q', CS_OPT_FLAG, &c->quiet, NULL, "no progress on stderr", 0, 0, 0, 0, NULL},
+      {"with-config", 0, CS_OPT_FLAG, &c->with_config, NULL, "add the run's whole configuration to every row "
+       "(resolved platform, model, overheads, options, seed, collsim version, config_key; collsim sweep always does)",
+       0, 0, 0, 0, NULL},
   };
   const cs_opt engine[] = {
       {"model", 0, CS_OPT_CHOICE, &c->model, "MODEL", "SimGrid network model: LV08, CM02, SMPI or IB (default: the "
@@ -135,18 +139,6 @@ static bool parse_choice(const cs_opt *o, const char *value, GError **err)
   return false;
 }
 
-static bool check_input_path(const char *what, const char *path, GError **err)
-{
-  struct stat st;
-  if (!*path)
-    return bad_value(err, "%s: empty path", what);
-  if (stat(path, &st) != 0 || access(path, R_OK) != 0)
-    return bad_value(err, "%s: cannot read %s: %s", what, path, g_strerror(errno));
-  if (S_ISDIR(st.st_mode))
-    return bad_value(err, "%s: %s is a folder, not a file", what, path);
-  return true;
-}
-
 static bool set_value(const cs_opt *o, const char *value, GError **err)
 {
   char what[64];
@@ -158,10 +150,14 @@ static bool set_value(const cs_opt *o, const char *value, GError **err)
     return true;
   case CS_OPT_CHOICE:
     return parse_choice(o, value, err);
-  case CS_OPT_PATH_IN:
-    if (!check_input_path(what, value, err))
-      return false;
-    /* fall through */
+  case CS_OPT_PATH_IN: {
+    char *found = cs_input_path(what, value, &e);
+    if (!found)
+      return as_option_error(e, err);
+    g_free(*(char **)o->target);
+    *(char **)o->target = found;
+    return true;
+  }
   case CS_OPT_STRING:
     if (!*value)
       return bad_value(err, "%s: empty value", what);
@@ -169,8 +165,7 @@ static bool set_value(const cs_opt *o, const char *value, GError **err)
     *(char **)o->target = g_strdup(value);
     return true;
   case CS_OPT_PATH_OUT:
-  case CS_OPT_PATH_OUT_MKDIR:
-    if (!cs_check_output_path(what, value, o->type == CS_OPT_PATH_OUT_MKDIR, &e))
+    if (!cs_check_output_path(what, value, true, &e))
       return as_option_error(e, err);
     g_free(*(char **)o->target);
     *(char **)o->target = g_strdup(value);
@@ -206,6 +201,7 @@ static gboolean on_option(const gchar *name, const gchar *value, gpointer data, 
   if (o->type != CS_OPT_LIST && g_hash_table_contains(c->seen, o->name))
     return bad_value(err, "--%s given twice (it takes one value)", o->name);
   g_hash_table_add(c->seen, (gpointer)o->name);
+  cs_run_config_option(c->run, o->name, o->type == CS_OPT_FLAG ? NULL : value ? value : "");
   return set_value(o, value ? value : "", err);
 }
 
@@ -231,6 +227,25 @@ static void set_defaults(cs_cli *c)
   c->seed = 1;
 }
 
+/* After a successful parse: the positional arguments and the seed into the
+ * run's configuration, and the missing folders of the output paths made. */
+static bool finish_parse(cs_cli *c, GError **err)
+{
+  for (size_t i = 0; c->rest[i]; i++)
+    g_ptr_array_add(c->run->tokens, g_strdup(c->rest[i]));
+  c->run->has_seed = (c->groups & CS_CLI_SEED) != 0;
+  c->run->seed = c->seed;
+  for (guint i = 0; i < c->opts->len; i++) {
+    const cs_opt *o = g_ptr_array_index(c->opts, i);
+    char what[64];
+    snprintf(what, sizeof what, "--%s", o->name);
+    if (o->type == CS_OPT_PATH_OUT && *(char **)o->target &&
+        !cs_make_parent_folders(what, *(char **)o->target, c->made_dirs, err))
+      return false;
+  }
+  return true;
+}
+
 int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts, const char *parameter_string,
                  const char *summary, const char *description, int argc, char **argv)
 {
@@ -239,6 +254,8 @@ int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts
   c->groups = groups;
   c->seen = g_hash_table_new(g_str_hash, g_str_equal);
   c->opts = g_ptr_array_new_with_free_func(g_free);
+  c->run = cs_run_config_new(cmd);
+  c->made_dirs = g_ptr_array_new_with_free_func(g_free);
   set_defaults(c);
   for (const cs_opt *o = opts; o && o->name; o++)
     g_ptr_array_add(c->opts, g_memdup2(o, sizeof *o));
@@ -269,6 +286,11 @@ int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts
     c->fmt = !c->format || strcmp(c->format, "table") == 0 ? CS_FORMAT_TABLE
              : strcmp(c->format, "csv") == 0            ? CS_FORMAT_CSV
                                                          : CS_FORMAT_JSON;
+    if (!finish_parse(c, &e)) {
+      fprintf(stderr, "collsim %s: error: %s\n", cmd, e->message);
+      g_error_free(e);
+      rc = 2;
+    }
   }
   g_strfreev(args);
   g_option_context_free(ctx);
@@ -294,7 +316,7 @@ void cs_cli_free(cs_cli *c)
     if (common)
       continue;
     if (o->type == CS_OPT_STRING || o->type == CS_OPT_CHOICE || o->type == CS_OPT_PATH_IN ||
-        o->type == CS_OPT_PATH_OUT || o->type == CS_OPT_PATH_OUT_MKDIR)
+        o->type == CS_OPT_PATH_OUT)
       g_clear_pointer((char **)o->target, g_free);
     else if (o->type == CS_OPT_LIST && *(GPtrArray **)o->target)
       g_clear_pointer((GPtrArray **)o->target, g_ptr_array_unref);
@@ -303,6 +325,10 @@ void cs_cli_free(cs_cli *c)
     g_ptr_array_free(c->opts, TRUE);
   if (c->seen)
     g_hash_table_destroy(c->seen);
+  cs_remove_made_folders(c->made_dirs);
+  if (c->made_dirs)
+    g_ptr_array_free(c->made_dirs, TRUE);
+  cs_run_config_free(c->run);
   g_strfreev(c->rest);
   memset(c, 0, sizeof *c);
 }
@@ -403,6 +429,25 @@ static char *with_smp_params(const cs_cli *c, char *spec)
   return g_string_free(s, FALSE);
 }
 
+/* A platform file named relative to the source tree (file:PATH, or a path
+ * ending in .xml) that is not in the working folder: found in the data
+ * folders (sim/contracts/input_path.h), or an error naming the places. */
+static bool with_data_file(char **spec, GError **err)
+{
+  bool prefixed = g_str_has_prefix(*spec, "file:");
+  const char *path = prefixed ? *spec + strlen("file:") : *spec;
+  if (!(prefixed || g_str_has_suffix(path, ".xml")) || g_file_test(path, G_FILE_TEST_EXISTS))
+    return true;
+  char *found = cs_input_path("--platform", path, err);
+  if (!found)
+    return false;
+  char *resolved = prefixed ? g_strconcat("file:", found, NULL) : g_strdup(found);
+  g_free(found);
+  g_free(*spec);
+  *spec = resolved;
+  return true;
+}
+
 cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError **err)
 {
   if (!aliases_consistent(c, err))
@@ -410,6 +455,10 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
   char *spec = with_smp_params(c, alias_spec(c, default_spec));
   if (!spec) {
     cs_input_error(err, "--platform SPEC is required (e.g. --platform percs:64,16,16; collsim platform --list)");
+    return NULL;
+  }
+  if (!with_data_file(&spec, err)) {
+    g_free(spec);
     return NULL;
   }
   GError *e = NULL;
@@ -437,6 +486,24 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
 
 /* ---- engine ---- */
 
+/* What the run resolved, for its configuration columns. */
+static void note_engine(cs_run_config *run, const cs_platform *p, const cs_engine_config *ec, const GPtrArray *cfg)
+{
+  g_free(run->platform);
+  run->platform = p ? cs_platform_describe(p) : NULL;
+  g_free(run->model);
+  run->model = g_strdup(ec->model);
+  run->o_send = ec->o_send;
+  run->o_recv = ec->o_recv;
+  g_free(run->cfg);
+  run->cfg = NULL;
+  if (cfg && cfg->len) {
+    char **v = cs_strv_view(cfg);
+    run->cfg = g_strjoinv(" ", v);
+    g_free(v);
+  }
+}
+
 bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send, double default_o_recv,
                    cs_engine_config *ec, GError **err)
 {
@@ -454,6 +521,7 @@ bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send,
     ec->local_copy_bw = p->local_copy_bw;
     ec->host_channels = p->host_channels;
   }
+  note_engine(c->run, p, ec, c->cfg);
   if (c->cfg && c->cfg->len) {
     ec->extra_cfg = g_ptr_array_new_with_free_func(g_free);
     for (guint i = 0; i < c->cfg->len; i++)
@@ -493,10 +561,14 @@ int cs_cli_emit_text(const cs_cli *c, const char *text, size_t len)
 
 int cs_cli_emit(const cs_cli *c, cs_record *const *records, size_t n, const char *const *columns, const char *title)
 {
+  const char **all = c->with_config ? cs_config_with_columns(columns) : NULL;
+  for (size_t i = 0; all && i < n; i++)
+    cs_run_config_add(c->run, records[i]);
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
-  cs_record_write(mem, c->fmt, records, n, columns, !c->no_header, title);
+  cs_record_write(mem, c->fmt, records, n, all ? all : columns, !c->no_header, title);
+  g_free(all);
   fclose(mem);
   int rc = cs_cli_emit_text(c, buf, len);
   free(buf);

@@ -7,7 +7,7 @@
  *    sizes exact, choices from their list, paths checked.  A single-valued
  *    option given twice is an error.  GLib builds --help from the table.
  *  - Common option groups, added by flags: output (--format, --out,
- *    --no-header, --quiet), engine (--model from one list, --o-send,
+ *    --no-header, --quiet, --with-config), engine (--model from one list, --o-send,
  *    --o-recv, --cfg checked before SimGrid sees it, --stack-kib,
  *    --factory, --crosstraffic), platform (--platform SPEC and the older
  *    aliases --torus/--cores/--link-bw/--link-lat, --net, --cluster and its
@@ -16,14 +16,23 @@
  *    error) prints one line "collsim CMD: error: ..." and gives 2; anything
  *    else gives 1.
  *  - Output: records rendered as table, CSV or JSON (sim/drivers/record.h) to
- *    stdout or, atomically, to --out; output paths are checked before the
- *    run (a writable folder, not a directory, not a device) and a failed
- *    run leaves no file behind.
+ *    stdout or, atomically, to --out; with --with-config every row also
+ *    names the run's whole configuration (sim/cli/run_config.h: resolved
+ *    platform, model, overheads, every option given, seed, collsim version,
+ *    config_key).  Output paths (every option of type CS_OPT_PATH_OUT) are
+ *    checked before the run (a writable folder, not a directory, not a
+ *    device); their missing folders are made, and removed again when the
+ *    run wrote nothing into them, so a failed run leaves nothing behind.
+ *  - Input paths (CS_OPT_PATH_IN, platform files) that do not exist from the
+ *    working folder are looked up in the data folders
+ *    (sim/contracts/input_path.h), so `--batch experiments/...` works from
+ *    any folder.
  */
 #ifndef COLLSIM_FRONTEND_H
 #define COLLSIM_FRONTEND_H
 
 #include "platforms/platform.h"
+#include "sim/cli/run_config.h"
 #include "sim/drivers/record.h"
 #include "sim/contracts/output_path.h"
 #include "sim/contracts/units.h"
@@ -37,9 +46,8 @@ typedef enum {
   CS_OPT_FLAG,     /* bool */
   CS_OPT_STRING,   /* char * (g_free'd by cs_cli_free) */
   CS_OPT_CHOICE,   /* char *, one of choices */
-  CS_OPT_PATH_IN,  /* char *, a readable file (checked when parsed) */
-  CS_OPT_PATH_OUT, /* char *, a path we may write, in an existing folder (checked when parsed) */
-  CS_OPT_PATH_OUT_MKDIR, /* the same, missing folders made when writing (--out) */
+  CS_OPT_PATH_IN,  /* char *, a readable file (checked when parsed; found in the data folders too) */
+  CS_OPT_PATH_OUT, /* char *, a path we may write (checked when parsed; missing folders made) */
   CS_OPT_INT,      /* int64_t in [min, max] */
   CS_OPT_U64,      /* uint64_t in [min, max] (max 0: 2^64-1) */
   CS_OPT_QUANTITY, /* double: qty, bare_mult, [min, max] */
@@ -73,7 +81,7 @@ typedef struct cs_cli {
   unsigned groups;
   /* output */
   char *format, *out;
-  bool no_header, quiet;
+  bool no_header, quiet, with_config;
   cs_format fmt;
   /* engine */
   char *model;
@@ -90,6 +98,9 @@ typedef struct cs_cli {
   /* seed */
   uint64_t seed;
   bool seed_given;
+  /* the run's configuration (options as given, then what the run resolved) */
+  cs_run_config *run;
+  GPtrArray *made_dirs;      /* folders made for output paths, removed at the end when empty */
   /* parsing state */
   GHashTable *seen;          /* options given, to refuse repeats */
   GPtrArray *opts;           /* cs_opt * of this command, common ones included */
@@ -122,12 +133,14 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
 /* Engine settings from the common options: defaults first, then the
  * platform's (overheads, model), then the options given. default_o_send /
  * default_o_recv: the subcommand's overheads (seconds) where neither the
- * platform nor the options give any. */
+ * platform nor the options give any.  Records the resolved platform (p, if
+ * any), model, overheads and --cfg settings in the run's configuration. */
 bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send, double default_o_recv,
                    cs_engine_config *ec, GError **err);
 void cs_cli_engine_clear(cs_engine_config *ec);
 
-/* Write records to --out (atomically) or stdout in the chosen format. */
+/* Write records to --out (atomically) or stdout in the chosen format; with
+ * --with-config, the configuration columns are added to each record. */
 int cs_cli_emit(const cs_cli *c, cs_record *const *records, size_t n, const char *const *columns, const char *title);
 /* Write a text (already rendered) to --out or stdout. */
 int cs_cli_emit_text(const cs_cli *c, const char *text, size_t len);

@@ -60,3 +60,30 @@ bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError
   return true;
 }
 
+
+bool cs_make_parent_folders(const char *what, const char *path, GPtrArray *made, GError **err)
+{
+  GPtrArray *missing = g_ptr_array_new_with_free_func(g_free);
+  char *dir = g_path_get_dirname(path);
+  while (!g_file_test(dir, G_FILE_TEST_EXISTS) && strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0) {
+    g_ptr_array_insert(missing, 0, dir);
+    dir = g_path_get_dirname(dir);
+  }
+  g_free(dir);
+  bool ok = true;
+  for (guint i = 0; i < missing->len && ok; i++) {
+    const char *d = g_ptr_array_index(missing, i);
+    if (mkdir(d, 0777) == 0)
+      g_ptr_array_add(made, g_strdup(d));
+    else if (errno != EEXIST)
+      ok = cs_input_error(err, "%s: cannot make folder %s: %s", what, d, g_strerror(errno));
+  }
+  g_ptr_array_free(missing, TRUE);
+  return ok;
+}
+
+void cs_remove_made_folders(GPtrArray *made)
+{
+  for (guint i = made ? made->len : 0; i > 0; i--)
+    rmdir(g_ptr_array_index(made, i - 1)); /* fails, harmlessly, on a folder that holds something */
+}

@@ -21,4 +21,11 @@ bool cs_check_output_path(const char *what, const char *path, bool make_folders,
  * failure. */
 bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError **err);
 
+/* Make the missing folders above path, appending each one made to `made`
+ * (a GPtrArray of g_free'd strings, outermost first), so that a run which
+ * ends up writing nothing there can take them away again. */
+bool cs_make_parent_folders(const char *what, const char *path, GPtrArray *made, GError **err);
+/* Remove the folders of `made` that are (still) empty, innermost first. */
+void cs_remove_made_folders(GPtrArray *made);
+
 #endif

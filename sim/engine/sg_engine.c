@@ -1,4 +1,4 @@
-/* SimGrid 3.32 backend (see ../shared/SIMGRID-NOTES.md for the measured facts
+/* SimGrid 3.32 backend (see docs/SIMGRID-NOTES.md for the measured facts
  * behind the defaults).
  *
  * - One actor per simulated process, rank r on host r / cores; hosts are taken

@@ -1,6 +1,7 @@
 /* Experiment YAML parser (libyaml document API).  See experiment.h for the
  * schema and the point order. */
 #include "sim/sweep/experiment.h"
+#include "sim/cli/run_config.h"
 #include "sim/contracts/yaml_util.h"
 
 #include "algorithms/spanning_trees/tree_algo.h"
@@ -20,6 +21,7 @@ typedef struct parse_ctx {
   const char *path;
   yaml_document_t *doc;
   GError **err;
+  const yaml_node_t *extra_args; /* the extra_args node, when given */
 } parse_ctx;
 
 G_GNUC_PRINTF(4, 5)
@@ -732,22 +734,6 @@ static void add_args(GPtrArray *args, const char *name, const char *value)
   g_ptr_array_add(args, *value ? g_strdup_printf("--%s=%s", name, value) : g_strdup_printf("--%s", name));
 }
 
-static char *point_key(const series *s, GPtrArray *args, const cs_experiment *e)
-{
-  GString *k = g_string_new(NULL);
-  for (guint i = 0; i < s->label_values->len; i++) {
-    char *v = g_strescape(g_ptr_array_index(s->label_values, i), NULL);
-    g_string_append_printf(k, "%s%s=%s", k->len ? " " : "", (char *)g_ptr_array_index(e->label_names, i), v);
-    g_free(v);
-  }
-  for (guint i = 0; i < args->len; i++) {
-    char *v = g_strescape(g_ptr_array_index(args, i), NULL);
-    g_string_append_printf(k, "%s%s", k->len ? " " : "", v);
-    g_free(v);
-  }
-  return g_string_free(k, FALSE);
-}
-
 /* Does a rule (option -> values) match the point's options?  Every option
  * of the rule must be given with one of its values (true: the flag given,
  * false: left out). */
@@ -808,7 +794,6 @@ static void add_point(cs_experiment *e, const series *s, const guint *pick, GPtr
     return;
   }
   cs_point pt = {.index = e->points->len};
-  pt.key = point_key(s, args, e);
   g_ptr_array_add(args, NULL);
   pt.args = (char **)g_ptr_array_free(args, FALSE);
   pt.labels = g_new0(char *, s->label_values->len + 1);
@@ -909,7 +894,7 @@ static gboolean parse_generic(parse_ctx *c, const yaml_node_t *root, cs_experime
     else if (!strcmp(key, "points"))
       ok = parse_generic_points(c, v, points);
     else if (!strcmp(key, "extra_args"))
-      ok = get_list(c, v, key, &SPEC_ARGS, e->extra_args);
+      ok = get_list(c, v, key, &SPEC_ARGS, e->extra_args) && (c->extra_args = v);
     else if (!strcmp(key, "exclude"))
       ok = parse_generic_exclude(c, v, rules);
     else
@@ -1059,7 +1044,7 @@ static gboolean parse_root(parse_ctx *c, const yaml_node_t *root, cs_experiment 
     } else if (strcmp(key, "seeds") == 0)
       ok = get_list(c, v, key, &SPEC_SEEDS, e->seeds);
     else if (strcmp(key, "extra_args") == 0)
-      ok = get_list(c, v, key, &SPEC_ARGS, e->extra_args);
+      ok = get_list(c, v, key, &SPEC_ARGS, e->extra_args) && (c->extra_args = v);
     else if (strcmp(key, "exclude") == 0) {
       exclude_node = knode;
       ok = parse_exclude(c, v, rules);
@@ -1097,6 +1082,138 @@ static gboolean parse_root(parse_ctx *c, const yaml_node_t *root, cs_experiment 
   }
   g_ptr_array_unref(rules);
   return ok;
+}
+
+/* ---- what each point runs with ---- */
+
+/* The options the sweep itself gives every tree point. */
+static const char *const TREE_OPTIONS[] = {"algo", "n", "f", "k", "colors", "seed", "torus", "platform", "cores",
+                                           NULL};
+
+static void add_opt(GPtrArray *a, const char *name, const char *value)
+{
+  g_ptr_array_add(a, g_strdup_printf("--%s=%s", name, value));
+}
+
+static void add_tree_options(GPtrArray *a, const cs_experiment *e, const cs_point *p)
+{
+  char buf[64];
+  add_opt(a, "algo", p->algo);
+  add_opt(a, "n", (g_snprintf(buf, sizeof buf, "%d", p->n), buf));
+  add_opt(a, "f", cs_format_double(buf, sizeof buf, p->f));
+  add_opt(a, "k", (g_snprintf(buf, sizeof buf, "%d", p->k), buf));
+  add_opt(a, "colors", (g_snprintf(buf, sizeof buf, "%d", p->colors), buf));
+  add_opt(a, "seed", (g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, p->seed), buf));
+  add_opt(a, e->platform_file ? "platform" : "torus", e->platform_file ? e->platform_file : e->torus);
+  if (e->cores)
+    add_opt(a, "cores", (g_snprintf(buf, sizeof buf, "%d", e->cores), buf));
+  g_ptr_array_add(a, g_strdup("--no-header"));
+}
+
+char **cs_point_options(const cs_experiment *e, const cs_point *p)
+{
+  GPtrArray *a = g_ptr_array_new();
+  if (e->generic)
+    for (size_t i = 0; p->args[i]; i++)
+      g_ptr_array_add(a, g_strdup(p->args[i]));
+  else
+    add_tree_options(a, e, p);
+  g_ptr_array_add(a, g_strdup("--format=csv"));
+  g_ptr_array_add(a, g_strdup("--quiet"));
+  g_ptr_array_add(a, g_strdup("--with-config"));
+  for (guint i = 0; i < e->extra_args->len; i++)
+    g_ptr_array_add(a, g_strdup(g_ptr_array_index(e->extra_args, i)));
+  g_ptr_array_add(a, NULL);
+  return (char **)g_ptr_array_free(a, FALSE);
+}
+
+/* "name" of "--name" or "--name=value" (g_free it); NULL for anything else. */
+static char *long_option_name(const char *arg)
+{
+  static const char word[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-";
+  if (strncmp(arg, "--", 2) != 0)
+    return NULL;
+  size_t len = strspn(arg + 2, word);
+  return len && (arg[2 + len] == '\0' || arg[2 + len] == '=') ? g_strndup(arg + 2, len) : NULL;
+}
+
+/* The option names every point's command line already holds. */
+static GHashTable *options_taken(const cs_experiment *e)
+{
+  GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  for (size_t i = 0; !e->generic && TREE_OPTIONS[i]; i++)
+    g_hash_table_add(taken, g_strdup(TREE_OPTIONS[i]));
+  for (guint i = 0; e->generic && i < e->points->len; i++) {
+    char **args = g_array_index(e->points, cs_point, i).args;
+    for (size_t j = 0; args[j]; j++) {
+      char *name = long_option_name(args[j]);
+      if (name)
+        g_hash_table_add(taken, name);
+    }
+  }
+  return taken;
+}
+
+/* extra_args: each one long option, none the sweep or the points already
+ * set (a repeated option would be refused by every point's run). */
+static gboolean check_extra_args(parse_ctx *c, const cs_experiment *e)
+{
+  GHashTable *taken = options_taken(e);
+  gboolean ok = TRUE;
+  for (guint i = 0; ok && i < e->extra_args->len; i++) {
+    const char *arg = g_ptr_array_index(e->extra_args, i);
+    char *name = long_option_name(arg);
+    if (!name)
+      ok = fail(c, c->extra_args, "extra_args", "'%s' is not one long option: give each as one item, --name=value "
+                "or --name", arg);
+    else if (cs_config_output_only(name))
+      ok = fail(c, c->extra_args, "extra_args", "'%s': the sweep chooses the output options itself", arg);
+    else if (g_hash_table_contains(taken, name))
+      ok = fail(c, c->extra_args, "extra_args", "'%s' gives --%s, which the experiment already sets: give it once%s",
+                arg, name, e->generic ? " (in parameters)" : "");
+    g_free(name);
+  }
+  g_hash_table_destroy(taken);
+  return ok;
+}
+
+/* The labels of a generic point, "name=value ..." (escaped). */
+static GString *labels_text(const cs_experiment *e, const cs_point *p)
+{
+  GString *k = g_string_new(NULL);
+  for (size_t i = 0; p->labels && p->labels[i]; i++) {
+    char *v = g_strescape(p->labels[i], NULL);
+    g_string_append_printf(k, "%s=%s ", (char *)g_ptr_array_index(e->label_names, i), v);
+    g_free(v);
+  }
+  return k;
+}
+
+/* Each point's config_key (run_config.h), and a generic point's key: its
+ * labels and config_key. */
+static void set_keys(cs_experiment *e)
+{
+  for (guint i = 0; i < e->points->len; i++) {
+    cs_point *p = &g_array_index(e->points, cs_point, i);
+    char **opts = cs_point_options(e, p);
+    char *args = cs_config_args(e->command, opts);
+    p->config_key = cs_config_key(args);
+    if (e->generic) {
+      GString *k = labels_text(e, p);
+      g_string_append(k, p->config_key);
+      p->key = g_string_free(k, FALSE);
+    }
+    g_free(args);
+    g_strfreev(opts);
+  }
+}
+
+static gboolean finish_points(parse_ctx *c, cs_experiment *e)
+{
+  if (!check_extra_args(c, e))
+    return FALSE;
+  set_keys(e);
+  return TRUE;
 }
 
 cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, GError **err)
@@ -1140,9 +1257,9 @@ cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *pat
         g_set_error(err, CS_EXPERIMENT_ERROR, 1, "%s:%d: only one YAML document is allowed", path,
                     (int)second->start_mark.line + 1);
       else if (is_generic(&c, root))
-        ok = parse_generic(&c, root, e);
+        ok = parse_generic(&c, root, e) && finish_points(&c, e);
       else
-        ok = parse_root(&c, root, e);
+        ok = parse_root(&c, root, e) && finish_points(&c, e);
       yaml_document_delete(&next);
     }
   }
@@ -1191,6 +1308,7 @@ void cs_experiment_free(cs_experiment *e)
     g_strfreev(p->args);
     g_strfreev(p->labels);
     g_free(p->key);
+    g_free(p->config_key);
   }
   g_array_unref(e->points);
   g_ptr_array_unref(e->label_names);

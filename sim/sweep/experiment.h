@@ -19,10 +19,17 @@
  *   extra_args: ["--cfg=network/crosstraffic:0"]       # passed to every point
  *   exclude:                        # drop points matching all keys of a rule
  *     - {algo: [two-tier], coll: [reduce]}
- * A point runs `collsim COMMAND --OPTION=VALUE ... --format csv --quiet`;
- * its rows, behind the labels, go into the output, whose header is the
- * labels and the subcommand's CSV header.  The sweep resumes from a journal
- * beside the output (see sweep.h).
+ * A point runs `collsim COMMAND --OPTION=VALUE ... --format=csv --quiet
+ * --with-config EXTRA_ARGS`; its rows, behind the labels, go into the
+ * output, whose header is the labels, the subcommand's CSV header and the
+ * configuration columns (sim/cli/run_config.h).  The sweep resumes from a
+ * journal beside the output (see sweep.h).
+ *
+ * extra_args (both schemas): each item one long option, `--name=value` or
+ * `--name`, that neither the points nor the sweep already give (a repeated
+ * option is an error when the file is read, not at every point's run), and
+ * no output option (--format, --out, --quiet, ...).  extra_args are part of
+ * every point's configuration: changing them makes every point pending.
  *
  * The original tree schema (command: tree, or no command) stays:
  *
@@ -65,10 +72,14 @@ GQuark cs_experiment_error_quark(void);
 typedef struct cs_point {
   size_t index;        /* position in the experiment's point list */
   /* generic experiments: the options ("--key=value"), the label values and
-   * the point's key (labels and options, one line); NULL for tree points */
+   * the point's key (its labels and config_key, one line); NULL for tree
+   * points */
   char **args;
   char **labels;
   char *key;
+  /* config_key of the run (sim/cli/run_config.h): the hash of its
+   * normalized argument list, extra_args included, and collsim's version */
+  char *config_key;
   /* tree experiments */
   const char *algo;    /* points into the experiment's algorithms */
   int n;
@@ -114,6 +125,12 @@ static inline const cs_point *cs_experiment_point(const cs_experiment *e, size_t
 {
   return &g_array_index(e->points, cs_point, i);
 }
+
+/* The options a point runs with, after `collsim COMMAND` (NULL-terminated,
+ * g_strfreev it): its own, then --format=csv --quiet --with-config (tree
+ * points --no-header too), then extra_args.  Every option is one token,
+ * --name=value or --name. */
+char **cs_point_options(const cs_experiment *e, const cs_point *p);
 
 /* Commands an experiment may name (those that print CSV rows). */
 gboolean cs_experiment_command_known(const char *command);

@@ -10,11 +10,14 @@
  * crash costs one point.  Each finished row is appended to the output and
  * flushed to disk (fsync) at once.
  *
- * Resume (tree schema): when the output exists its rows are read, and points already there
- * (key algo, n, f, k, colors, seed, platform; f compared as a number) are
- * skipped, so running the same command again after an interruption finishes
- * the sweep.  The header is written only into a new or empty file; a file
- * whose header differs from this collsim's is refused (exit 2).  A last line
+ * Resume (tree schema): when the output exists its rows are read, and points
+ * whose config_key (the last column: the point's whole configuration, see
+ * sweep.h) is already there are skipped, so running the same command again
+ * after an interruption finishes the sweep, and a changed parameter or
+ * extra_args runs the point again.  The header is written only into a new or
+ * empty file; a file whose header differs from this collsim's is refused
+ * (exit 2).  The output's missing folders are made (and removed again when
+ * the sweep writes nothing).  A last line
  * cut by an interrupted write is dropped.  The output is locked (flock) while
  * a sweep writes it: give each concurrent sweep its own file.
  *
@@ -51,6 +54,7 @@
 #include "sim/sweep/sweep.h"
 
 #include "sim/cli/frontend.h"
+#include "sim/contracts/input_path.h"
 #include "sim/contracts/output_path.h"
 #include "sim/contracts/progress.h"
 #include "sim/drivers/spanning_tree_result.h"
@@ -71,6 +75,11 @@
 #include <unistd.h>
 
 #define MAX_ROW_BYTES (1 << 20)
+/* An output made before the configuration columns existed. */
+#define OLD_FILE_MESSAGE                                                                                          \
+  "%s was written by an older collsim: its rows have no configuration columns (config_key ...), so they do "    \
+  "not say with which link bandwidth, latency, overheads or options they were made, and cannot be matched to "  \
+  "this experiment; write to a new file (or move the old one away)"
 #define MAX_ERR_BYTES (16 << 10)
 
 /* ---------------------------------------------------------------- CSV ---- */
@@ -113,170 +122,82 @@ GPtrArray *cs_csv_split(const char *line)
   return fields;
 }
 
-/* Column positions of the key in CS_TREE_CSV_HEADER. */
-typedef struct key_cols {
-  int ncols;
-  int algo, n, f, k, colors, seed, platform;
-} key_cols;
-
-static gboolean key_cols_from_header(const char *header, key_cols *kc)
+/* The header of a tree sweep's output: collsim tree's CSV columns, then
+ * the configuration columns (sim/cli/run_config.h). */
+const char *cs_sweep_tree_header(void)
 {
-  GPtrArray *h = cs_csv_split(header);
-  kc->ncols = (int)h->len;
-  int *slots[] = {&kc->algo, &kc->n, &kc->f, &kc->k, &kc->colors, &kc->seed, &kc->platform};
-  const char *names[] = {"algo", "n", "f", "k", "colors", "seed", "platform"};
-  gboolean ok = TRUE;
-  for (size_t i = 0; i < G_N_ELEMENTS(slots); i++) {
-    *slots[i] = -1;
-    for (guint j = 0; j < h->len; j++)
-      if (strcmp(g_ptr_array_index(h, j), names[i]) == 0)
-        *slots[i] = (int)j;
-    ok = ok && *slots[i] >= 0;
+  static char *header;
+  if (!header) {
+    char *config = g_strjoinv(",", (char **)cs_config_columns);
+    header = g_strconcat(CS_TREE_CSV_HEADER, ",", config, NULL);
+    g_free(config);
   }
-  g_ptr_array_unref(h);
-  return ok;
-}
-
-static const key_cols *result_cols(void)
-{
-  static key_cols kc;
-  static gboolean done;
-  if (!done) {
-    if (!key_cols_from_header(CS_TREE_CSV_HEADER, &kc))
-      g_error("CS_TREE_CSV_HEADER lacks a key column: %s", CS_TREE_CSV_HEADER);
-    done = TRUE;
-  }
-  return &kc;
-}
-
-/* A row's key, parsed. */
-typedef struct row_key {
-  char *algo;
-  long long n, k, colors;
-  uint64_t seed;
-  double f;
-  char *platform;
-} row_key;
-
-static gboolean parse_ll(const char *s, long long *out)
-{
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (end == s || *end || errno)
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
-static gboolean row_key_parse(GPtrArray *fields, const key_cols *kc, row_key *key)
-{
-  if ((int)fields->len != kc->ncols)
-    return FALSE;
-#define FIELD(i) ((const char *)g_ptr_array_index(fields, (i)))
-  char *end;
-  errno = 0;
-  key->f = strtod(FIELD(kc->f), &end);
-  if (end == FIELD(kc->f) || *end)
-    return FALSE;
-  const char *seed = FIELD(kc->seed);
-  errno = 0;
-  key->seed = strtoull(seed, &end, 10);
-  if (end == seed || *end || errno || seed[0] == '-')
-    return FALSE;
-  if (!parse_ll(FIELD(kc->n), &key->n) || !parse_ll(FIELD(kc->k), &key->k) ||
-      !parse_ll(FIELD(kc->colors), &key->colors))
-    return FALSE;
-  key->algo = (char *)FIELD(kc->algo);
-  key->platform = (char *)FIELD(kc->platform);
-#undef FIELD
-  return TRUE;
-}
-
-/* --------------------------------------------------------- platforms ---- */
-
-gboolean cs_sweep_platform_matches(const cs_experiment *e, const char *platform)
-{
-  if (e->platform_file) {
-    char *a = g_path_get_basename(e->platform_file), *b = g_path_get_basename(platform);
-    gboolean same = strcmp(a, b) == 0;
-    g_free(a);
-    g_free(b);
-    return same;
-  }
-  if (!g_str_has_prefix(platform, "torus:"))
-    return FALSE;
-  const char *dims = platform + strlen("torus:");
-  const char *slash = strchr(dims, '/');
-  if (strcmp(e->torus, "auto") != 0) {
-    size_t len = slash ? (size_t)(slash - dims) : strlen(dims);
-    if (strlen(e->torus) != len || strncmp(e->torus, dims, len) != 0)
-      return FALSE;
-  }
-  if (e->cores) {
-    char want[32];
-    snprintf(want, sizeof want, "%d", e->cores);
-    return slash && strcmp(slash + 1, want) == 0;
-  }
-  return TRUE;
+  return header;
 }
 
 /* ---------------------------------------------------------- row sets ---- */
 
-typedef struct row_entry {
-  double f;
-  char *platform;
-} row_entry;
-
 struct cs_sweep_rows {
-  key_cols cols;
-  GHashTable *by_key; /* "algo|n|k|colors|seed" -> GArray of row_entry */
+  int ncols;
+  GHashTable *keys; /* config_key of each row */
   size_t count, bad;
 };
 
-static char *hash_key(const char *algo, long long n, long long k, long long colors, uint64_t seed)
+/* The last field of a CSV line, where the configuration columns put
+ * config_key (g_free it). */
+static char *last_field(const char *line)
 {
-  return g_strdup_printf("%s|%lld|%lld|%lld|%" PRIu64, algo, n, k, colors, seed);
+  GPtrArray *fields = cs_csv_split(line);
+  char *last = g_strdup(g_ptr_array_index(fields, fields->len - 1));
+  g_ptr_array_unref(fields);
+  return last;
 }
 
-static void entries_free(gpointer p)
+/* The config_key of a row (NULL unless the row has ncols fields and a key;
+ * g_free it). */
+static char *row_config_key(const char *line, int ncols)
 {
-  GArray *a = p;
-  for (guint i = 0; i < a->len; i++)
-    g_free(g_array_index(a, row_entry, i).platform);
-  g_array_unref(a);
+  GPtrArray *fields = cs_csv_split(line);
+  char *key = NULL;
+  if ((int)fields->len == ncols && *(char *)g_ptr_array_index(fields, fields->len - 1))
+    key = g_strdup(g_ptr_array_index(fields, fields->len - 1));
+  g_ptr_array_unref(fields);
+  return key;
 }
 
-static cs_sweep_rows *rows_new(const key_cols *kc)
+static int count_fields(const char *header)
 {
-  cs_sweep_rows *r = g_new0(cs_sweep_rows, 1);
-  r->cols = *kc;
-  r->by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, entries_free);
-  return r;
+  GPtrArray *h = cs_csv_split(header);
+  int n = (int)h->len;
+  g_ptr_array_unref(h);
+  return n;
 }
 
 gboolean cs_sweep_rows_add(cs_sweep_rows *r, const char *line)
 {
-  GPtrArray *fields = cs_csv_split(line);
-  row_key key;
-  gboolean ok = row_key_parse(fields, &r->cols, &key);
-  if (ok) {
-    char *hk = hash_key(key.algo, key.n, key.k, key.colors, key.seed);
-    GArray *a = g_hash_table_lookup(r->by_key, hk);
-    if (!a) {
-      a = g_array_new(FALSE, FALSE, sizeof(row_entry));
-      g_hash_table_insert(r->by_key, hk, a);
-    } else {
-      g_free(hk);
-    }
-    row_entry ent = {key.f, g_strdup(key.platform)};
-    g_array_append_val(a, ent);
+  char *key = row_config_key(line, r->ncols);
+  if (key) {
+    g_hash_table_add(r->keys, key);
     r->count++;
   } else {
     r->bad++;
   }
-  g_ptr_array_unref(fields);
-  return ok;
+  return key != NULL;
+}
+
+/* The header line of a results file, checked. */
+static gboolean header_ok(const char *line, const char *path, GError **err)
+{
+  if (strcmp(line, cs_sweep_tree_header()) == 0)
+    return TRUE;
+  if (strcmp(line, CS_TREE_CSV_HEADER) == 0)
+    g_set_error(err, CS_EXPERIMENT_ERROR, 3,
+                OLD_FILE_MESSAGE, path);
+  else
+    g_set_error(err, CS_EXPERIMENT_ERROR, 3,
+                "%s: its header is not collsim tree's with the configuration columns; refusing to append to it "
+                "(write to a new file, or move the old one away)", path);
+  return FALSE;
 }
 
 cs_sweep_rows *cs_sweep_rows_parse(const char *text, size_t len, const char *path, size_t *complete_len,
@@ -288,31 +209,24 @@ cs_sweep_rows *cs_sweep_rows_parse(const char *text, size_t len, const char *pat
     complete--;
   if (complete_len)
     *complete_len = complete;
-  cs_sweep_rows *r = rows_new(result_cols());
+  cs_sweep_rows *r = g_new0(cs_sweep_rows, 1);
+  r->ncols = count_fields(cs_sweep_tree_header());
+  r->keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   if (complete == 0)
     return r; /* new, empty, or only a cut header: start afresh */
   char *copy = g_strndup(text, complete);
   char **lines = g_strsplit(copy, "\n", -1);
   g_free(copy);
   gboolean ok = TRUE;
-  for (size_t i = 0; lines[i]; i++) {
+  for (size_t i = 0; ok && lines[i]; i++) {
     char *line = lines[i];
     size_t l = strlen(line);
     if (l && line[l - 1] == '\r')
       line[l - 1] = '\0';
-    if (i == 0) {
-      if (strcmp(line, CS_TREE_CSV_HEADER) != 0) {
-        g_set_error(err, CS_EXPERIMENT_ERROR, 3,
-                    "%s: its header is not collsim tree's; refusing to append to it (write to a new file, or "
-                    "move the old one away)", path);
-        ok = FALSE;
-        break;
-      }
-      continue;
-    }
-    if (line[0] == '\0')
-      continue;
-    cs_sweep_rows_add(r, line);
+    if (i == 0)
+      ok = header_ok(line, path, err);
+    else if (line[0] != '\0')
+      cs_sweep_rows_add(r, line);
   }
   g_strfreev(lines);
   if (!ok) {
@@ -325,33 +239,51 @@ cs_sweep_rows *cs_sweep_rows_parse(const char *text, size_t len, const char *pat
 size_t cs_sweep_rows_count(const cs_sweep_rows *r) { return r->count; }
 size_t cs_sweep_rows_bad(const cs_sweep_rows *r) { return r->bad; }
 
-gboolean cs_sweep_rows_has(const cs_sweep_rows *r, const cs_experiment *e, const cs_point *p)
+gboolean cs_sweep_rows_has(const cs_sweep_rows *r, const cs_point *p)
 {
-  char *hk = hash_key(p->algo, p->n, p->k, p->colors, p->seed);
-  GArray *a = g_hash_table_lookup(r->by_key, hk);
-  g_free(hk);
-  if (!a)
-    return FALSE;
-  for (guint i = 0; i < a->len; i++) {
-    const row_entry *ent = &g_array_index(a, row_entry, i);
-    if (cs_same_fraction(ent->f, p->f) && cs_sweep_platform_matches(e, ent->platform))
-      return TRUE;
-  }
-  return FALSE;
+  return g_hash_table_contains(r->keys, p->config_key);
 }
+
+/* Keys of `done` that are no point's of e (key_of: the point's key). */
+static size_t foreign(GHashTable *done, const cs_experiment *e, gboolean by_config_key)
+{
+  GHashTable *ours = g_hash_table_new(g_str_hash, g_str_equal);
+  for (size_t i = 0; i < cs_experiment_npoints(e); i++) {
+    const cs_point *p = cs_experiment_point(e, i);
+    g_hash_table_add(ours, by_config_key ? p->config_key : p->key);
+  }
+  size_t n = 0;
+  GHashTableIter it;
+  gpointer k;
+  g_hash_table_iter_init(&it, done);
+  while (g_hash_table_iter_next(&it, &k, NULL))
+    n += !g_hash_table_contains(ours, k);
+  g_hash_table_destroy(ours);
+  return n;
+}
+
+size_t cs_sweep_rows_foreign(const cs_sweep_rows *r, const cs_experiment *e) { return foreign(r->keys, e, TRUE); }
 
 void cs_sweep_rows_free(cs_sweep_rows *r)
 {
   if (!r)
     return;
-  g_hash_table_destroy(r->by_key);
+  g_hash_table_destroy(r->keys);
   g_free(r);
 }
 
-gboolean cs_sweep_check_row(const char *row, const cs_experiment *e, const cs_point *p, gboolean *platform_only,
-                            char **why)
+/* A row's config_key against the point's (*why set when they differ). */
+static gboolean key_matches(const char *key, const cs_point *p, char **why)
 {
-  *platform_only = FALSE;
+  if (key && strcmp(key, p->config_key) == 0)
+    return TRUE;
+  *why = g_strdup_printf("its row's config_key '%s' is not the point's '%s' (the run and the sweep disagree on its "
+                         "configuration)", key ? key : "", p->config_key);
+  return FALSE;
+}
+
+gboolean cs_sweep_check_row(const char *row, const cs_point *p, char **why)
+{
   *why = NULL;
   if (row[0] == '\0') {
     *why = g_strdup("it printed nothing on stdout");
@@ -361,109 +293,33 @@ gboolean cs_sweep_check_row(const char *row, const cs_experiment *e, const cs_po
     *why = g_strdup("it printed more than one line on stdout");
     return FALSE;
   }
-  const key_cols *kc = result_cols();
-  GPtrArray *fields = cs_csv_split(row);
-  row_key key;
-  gboolean ok = FALSE;
-  if ((int)fields->len != kc->ncols) {
-    *why = g_strdup_printf("its row has %u fields, the header %d", fields->len, kc->ncols);
-  } else if (!row_key_parse(fields, kc, &key)) {
-    *why = g_strdup("its row has unreadable key columns (n, f, k, colors, seed)");
-  } else if (strcmp(key.algo, p->algo) != 0 || key.n != p->n || key.k != p->k || key.colors != p->colors ||
-             key.seed != p->seed || !cs_same_fraction(key.f, p->f)) {
-    *why = g_strdup("its row is for another point (algo, n, f, k, colors or seed differ)");
-  } else if (!cs_sweep_platform_matches(e, key.platform)) {
-    char *label = cs_experiment_platform_label(e);
-    *why = g_strdup_printf("its platform column '%s' does not match the experiment's (%s), so a resumed sweep "
-                           "would not recognise the row (kept anyway)",
-                           key.platform, label);
-    g_free(label);
-    *platform_only = TRUE;
-  } else {
-    ok = TRUE;
+  int ncols = count_fields(cs_sweep_tree_header()), got = count_fields(row);
+  if (got != ncols) {
+    *why = g_strdup_printf("its row has %d fields, the header %d", got, ncols);
+    return FALSE;
   }
-  g_ptr_array_unref(fields);
+  char *key = row_config_key(row, ncols);
+  gboolean ok = key_matches(key, p, why);
+  g_free(key);
   return ok;
 }
 
 /* ------------------------------------------------------ command lines ---- */
 
-/* A generic point: COMMAND, its options, csv with the header (the sweep
- * takes the header from the first row written), quiet, the extra args. */
-static char **generic_argv(const cs_experiment *e, const cs_point *p, const char *exe)
+char **cs_sweep_point_argv(const cs_experiment *e, const cs_point *p, const char *exe)
 {
+  char **opts = cs_point_options(e, p);
   GPtrArray *a = g_ptr_array_new();
   g_ptr_array_add(a, g_strdup(exe));
   g_ptr_array_add(a, g_strdup(e->command));
-  for (size_t i = 0; p->args[i]; i++)
-    g_ptr_array_add(a, g_strdup(p->args[i]));
-  g_ptr_array_add(a, g_strdup("--format=csv"));
-  g_ptr_array_add(a, g_strdup("--quiet"));
-  for (guint i = 0; i < e->extra_args->len; i++)
-    g_ptr_array_add(a, g_strdup(g_ptr_array_index(e->extra_args, i)));
+  for (size_t i = 0; opts[i]; i++)
+    g_ptr_array_add(a, opts[i]);
+  g_free(opts); /* the strings moved into a */
   g_ptr_array_add(a, NULL);
   return (char **)g_ptr_array_free(a, FALSE);
 }
 
-char **cs_sweep_point_argv(const cs_experiment *e, const cs_point *p, const char *exe)
-{
-  if (e->generic)
-    return generic_argv(e, p, exe);
-  GPtrArray *a = g_ptr_array_new();
-  char buf[64];
-  g_ptr_array_add(a, g_strdup(exe));
-  g_ptr_array_add(a, g_strdup("tree"));
-  g_ptr_array_add(a, g_strdup("--algo"));
-  g_ptr_array_add(a, g_strdup(p->algo));
-  g_ptr_array_add(a, g_strdup("-n"));
-  g_ptr_array_add(a, g_strdup_printf("%d", p->n));
-  g_ptr_array_add(a, g_strdup("-f"));
-  g_ptr_array_add(a, g_strdup(cs_format_double(buf, sizeof buf, p->f)));
-  g_ptr_array_add(a, g_strdup("-k"));
-  g_ptr_array_add(a, g_strdup_printf("%d", p->k));
-  g_ptr_array_add(a, g_strdup("--colors"));
-  g_ptr_array_add(a, g_strdup_printf("%d", p->colors));
-  g_ptr_array_add(a, g_strdup("--seed"));
-  g_ptr_array_add(a, g_strdup_printf("%" PRIu64, p->seed));
-  if (e->platform_file) {
-    g_ptr_array_add(a, g_strdup("--platform"));
-    g_ptr_array_add(a, g_strdup(e->platform_file));
-  } else {
-    g_ptr_array_add(a, g_strdup("--torus"));
-    g_ptr_array_add(a, g_strdup(e->torus));
-  }
-  if (e->cores) {
-    g_ptr_array_add(a, g_strdup("--cores"));
-    g_ptr_array_add(a, g_strdup_printf("%d", e->cores));
-  }
-  g_ptr_array_add(a, g_strdup("--format"));
-  g_ptr_array_add(a, g_strdup("csv"));
-  g_ptr_array_add(a, g_strdup("--no-header"));
-  g_ptr_array_add(a, g_strdup("--quiet"));
-  for (guint i = 0; i < e->extra_args->len; i++)
-    g_ptr_array_add(a, g_strdup(g_ptr_array_index(e->extra_args, i)));
-  g_ptr_array_add(a, NULL);
-  return (char **)g_ptr_array_free(a, FALSE);
-}
-
-char *cs_sweep_command_line(char *const *argv)
-{
-  GString *s = g_string_new(NULL);
-  for (size_t i = 0; argv[i]; i++) {
-    const char *arg = argv[i];
-    if (i)
-      g_string_append_c(s, ' ');
-    if (arg[0] && strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,+@%^-") ==
-                      strlen(arg)) {
-      g_string_append(s, arg);
-    } else {
-      char *q = g_shell_quote(arg);
-      g_string_append(s, q);
-      g_free(q);
-    }
-  }
-  return g_string_free(s, FALSE);
-}
+char *cs_sweep_command_line(char *const *argv) { return cs_shell_join(argv); }
 
 gboolean cs_sweep_parse_shard(const char *s, int *index, int *count)
 {
@@ -717,6 +573,11 @@ static gboolean write_generic(sweep *sw, const job *j, char **why)
     else
       ok = TRUE;
   }
+  for (guint i = 1; ok && i < n; i++) {
+    char *key = last_field(lines[i]);
+    ok = key_matches(key, j->pt, why);
+    g_free(key);
+  }
   GString *block = g_string_new(NULL);
   if (ok && !sw->header)
     g_string_append_printf(block, "%s\n", header);
@@ -747,6 +608,29 @@ static gboolean write_generic(sweep *sw, const job *j, char **why)
   return ok;
 }
 
+/* A tree point's output: one row for this point's configuration, appended
+ * (with the header first into an empty file). */
+static gboolean write_tree(sweep *sw, const job *j, char **why)
+{
+  GString *out = j->out;
+  while (out->len && (out->str[out->len - 1] == '\n' || out->str[out->len - 1] == '\r'))
+    g_string_truncate(out, out->len - 1);
+  if (!cs_sweep_check_row(out->str, j->pt, why))
+    return FALSE;
+  g_string_append_c(out, '\n');
+  if (sw->needs_header) {
+    g_string_prepend_c(out, '\n');
+    g_string_prepend(out, cs_sweep_tree_header());
+  }
+  if (!write_all(sw->out_fd, out->str, out->len) || fsync(sw->out_fd) != 0) {
+    *why = g_strdup_printf("cannot write %s: %s", sw->out_path, g_strerror(errno));
+    sw->stop_status = 1;
+    return FALSE;
+  }
+  sw->needs_header = FALSE;
+  return TRUE;
+}
+
 /* The child is gone: look at its status and output. */
 static void finish_job(sweep *sw, job *j, int status)
 {
@@ -754,45 +638,14 @@ static void finish_job(sweep *sw, job *j, int status)
   gboolean exited0 = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!exited0 && (got_signal || j->killed))
     return; /* interrupted or stopped by us: its end is ours, not the point's */
-  if (exited0 && sw->e->generic) {
+  if (exited0) {
     char *why = NULL;
-    if (!j->out_overflow && write_generic(sw, j, &why)) {
+    gboolean ok = !j->out_overflow && (sw->e->generic ? write_generic(sw, j, &why) : write_tree(sw, j, &why));
+    if (ok) {
       failed = FALSE;
       sw->written++;
     } else {
       char *what = g_strdup_printf("exited 0 but %s", j->out_overflow ? "it printed more than 1 MiB" : why);
-      report_failure(sw, j, what);
-      g_free(what);
-    }
-    g_free(why);
-  } else if (exited0) {
-    GString *out = j->out;
-    /* one line, newline-terminated */
-    while (out->len && (out->str[out->len - 1] == '\n' || out->str[out->len - 1] == '\r'))
-      g_string_truncate(out, out->len - 1);
-    gboolean platform_only = FALSE;
-    char *why = NULL;
-    gboolean ok = !j->out_overflow && cs_sweep_check_row(out->str, sw->e, j->pt, &platform_only, &why);
-    if (j->out_overflow)
-      why = g_strdup("it printed more than 1 MiB on stdout");
-    if (ok || platform_only) {
-      g_string_append_c(out, '\n');
-      if (sw->needs_header) {
-        g_string_prepend_c(out, '\n');
-        g_string_prepend(out, CS_TREE_CSV_HEADER);
-      }
-      if (!write_all(sw->out_fd, out->str, out->len) || fsync(sw->out_fd) != 0) {
-        cs_progress_message(sw->progress, "collsim sweep: cannot write %s: %s", sw->out_path, g_strerror(errno));
-        sw->stop_status = 1;
-      } else {
-        sw->written++;
-        sw->needs_header = FALSE;
-      }
-    }
-    if (ok) {
-      failed = FALSE;
-    } else {
-      char *what = g_strdup_printf("exited 0 but %s", why);
       report_failure(sw, j, what);
       g_free(what);
     }
@@ -1068,6 +921,40 @@ static gboolean read_journal(const char *jpath, journal *jr, GError **err)
   return TRUE;
 }
 
+/* Does a generic output's header (len bytes) end with the configuration
+ * columns? */
+static gboolean has_config_columns_n(const char *header, size_t len)
+{
+  char *config = g_strjoinv(",", (char **)cs_config_columns);
+  char *suffix = g_strconcat(",", config, NULL), *line = g_strndup(header, len);
+  gboolean ok = g_str_has_suffix(g_strchomp(line), suffix);
+  g_free(config);
+  g_free(suffix);
+  g_free(line);
+  return ok;
+}
+
+/* The first line of a generic output's text (len bytes), if complete, must
+ * end with the configuration columns. */
+static gboolean header_has_config(const char *text, size_t len, const char *path, GError **err)
+{
+  const char *nl = memchr(text, '\n', len);
+  if (!nl || has_config_columns_n(text, (size_t)(nl - text)))
+    return TRUE;
+  g_set_error(err, CS_EXPERIMENT_ERROR, 3, OLD_FILE_MESSAGE, path);
+  return FALSE;
+}
+
+/* The same for the file at path (fine when it does not exist). */
+static gboolean generic_header_ok(const char *path, GError **err)
+{
+  char *text = NULL;
+  gsize len = 0;
+  gboolean ok = !g_file_get_contents(path, &text, &len, NULL) || header_has_config(text, len, path, err);
+  g_free(text);
+  return ok;
+}
+
 /* Open (creating) and lock a generic sweep's output and journal; cut what
  * no journal line covers; return the output's fd, its header (NULL when
  * empty) and length. */
@@ -1094,6 +981,8 @@ static int open_generic_output(const char *path, journal *jr, int *jfd, char **h
                 jpath);
     goto fail;
   }
+  if (!header_has_config(text->str, text->len, path, err))
+    goto fail;
   if ((off_t)text->len < jr->covered) {
     g_set_error(err, CS_EXPERIMENT_ERROR, 3, "%s is shorter than its journal says (%zu < %lld bytes): it was "
                 "changed by hand; write to a new file", path, text->len, (long long)jr->covered);
@@ -1112,6 +1001,7 @@ static int open_generic_output(const char *path, journal *jr, int *jfd, char **h
     char *nl = memchr(text->str, '\n', (size_t)jr->covered);
     *header = nl ? g_strndup(text->str, (gsize)(nl - text->str)) : NULL;
   }
+
   *jfd = open(jpath, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (*jfd < 0 || ftruncate(*jfd, (off_t)jr->complete) != 0 || lseek(*jfd, 0, SEEK_END) < 0) {
     g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot write: %s", jpath, g_strerror(errno));
@@ -1277,7 +1167,9 @@ int cs_sweep_main(int argc, char **argv)
     status = cs_cli_usage(&c, "--shard '%s': expected I/N with 0 <= I < N, e.g. 0/4", shard);
     goto done;
   }
-  e = cs_experiment_load(c.rest[0], &err);
+  char *exp_path = cs_input_path("experiment", c.rest[0], &err);
+  e = exp_path ? cs_experiment_load(exp_path, &err) : NULL;
+  g_free(exp_path);
   if (!e) {
     fprintf(stderr, "collsim sweep: %s\n", err->message);
     status = 2;
@@ -1291,7 +1183,7 @@ int cs_sweep_main(int argc, char **argv)
   existed = out_path && g_file_test(out_path, G_FILE_TEST_EXISTS);
   if (e->generic && dry_run) {
     char *jpath = out_path ? journal_path(out_path) : NULL;
-    gboolean ok = !jpath || read_journal(jpath, &jr, &err);
+    gboolean ok = !jpath || (read_journal(jpath, &jr, &err) && generic_header_ok(out_path, &err));
     g_free(jpath);
     if (!ok) {
       fprintf(stderr, "collsim sweep: %s\n", err->message);
@@ -1335,7 +1227,7 @@ int cs_sweep_main(int argc, char **argv)
     if ((int)(p->index % (size_t)shard_n) != shard_i)
       continue;
     in_shard++;
-    if ((rows && cs_sweep_rows_has(rows, e, p)) || (jr.done && p->key && g_hash_table_contains(jr.done, p->key))) {
+    if ((rows && cs_sweep_rows_has(rows, p)) || (jr.done && p->key && g_hash_table_contains(jr.done, p->key))) {
       present++;
       continue;
     }
@@ -1355,6 +1247,10 @@ int cs_sweep_main(int argc, char **argv)
     goto done;
   }
 
+  size_t stale = rows ? cs_sweep_rows_foreign(rows, e) : jr.done ? foreign(jr.done, e, FALSE) : 0;
+  if (stale && !quiet)
+    fprintf(stderr, "collsim sweep: %s holds rows of %zu point(s) run with another configuration (other "
+            "parameters, extra_args or collsim version); they stay, told apart by config_key\n", out_path, stale);
   if (!quiet) {
     char *plat = e->generic ? g_strdup_printf("collsim %s", e->command) : cs_experiment_platform_label(e);
     GString *s = g_string_new(NULL);

@@ -2,11 +2,21 @@
  * collsim process, appending its CSV rows to the output as it finishes, and
  * skipping points already done (resume).
  *
- * Tree experiments (the seed-000 schema) recognise a done point by its key
- * columns in the output (algo, n, f, k, colors, seed, platform).  Generic
- * experiments (any subcommand) keep a journal beside the output,
- * ".NAME.journal": one line per finished point with the output's length
- * after its rows and the point's key.  On resume, rows beyond the last
+ * Every point runs with --with-config, so every row ends with the columns
+ * that name its whole configuration (sim/cli/run_config.h), config_key last:
+ * the hash of the point's normalized argument list (its parameters, the
+ * sweep's own options, extra_args) and collsim's version.  That is the
+ * resume key: a point is done when a row of its config_key is there, so
+ * changing extra_args or any parameter makes a point pending again, while an
+ * unchanged experiment skips every done point.  Rows of another
+ * configuration stay in the file (told apart by config_key); an output made
+ * before these columns existed is refused (its rows cannot be matched).
+ *
+ * Tree experiments (the seed-000 schema) find done points by the rows'
+ * config_key.  Generic experiments (any subcommand) keep a journal beside
+ * the output, ".NAME.journal": one line per finished point with the
+ * output's length after its rows and the point's key (labels and
+ * config_key).  On resume, rows beyond the last
  * journal line (a point cut short by a crash) are cut off and that point
  * runs again, so a row is never lost or doubled; when every point is done
  * the rows are put in the experiment's point order, whatever order they
@@ -31,35 +41,32 @@ GPtrArray *cs_csv_split(const char *line);
 /* What an existing results file holds. */
 typedef struct cs_sweep_rows cs_sweep_rows;
 
+/* The header of a tree sweep's output: CS_TREE_CSV_HEADER, then the
+ * configuration columns. */
+const char *cs_sweep_tree_header(void);
+
 /* Parse the content of a results file.  Empty content is fine (no rows).
- * A first line that differs from CS_TREE_CSV_HEADER is an error.  Rows with
- * the wrong number of fields or unreadable key columns are ignored (counted in
- * cs_sweep_rows_bad).  *complete_len receives the length up to the end of the
- * last complete line: more than that is a row cut by an interrupted write. */
+ * A first line other than cs_sweep_tree_header() is an error (an older
+ * collsim's header, without the configuration columns, says so).  Rows with
+ * the wrong number of fields or no config_key are ignored (counted in
+ * cs_sweep_rows_bad).  *complete_len receives the length up to the end of
+ * the last complete line: more than that is a row cut by an interrupted
+ * write. */
 cs_sweep_rows *cs_sweep_rows_parse(const char *text, size_t len, const char *path, size_t *complete_len,
                                    GError **err);
 size_t cs_sweep_rows_count(const cs_sweep_rows *r);
 size_t cs_sweep_rows_bad(const cs_sweep_rows *r);
-/* Is the point (algo, n, f, k, colors, seed, platform) present?  f is
- * compared as a number (cs_same_fraction), the platform with
- * cs_sweep_platform_matches. */
-gboolean cs_sweep_rows_has(const cs_sweep_rows *r, const cs_experiment *e, const cs_point *p);
+/* Is there a row of the point's config_key? */
+gboolean cs_sweep_rows_has(const cs_sweep_rows *r, const cs_point *p);
+/* Configurations among the rows that are no point of e (stale rows). */
+size_t cs_sweep_rows_foreign(const cs_sweep_rows *r, const cs_experiment *e);
 /* Add one row (a CSV line without newline); FALSE if it is unusable. */
 gboolean cs_sweep_rows_add(cs_sweep_rows *r, const char *line);
 void cs_sweep_rows_free(cs_sweep_rows *r);
 
-/* Does the platform column of a row belong to the experiment's platform?
- *  - torus XxYxZ with cores C: "torus:XxYxZ/C" (any cores when none is given)
- *  - torus auto: any "torus:..." (with "/C" when cores are given): the torus
- *    collsim picks depends on n only, so it cannot differ between runs
- *  - file: the same file name (basename) */
-gboolean cs_sweep_platform_matches(const cs_experiment *e, const char *platform);
-
-/* Check that the row a child printed is one well-formed line for point p.
- * Returns FALSE with a reason; *platform_only is TRUE when only the platform
- * column disagrees (the row is still worth keeping). */
-gboolean cs_sweep_check_row(const char *row, const cs_experiment *e, const cs_point *p, gboolean *platform_only,
-                            char **why);
+/* Check that the row a tree point printed is one well-formed line of its
+ * configuration (its config_key).  FALSE with a reason. */
+gboolean cs_sweep_check_row(const char *row, const cs_point *p, char **why);
 
 /* The child's argument vector (NULL-terminated), argv[0] = exe. */
 char **cs_sweep_point_argv(const cs_experiment *e, const cs_point *p, const char *exe);

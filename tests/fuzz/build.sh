@@ -23,7 +23,8 @@
 #   fuzz_experiment     sim/sweep/experiment.c, the tree constructions
 #                       (Makefile.am's SPANNING_TREES: experiment.c checks names
 #                       against their registry) and sim/contracts/msg.c, which
-#                       they call
+#                       they call, and sim/cli/run_config.c with
+#                       sim/drivers/record.c (each point's config_key)
 # The family lists come from Makefile.am, so a new platform or algorithm
 # (one line there) needs no change here.
 set -euo pipefail
@@ -79,7 +80,7 @@ declare -A deps=(
   [fuzz_rank_list]="sim/contracts/rank_list.c sim/contracts/errors.c"
   [fuzz_platform_spec]="$platforms sim/contracts/units.c sim/contracts/errors.c sim/contracts/tempdir.c"
   [fuzz_tree_script]="sim/contracts/tree_script.c sim/contracts/schedule.c sim/checks/tree_script_check.c sim/checks/replay.c $collectives"
-  [fuzz_experiment]="sim/sweep/experiment.c $spanning_trees sim/contracts/msg.c"
+  [fuzz_experiment]="sim/sweep/experiment.c sim/cli/run_config.c sim/drivers/record.c $spanning_trees sim/contracts/msg.c"
 )
 harnesses="fuzz_units fuzz_rank_list fuzz_platform_spec fuzz_tree_script fuzz_experiment"
 
