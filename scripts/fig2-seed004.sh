@@ -6,7 +6,7 @@
 #
 # Writes OUTDIR/NAME.md: the execution time of every mode at every n (with
 # the ideal and the baseline), and Table 1, the regroupings per process
-# (mean, population sd, min, max) at the largest n, beside the paper's
+# (mean, population sd, min, max) at the largest n of each mode, beside the paper's
 # rows; and OUTDIR/NAME.png: time against n (log x), one line per mode.
 # Columns are found by name.  Exit 0, 1 if gnuplot fails, 2 on bad input.
 set -euo pipefail
@@ -28,7 +28,6 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["regroupings_min"], $c["regroupings_max"] }' "$csv" | sort -k1,1 -k2,2n > "$tmpd/rows"
 modes=$(awk '{ print $1 }' "$tmpd/rows" | sort -u | sort -t- -k2,2n)
 sizes=$(awk '{ print $2 }' "$tmpd/rows" | sort -un)
-largest=$(echo "$sizes" | tail -n 1)
 
 {
   echo "# Seed 004 Figure 2 and Table 1 ($name)"
@@ -44,10 +43,11 @@ largest=$(echo "$sizes" | tail -n 1)
     echo
   done
   echo
-  echo "Table 1 at n = $largest (regroupings per process: mean, population sd, min, max), beside the paper's (8,192):"
+  echo "Table 1 (regroupings per process: mean, population sd, min, max) at the largest n of each mode, beside the"
+  echo "paper's (8,192):"
   echo
-  echo "| mode | ours | paper |"
-  echo "|---|---|---|"
+  echo "| mode | n | ours | paper |"
+  echo "|---|---:|---|---|"
   for m in $modes; do
     case $m in
       none) p="0.00 / 0.00 / 0 / 0" ;;
@@ -57,7 +57,8 @@ largest=$(echo "$sizes" | tail -n 1)
       collective-*) p="5.38 / 2.12 / 2 / 8" ;;
       *) p="-" ;;
     esac
-    awk -v m="$m" -v n="$largest" -v p="$p" '$1 == m && $2 == n { printf "| %s | %.2f / %.2f / %d / %d | %s |\n", m, $6, $7, $8, $9, p }' "$tmpd/rows"
+    awk -v m="$m" -v p="$p" '$1 == m { n = $2; line = sprintf("| %s | %d | %.2f / %.2f / %d / %d | %s |", m, $2, $6, $7, $8, $9, p) }
+      END { if (n) print line }' "$tmpd/rows"
   done
 } > "$out/$name.md"
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The committed results/seed004/ is what collsim produces now: re-runs the
 # rows of fig1.csv with g <= 64 for Algorithm 1 and the direct creation,
-# and g = 1 for MPI_Comm_create (about 20 s in all), and the three rows of
-# failure.csv, and compares every column but wall_s.
+# and g = 1 for MPI_Comm_create, the rows of fig2.csv with n <= 64 (every
+# mode), and the three rows of failure.csv (about 30 s in all), and compares
+# every column but wall_s.
 # Environment: COLLSIM (default ./collsim), COLLSIM_SRCDIR (default this
 # script's folder's parent).  Exit status: 0 same; 1 MISMATCH (both lines
 # printed) or collsim failed; 77 (skipped) when results/seed004/fig1.csv
@@ -46,6 +47,14 @@ while IFS= read -r line; do
   esac
   check "$line" comm "$op" --impl "$impl" --platform torus:8x16x16/4 -n "$n" --group-size "$g"
 done < <(tail -n +2 "$fig1")
+
+fig2=$src/results/seed004/fig2.csv
+[ -f "$fig2" ] || { echo "MISMATCH: no results/seed004/fig2.csv"; status=1; }
+while IFS= read -r line; do
+  IFS=, read -r n _ balance interval _ <<< "$line"
+  [ "$n" -le 64 ] || continue
+  check "$line" mcmc --n="$n" --balance="$balance" ${interval:+--interval="$interval"}
+done < <([ -f "$fig2" ] && tail -n +2 "$fig2")
 
 if [ -f "$failure" ]; then
   for how in intercomm direct parent; do
