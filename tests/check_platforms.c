@@ -5,7 +5,10 @@
  *    mapping puts exactly `cores` ranks on every node;
  *  - bad specs are refused with a message naming the problem;
  *  - the written XML loads in SimGrid and every link of it has a tier (the
- *    torus's X, Y, Z from SimGrid's own link names);
+ *    torus's X, Y, Z from SimGrid's own link names) and both endpoints, and
+ *    every route, a node's route to itself included, is a chain of links
+ *    from its source host to its destination host, each link starting
+ *    where the one before it ends;
  *  - every registered collective, run timed on SimGrid actors, sends exactly
  *    the node-pair traffic the untimed pattern-generator predicts (the
  *    pipeline compares them pair by pair and fails otherwise), on a small
@@ -170,6 +173,44 @@ END_TEST
 
 static const char *tier_fn(void *user, const char *name) { return cs_platform_link_tier(user, name); }
 
+static gboolean ends_fn(void *user, const char *name, char **src, char **dst)
+{
+  return cs_platform_link_ends(user, name, src, dst);
+}
+
+static cs_routes *open_routes(cs_platform *p, const char *xml)
+{
+  cs_engine_config ec;
+  cs_engine_config_defaults(&ec);
+  ec.platform_file = xml;
+  cs_link_namer namer = {tier_fn, ends_fn, p};
+  GError *err = NULL;
+  cs_routes *r = cs_routes_open(&ec, p->nodes, &namer, &err);
+  ck_assert_msg(r != NULL, "%s", err ? err->message : "?");
+  return r;
+}
+
+/* Every route is a chain from node-a to node-b. */
+static void routes_chain(cs_routes *r)
+{
+  for (int64_t a = 0; a < cs_routes_nodes(r); a++)
+    for (int64_t b = 0; b < cs_routes_nodes(r); b++) {
+      const int32_t *l;
+      int n = cs_routes_get(r, a, b, &l);
+      ck_assert_int_ge(n, 1);
+      char *from = g_strdup_printf("node-%lld", (long long)a), *to = g_strdup_printf("node-%lld", (long long)b);
+      const char *at = from;
+      for (int i = 0; i < n; i++) {
+        ck_assert_msg(strcmp(cs_routes_link_src(r, l[i]), at) == 0, "route %s -> %s: link %s starts at %s, not %s",
+                      from, to, cs_routes_link_name(r, l[i]), cs_routes_link_src(r, l[i]), at);
+        at = cs_routes_link_dst(r, l[i]);
+      }
+      ck_assert_msg(strcmp(at, to) == 0, "route %s -> %s ends at %s", from, to, at);
+      g_free(from);
+      g_free(to);
+    }
+}
+
 /* Platform _i of TEST_PLATFORMS, or (last) a torus written to a file and read
  * back as a file platform. */
 static cs_platform *platform_for_test(int i, char **tmp)
@@ -197,23 +238,23 @@ START_TEST(every_link_has_a_tier)
   bool is_temp = false;
   GError *err = NULL;
   ck_assert_msg(cs_platform_xml_for_run(p, &xml, &is_temp, &err), "%s", err ? err->message : "?");
-  cs_engine_config ec;
-  cs_engine_config_defaults(&ec);
-  ec.platform_file = xml;
-  cs_routes *r = cs_routes_open(&ec, p->nodes, tier_fn, p, &err);
-  ck_assert_msg(r != NULL, "%s", err ? err->message : "?");
+  cs_routes *r = open_routes(p, xml);
   bool file_platform = strcmp(p->family->kind, "file") == 0;
   for (int64_t l = 0; l < cs_routes_nlinks(r); l++) {
     const char *name = cs_routes_link_name(r, l), *tier = cs_routes_link_tier(r, l);
-    if (strcmp(name, "__loopback__") == 0 || file_platform)
-      continue; /* SimGrid's own; a user's file names no tiers */
+    if (cs_routes_link_internal(r, l) || file_platform)
+      continue; /* SimGrid's own; a user's file of cluster elements names no tiers, no ends */
     ck_assert_msg(strcmp(tier, "?") != 0, "link %s has no tier", name);
+    ck_assert_msg(strcmp(cs_routes_link_src(r, l), "?") != 0 && strcmp(cs_routes_link_dst(r, l), "?") != 0,
+                  "link %s has no endpoints", name);
   }
+  if (!file_platform && strcmp(p->family->kind, "cpm") != 0) /* cpm names its loopbacks "proc" */
+    ck_assert_int_eq(cs_routes_tier_count(r, "intra"), p->nodes + 1); /* a loopback per node, SimGrid's own */
   if (strcmp(p->family->kind, "torus") == 0)
     ck_assert(cs_routes_tier_count(r, "X") > 0 && cs_routes_tier_count(r, "Y") > 0 &&
               cs_routes_tier_count(r, "Z") > 0);
-  const int32_t *links;
-  ck_assert_int_ge(cs_routes_get(r, 0, p->nodes - 1, &links), 1);
+  if (!file_platform)
+    routes_chain(r);
   cs_routes_close(r);
   if (is_temp)
     cs_tempfile_remove(xml);
@@ -312,11 +353,7 @@ START_TEST(cpm_routes)
   bool is_temp = false;
   GError *err = NULL;
   ck_assert_msg(cs_platform_xml_for_run(p, &xml, &is_temp, &err), "%s", err ? err->message : "?");
-  cs_engine_config ec;
-  cs_engine_config_defaults(&ec);
-  ec.platform_file = xml;
-  cs_routes *r = cs_routes_open(&ec, p->nodes, tier_fn, p, &err);
-  ck_assert_msg(r != NULL, "%s", err ? err->message : "?");
+  cs_routes *r = open_routes(p, xml);
   ck_assert_int_eq(cs_routes_tier_count(r, "proc"), 9);
   ck_assert_int_eq(cs_routes_tier_count(r, "shm"), 18);
   ck_assert_int_eq(cs_routes_tier_count(r, "lan"), 6); /* lan-<m>_UP, _DOWN */
@@ -347,7 +384,7 @@ START_TEST(cpm_routes)
       int32_t *c1 = g_memdup2(l1, sizeof *l1 * (k1 > 0 ? k1 : 1));
       int k2 = cs_routes_get_direct(r, a, b, &l2);
       ck_assert_int_eq(k1, k2);
-      ck_assert_int_eq(k1, a == b ? 0 : a / 3 == b / 3 ? 2 : 4);
+      ck_assert_int_eq(k1, a == b ? 1 : a / 3 == b / 3 ? 2 : 4);
       ck_assert(memcmp(c1, l2, sizeof *l1 * k1) == 0);
       g_free(c1);
     }

@@ -35,9 +35,12 @@ struct cs_coll_session {
   cs_routes *routes;
 };
 
-static const char *tier_of_link(void *user, const char *name)
+/* The platform family names the links SimGrid made itself. */
+static const char *tier_of_link(void *user, const char *name) { return cs_platform_link_tier(user, name); }
+
+static gboolean ends_of_link(void *user, const char *name, char **src, char **dst)
 {
-  return cs_platform_link_tier(user, name);
+  return cs_platform_link_ends(user, name, src, dst);
 }
 
 cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_options *o, const cs_engine_config *ec,
@@ -62,7 +65,8 @@ cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_option
     s->ec.host_of = s->host_of;
   }
   if (o->links) {
-    s->routes = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), tier_of_link, (void *)p, err);
+    cs_link_namer namer = {tier_of_link, ends_of_link, (void *)p};
+    s->routes = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), &namer, err);
     if (!s->routes)
       goto fail;
   }
@@ -98,7 +102,8 @@ typedef struct run_state {
   cs_sched_params prm;
   cs_pattern_totals pattern;
   int verified; /* -1 not run */
-  cs_linkusage *lu;
+  cs_linkusage *lu;        /* the pattern's traffic, routed */
+  bool *listed;            /* links reported, in the summary and the CSV alike */
   cs_tier_summary *tiers;
   size_t ntiers;
   GArray *untimed, *timed_pairs; /* pair_rec */
@@ -185,16 +190,35 @@ static bool run_timed(run_state *R, GError **err)
   R->beta = 1.0 / R->S->platform->link_bw;
   R->cost_s = cs_cost_model(R->prm.coll, cs_cost_family_of(R->it->algo), &R->S->tt, (double)R->prm.bytes, R->beta,
                             R->S->opt.gamma);
-  if (R->t.finished == R->prm.p && !R->t.size_mismatches && !R->t.stray_messages &&
-      same_pairs(R->timed_pairs, R->untimed) && R->t.messages == R->pattern.messages &&
-      R->t.bytes == R->pattern.bytes)
-    return true;
-  g_set_error(err, CS_INTERNAL_ERROR, 1, "the timed run (%d of %lld ranks finished, %" PRIu64 " messages, %" PRIu64
-              " bytes) does not match the schedule (%" PRIu64 " messages, %" PRIu64 " bytes)", R->t.finished,
-              (long long)R->prm.p, R->t.messages, R->t.bytes, R->pattern.messages, R->pattern.bytes);
-  return false;
+  if (!(R->t.finished == R->prm.p && !R->t.size_mismatches && !R->t.stray_messages &&
+        same_pairs(R->timed_pairs, R->untimed) && R->t.messages == R->pattern.messages &&
+        R->t.bytes == R->pattern.bytes)) {
+    g_set_error(err, CS_INTERNAL_ERROR, 1, "the timed run (%d of %lld ranks finished, %" PRIu64 " messages, %" PRIu64
+                " bytes) does not match the schedule (%" PRIu64 " messages, %" PRIu64 " bytes)", R->t.finished,
+                (long long)R->prm.p, R->t.messages, R->t.bytes, R->pattern.messages, R->pattern.bytes);
+    return false;
+  }
+  return true;
 }
 
+/* The traffic a run reports: the schedule's, routed. */
+static const cs_linkusage *counted(const run_state *R) { return R->lu; }
+
+/* The links reported, in the summary and the CSV alike: every link but
+ * SimGrid's internal loopback, and that one too when it carried something
+ * (a platform file whose hosts have no loopback of their own). */
+static bool *listed_links(const run_state *R)
+{
+  cs_routes *routes = R->S->routes;
+  int64_t n = cs_routes_nlinks(routes);
+  bool *listed = g_new(bool, n > 0 ? n : 1);
+  for (int64_t l = 0; l < n; l++)
+    listed[l] = !cs_routes_link_internal(routes, l) || cs_linkusage_link_messages(counted(R), l) > 0;
+  return listed;
+}
+
+/* Per tier, from the listed links: tiers in order of first appearance among
+ * the link ids, the intra-node tier last. */
 static void summarise_links(run_state *R)
 {
   cs_routes *routes = R->S->routes;
@@ -202,25 +226,28 @@ static void summarise_links(run_state *R)
   const char **tier = g_new(const char *, n > 0 ? n : 1);
   for (int64_t l = 0; l < n; l++)
     tier[l] = cs_routes_link_tier(routes, l);
-  R->ntiers = cs_linkusage_tiers(R->lu, tier, &R->tiers);
+  R->listed = listed_links(R);
+  R->ntiers = cs_linkusage_tiers(counted(R), tier, R->listed, &R->tiers);
   g_free(tier);
-  /* Loopback links carry nothing here (intra-node traffic is the "intra"
-   * tier), nor does SimGrid's internal "__loopback__" (tier "?"). */
-  size_t kept = 0;
-  for (size_t i = 0; i < R->ntiers; i++)
-    if (strcmp(R->tiers[i].name, "loopback") != 0 && strcmp(R->tiers[i].name, "?") != 0)
-      R->tiers[kept++] = R->tiers[i];
-  R->ntiers = kept;
+  for (size_t i = 0; i + 1 < R->ntiers; i++)
+    if (strcmp(R->tiers[i].name, "intra") == 0) {
+      cs_tier_summary intra = R->tiers[i];
+      memmove(&R->tiers[i], &R->tiers[i + 1], (R->ntiers - i - 1) * sizeof *R->tiers);
+      R->tiers[R->ntiers - 1] = intra;
+      break;
+    }
 }
 
 static void per_link_csv(const run_state *R, GString *s)
 {
   cs_routes *routes = R->S->routes;
-  g_string_append(s, "link,name,tier,bytes,messages\n");
+  g_string_append(s, "link,name,tier,src,dst,bytes,messages\n");
   for (int64_t l = 0; l < cs_routes_nlinks(routes); l++)
-    g_string_append_printf(s, "%" PRId64 ",%s,%s,%" PRIu64 ",%" PRIu64 "\n", l, cs_routes_link_name(routes, l),
-                           cs_routes_link_tier(routes, l), cs_linkusage_link_bytes(R->lu, l),
-                           cs_linkusage_link_messages(R->lu, l));
+    if (R->listed[l])
+      g_string_append_printf(s, "%" PRId64 ",%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 "\n", l, cs_routes_link_name(routes, l),
+                             cs_routes_link_tier(routes, l), cs_routes_link_src(routes, l),
+                             cs_routes_link_dst(routes, l), cs_linkusage_link_bytes(counted(R), l),
+                             cs_linkusage_link_messages(counted(R), l));
 }
 
 /* ---- the record ---- */
@@ -291,6 +318,7 @@ static void run_state_clear(run_state *R)
   if (R->timed_pairs)
     g_array_free(R->timed_pairs, TRUE);
   cs_linkusage_free(R->lu);
+  g_free(R->listed);
   g_free(R->tiers);
 }
 
