@@ -11,8 +11,11 @@
  *    where the one before it ends;
  *  - every registered collective, run timed on SimGrid actors, sends exactly
  *    the node-pair traffic the untimed pattern-generator predicts (the
- *    pipeline compares them pair by pair and fails otherwise), on a small
- *    platform of every family.
+ *    pipeline compares them pair by pair and fails otherwise), and the
+ *    per-link CSV of the timed run (bytes and messages of the messages the
+ *    actors delivered, each charged to SimGrid's route between the two
+ *    hosts) equals the untimed run's (the pattern routed by linkUsage), on a
+ *    small platform of every family.
  * Check forks each test, and each timed run gets a process of its own
  * (SimGrid initialises once per process). */
 #include "platforms/platform.h"
@@ -25,6 +28,7 @@
 #include "tests/platform_specs.h"
 
 #include <check.h>
+#include <inttypes.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <xbt/dynar.h>
@@ -404,15 +408,32 @@ typedef struct timed_case {
   const char *spec;
   size_t algo;
   uint64_t size;
+  bool timed;
 } timed_case;
 
 typedef struct timed_answer {
-  uint64_t messages, bytes;
+  uint64_t messages, bytes, link_bytes;
+  char per_link_sha256[65];
   bool ran;
 } timed_answer;
 
-/* In a child: the pipeline, timed and routed; it fails unless the actors'
- * node-pair traffic equals the pattern-generator's. */
+static void answer_per_link(timed_answer *ans, const GString *csv)
+{
+  char *sha = g_compute_checksum_for_string(G_CHECKSUM_SHA256, csv->str, (gssize)csv->len);
+  g_strlcpy(ans->per_link_sha256, sha, sizeof ans->per_link_sha256);
+  g_free(sha);
+  char **lines = g_strsplit(csv->str, "\n", -1);
+  for (int i = 1; lines[i] && *lines[i]; i++) {
+    char **f = g_strsplit(lines[i], ",", -1);
+    ans->link_bytes += g_ascii_strtoull(f[5], NULL, 10);
+    g_strfreev(f);
+  }
+  g_strfreev(lines);
+}
+
+/* In a child: the pipeline, routed, timed or not.  Timed, it fails unless
+ * the actors' node-pair traffic and per-link traffic equal the
+ * pattern-generator's; the per-link CSV comes back as a checksum. */
 static gboolean timed_child(void *arg, void *out, GError **err)
 {
   const timed_case *tc = arg;
@@ -431,36 +452,53 @@ static gboolean timed_child(void *arg, void *out, GError **err)
   cs_engine_config_defaults(&ec);
   ec.quiet = 1;
   ec.o_send = ec.o_recv = 0;
-  cs_coll_options o = {.links = true, .timed = true, .verify = true, .gamma = 1e-10, .quiet = true};
+  cs_coll_options o = {.links = true, .timed = tc->timed, .verify = true, .gamma = 1e-10, .quiet = true};
   cs_coll_session *S = cs_coll_session_open(p, &o, &ec, err);
   cs_coll_item it = {a, tc->size, strcmp(a->name, "script") == 0 ? test_script(tt.p) : NULL};
-  cs_record *r = S ? cs_coll_run(S, &it, NULL, err) : NULL;
+  cs_coll_outputs outputs = {NULL, g_string_new(NULL)};
+  cs_record *r = S ? cs_coll_run(S, &it, &outputs, err) : NULL;
   gboolean ok = r != NULL;
   if (ok) {
     char *m = cs_record_text(r, "messages"), *b = cs_record_text(r, "bytes");
     ans->messages = g_ascii_strtoull(m, NULL, 10);
     ans->bytes = g_ascii_strtoull(b, NULL, 10);
-    ok = cs_record_has(r, "timed_matches_pattern");
+    ok = !tc->timed || cs_record_has(r, "timed_matches_pattern");
+    answer_per_link(ans, outputs.per_link);
     g_free(m);
     g_free(b);
   }
+  g_string_free(outputs.per_link, TRUE);
   cs_record_free(r);
   cs_coll_session_close(S);
   cs_platform_free(p);
   return ok;
 }
 
+static timed_answer run_case(const char *spec, size_t a, bool timed)
+{
+  timed_case tc = {spec, a, cs_coll_per_rank(cs_coll_algo_at(a)->coll) ? 96 : 1000, timed};
+  timed_answer ans = {0};
+  GError *err = NULL;
+  gboolean ok = cs_run_forked(timed_child, &tc, &ans, sizeof ans, &err);
+  ck_assert_msg(ok, "%s, %s %s%s: %s", spec, cs_coll_name(cs_coll_algo_at(a)->coll), cs_coll_algo_at(a)->name,
+                timed ? " timed" : "", err ? err->message : "?");
+  return ans;
+}
+
 START_TEST(timed_equals_untimed)
 {
   const char *spec = TEST_PLATFORMS[_i];
   for (size_t a = 0; a < cs_coll_algo_count(); a++) {
-    timed_case tc = {spec, a, cs_coll_per_rank(cs_coll_algo_at(a)->coll) ? 96 : 1000};
-    timed_answer ans = {0};
-    GError *err = NULL;
-    gboolean ok = cs_run_forked(timed_child, &tc, &ans, sizeof ans, &err);
-    ck_assert_msg(ok, "%s, %s %s: %s", spec, cs_coll_name(cs_coll_algo_at(a)->coll), cs_coll_algo_at(a)->name,
-                  err ? err->message : "?");
-    ck_assert(!ans.ran || ans.messages > 0);
+    timed_answer t = run_case(spec, a, true), u = run_case(spec, a, false);
+    const char *what = cs_coll_algo_at(a)->name;
+    ck_assert_msg(t.ran == u.ran, "%s %s: ran timed %d, untimed %d", spec, what, t.ran, u.ran);
+    if (!t.ran)
+      continue;
+    ck_assert(t.messages > 0 && t.messages == u.messages && t.bytes == u.bytes);
+    ck_assert_msg(t.link_bytes >= t.bytes, "%s %s: %" PRIu64 " bytes on the links, %" PRIu64 " sent", spec, what,
+                  t.link_bytes, t.bytes); /* every message crosses one link at least */
+    ck_assert_msg(strcmp(t.per_link_sha256, u.per_link_sha256) == 0, "%s %s: per-link CSV timed != untimed", spec,
+                  what);
   }
 }
 END_TEST

@@ -103,6 +103,7 @@ typedef struct run_state {
   cs_pattern_totals pattern;
   int verified; /* -1 not run */
   cs_linkusage *lu;        /* the pattern's traffic, routed */
+  cs_linkusage *delivered; /* timed runs: the traffic of the messages delivered */
   bool *listed;            /* links reported, in the summary and the CSV alike */
   cs_tier_summary *tiers;
   size_t ntiers;
@@ -134,6 +135,12 @@ static void to_timed(void *user, int64_t src, int64_t dst, uint64_t bytes, uint6
 }
 
 static int route_of(void *ctx, int64_t a, int64_t b, const int32_t **links) { return cs_routes_get(ctx, a, b, links); }
+
+/* SimGrid's route, asked for every message delivered. */
+static int route_direct(void *ctx, int64_t a, int64_t b, const int32_t **links)
+{
+  return cs_routes_get_direct(ctx, a, b, links);
+}
 
 static void pattern_progress(void *user, int64_t done)
 {
@@ -171,6 +178,26 @@ static bool same_pairs(GArray *a, GArray *b)
   return a->len == b->len && memcmp(a->data, b->data, a->len * sizeof(pair_rec)) == 0;
 }
 
+/* Every link carried, in the timed run, the bytes and messages the schedule
+ * routes over it. */
+static bool same_links(const run_state *R, GError **err)
+{
+  if (!R->delivered)
+    return true;
+  cs_routes *routes = R->S->routes;
+  for (int64_t l = 0; l < cs_routes_nlinks(routes); l++) {
+    uint64_t b = cs_linkusage_link_bytes(R->delivered, l), m = cs_linkusage_link_messages(R->delivered, l);
+    uint64_t want_b = cs_linkusage_link_bytes(R->lu, l), want_m = cs_linkusage_link_messages(R->lu, l);
+    if (b != want_b || m != want_m) {
+      g_set_error(err, CS_INTERNAL_ERROR, 1, "link %s carried %" PRIu64 " bytes in %" PRIu64 " messages in the timed "
+                  "run, but the schedule routes %" PRIu64 " bytes in %" PRIu64 " messages over it",
+                  cs_routes_link_name(routes, l), b, m, want_b, want_m);
+      return false;
+    }
+  }
+  return true;
+}
+
 static void warn_if_long(const run_state *R)
 {
   double hours = (double)R->pattern.messages * SECONDS_PER_SIMULATED_MESSAGE / 3600;
@@ -184,7 +211,8 @@ static bool run_timed(run_state *R, GError **err)
 {
   warn_if_long(R);
   R->timed_pairs = g_array_new(FALSE, FALSE, sizeof(pair_rec));
-  if (!cs_coll_run_timed(R->it->algo, &R->prm, &R->S->ec, R->S->opt.gamma, to_timed, R->timed_pairs, &R->t, err))
+  if (!cs_coll_run_timed(R->it->algo, &R->prm, &R->S->ec, R->S->opt.gamma, to_timed, R->timed_pairs, R->delivered,
+                         &R->t, err))
     return false;
   R->timed = true;
   R->beta = 1.0 / R->S->platform->link_bw;
@@ -198,11 +226,12 @@ static bool run_timed(run_state *R, GError **err)
                 (long long)R->prm.p, R->t.messages, R->t.bytes, R->pattern.messages, R->pattern.bytes);
     return false;
   }
-  return true;
+  return same_links(R, err);
 }
 
-/* The traffic a run reports: the schedule's, routed. */
-static const cs_linkusage *counted(const run_state *R) { return R->lu; }
+/* The traffic a run reports: the messages delivered in a timed run (equal
+ * to the schedule's, same_links), else the schedule's. */
+static const cs_linkusage *counted(const run_state *R) { return R->delivered ? R->delivered : R->lu; }
 
 /* The links reported, in the summary and the CSV alike: every link but
  * SimGrid's internal loopback, and that one too when it carried something
@@ -318,6 +347,7 @@ static void run_state_clear(run_state *R)
   if (R->timed_pairs)
     g_array_free(R->timed_pairs, TRUE);
   cs_linkusage_free(R->lu);
+  cs_linkusage_free(R->delivered);
   g_free(R->listed);
   g_free(R->tiers);
 }
@@ -338,6 +368,8 @@ cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outpu
   bool ok = setup(&R, err) && (!S->opt.verify || verify(&R, err));
   if (ok && S->routes)
     R.lu = cs_linkusage_new(cs_routes_nlinks(S->routes), cs_tt_nodes(&S->tt), route_of, S->routes);
+  if (ok && S->routes && S->opt.timed)
+    R.delivered = cs_linkusage_new(cs_routes_nlinks(S->routes), cs_tt_nodes(&S->tt), route_direct, S->routes);
   if (ok && S->opt.timed)
     R.untimed = g_array_new(FALSE, FALSE, sizeof(pair_rec));
   R.pairs_csv = out ? out->pairs : NULL;
