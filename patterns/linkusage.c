@@ -9,7 +9,6 @@ struct cs_linkusage {
   cs_route_fn route;
   void *route_ctx;
   uint64_t *bytes, *messages; /* per link */
-  uint64_t *intra_bytes, *intra_messages; /* per node */
   cs_linkusage_totals totals;
 };
 
@@ -22,8 +21,6 @@ cs_linkusage *cs_linkusage_new(int64_t nlinks, int64_t nodes, cs_route_fn route,
   lu->route_ctx = route_ctx;
   lu->bytes = g_new0(uint64_t, nlinks > 0 ? nlinks : 1);
   lu->messages = g_new0(uint64_t, nlinks > 0 ? nlinks : 1);
-  lu->intra_bytes = g_new0(uint64_t, nodes);
-  lu->intra_messages = g_new0(uint64_t, nodes);
   return lu;
 }
 
@@ -33,8 +30,6 @@ void cs_linkusage_free(cs_linkusage *lu)
     return;
   g_free(lu->bytes);
   g_free(lu->messages);
-  g_free(lu->intra_bytes);
-  g_free(lu->intra_messages);
   g_free(lu);
 }
 
@@ -42,18 +37,16 @@ void cs_linkusage_add(cs_linkusage *lu, int64_t a, int64_t b, uint64_t bytes, ui
 {
   if (messages == 0)
     return;
-  if (a == b) {
-    lu->intra_bytes[a] += bytes;
-    lu->intra_messages[a] += messages;
-    lu->totals.intra_bytes += bytes;
-    lu->totals.intra_messages += messages;
-    return;
-  }
   const int32_t *links = NULL;
   int n = lu->route(lu->route_ctx, a, b, &links);
   for (int i = 0; i < n; i++) {
     lu->bytes[links[i]] += bytes;
     lu->messages[links[i]] += messages;
+  }
+  if (a == b) {
+    lu->totals.intra_bytes += bytes;
+    lu->totals.intra_messages += messages;
+    return;
   }
   lu->totals.network_bytes += bytes;
   lu->totals.network_messages += messages;
@@ -64,8 +57,6 @@ void cs_linkusage_add(cs_linkusage *lu, int64_t a, int64_t b, uint64_t bytes, ui
 uint64_t cs_linkusage_link_bytes(const cs_linkusage *lu, int64_t link) { return lu->bytes[link]; }
 
 uint64_t cs_linkusage_link_messages(const cs_linkusage *lu, int64_t link) { return lu->messages[link]; }
-
-uint64_t cs_linkusage_node_intra_bytes(const cs_linkusage *lu, int64_t node) { return lu->intra_bytes[node]; }
 
 cs_linkusage_totals cs_linkusage_get_totals(const cs_linkusage *lu) { return lu->totals; }
 
@@ -96,14 +87,13 @@ static cs_tier_summary *tier_named(GArray *tiers, const char *name)
   return &g_array_index(tiers, cs_tier_summary, tiers->len - 1);
 }
 
-size_t cs_linkusage_tiers(const cs_linkusage *lu, const char *const *tier_of_link, cs_tier_summary **out)
+size_t cs_linkusage_tiers(const cs_linkusage *lu, const char *const *tier_of_link, const bool *listed,
+                          cs_tier_summary **out)
 {
   GArray *tiers = g_array_new(FALSE, TRUE, sizeof(cs_tier_summary));
   for (int64_t l = 0; l < lu->nlinks; l++)
-    tally(tier_named(tiers, tier_of_link[l]), lu->bytes[l], lu->messages[l]);
-  cs_tier_summary *intra = tier_named(tiers, "intra");
-  for (int64_t n = 0; n < lu->nodes; n++)
-    tally(intra, lu->intra_bytes[n], lu->intra_messages[n]);
+    if (!listed || listed[l])
+      tally(tier_named(tiers, tier_of_link[l]), lu->bytes[l], lu->messages[l]);
   size_t count = tiers->len;
   *out = (cs_tier_summary *)g_array_free(tiers, FALSE);
   return count;

@@ -3,9 +3,9 @@
  * Exchanges arrive aggregated per (source node, destination node) and are
  * routed with a route function (in collsim: the platform's own routes, see
  * sim/engine/sg_routes.h); every link of the route is charged the bytes and the
- * messages.  Traffic between cores of one node never touches a network link:
- * it is kept apart as the "intra" tier (one pseudo-link per node).
- * All byte counts are exact integers. */
+ * messages.  Traffic between cores of one node follows the node's route to
+ * itself (its loopback link, where SimGrid sends it too) and is counted
+ * apart in the totals.  All byte counts are exact integers. */
 #ifndef COLLSIM_LINKUSAGE_H
 #define COLLSIM_LINKUSAGE_H
 
@@ -13,8 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Network links of the route from node a to node b (a != b), in order.
- * Returns the number of links; *links stays valid until the next call. */
+/* Links of the route from node a to node b (a == b: the node's route to
+ * itself), in order.  Returns the number of links; *links stays valid until
+ * the next call. */
 typedef int (*cs_route_fn)(void *ctx, int64_t a, int64_t b, const int32_t **links);
 
 typedef struct cs_linkusage cs_linkusage;
@@ -27,11 +28,11 @@ void cs_linkusage_add(cs_linkusage *lu, int64_t a, int64_t b, uint64_t bytes, ui
 
 uint64_t cs_linkusage_link_bytes(const cs_linkusage *lu, int64_t link);
 uint64_t cs_linkusage_link_messages(const cs_linkusage *lu, int64_t link);
-uint64_t cs_linkusage_node_intra_bytes(const cs_linkusage *lu, int64_t node);
 
 /* Totals: bytes injected into the network (between different nodes), the sum
- * over those exchanges of bytes x hops (must equal the sum over links), and
- * the intra-node bytes. */
+ * over those exchanges of bytes x hops (equal to the sum over the links that
+ * routes between different nodes use), and the intra-node bytes and
+ * messages. */
 typedef struct cs_linkusage_totals {
   uint64_t network_bytes, network_messages, byte_hops, intra_bytes, intra_messages, node_pairs;
 } cs_linkusage_totals;
@@ -45,9 +46,10 @@ typedef struct cs_tier_summary {
   uint64_t min_bytes, max_bytes, total_bytes, messages;
 } cs_tier_summary;
 
-/* Per-tier summaries, tiers in order of first appearance among the link ids,
- * then "intra".  tier_of_link[i] names link i's tier.  Returns the count;
- * *out is g_free'd by the caller. */
-size_t cs_linkusage_tiers(const cs_linkusage *lu, const char *const *tier_of_link, cs_tier_summary **out);
+/* Per-tier summaries of the links l with listed[l] (NULL: every link), tiers
+ * in order of first appearance among those link ids.  tier_of_link[l] names
+ * link l's tier.  Returns the count; *out is g_free'd by the caller. */
+size_t cs_linkusage_tiers(const cs_linkusage *lu, const char *const *tier_of_link, const bool *listed,
+                          cs_tier_summary **out);
 
 #endif

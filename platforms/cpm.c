@@ -334,6 +334,30 @@ static const char *cpm_link_tier(const cs_platform *p, const char *name)
   return NULL;
 }
 
+/* machine-<m>_link_<h>_...: a link of cluster machine-<m> (router
+ * router-<m>); lan-<m>_UP: router-<m> to the LAN (no netpoint of its own:
+ * "lan"), _DOWN back. */
+static bool cpm_link_ends(const cs_platform *p, const char *name, char **src, char **dst)
+{
+  (void)p;
+  long m;
+  int at = 0;
+  if (sscanf(name, "lan-%ld%n", &m, &at) == 1 && (strcmp(name + at, "_UP") == 0 || strcmp(name + at, "_DOWN") == 0)) {
+    char *router = g_strdup_printf("router-%ld", m), *lan = g_strdup("lan");
+    bool up = strcmp(name + at, "_UP") == 0;
+    *src = up ? router : lan;
+    *dst = up ? lan : router;
+    return true;
+  }
+  if (sscanf(name, "machine-%ld_link_%n", &m, &at) != 1 || at == 0)
+    return false;
+  char *cluster = g_strdup_printf("machine-%ld", m), *router = g_strdup_printf("router-%ld", m);
+  bool ok = cs_cluster_link_ends(cluster, "node-", router, name, src, dst);
+  g_free(cluster);
+  g_free(router);
+  return ok;
+}
+
 const cs_platform_family cs_platform_cpm = {
     .kind = "cpm",
     .synopsis = "cpm:C,P,M[/proc_lat=..,proc_bw=..,shm_lat=..,shm_bw=..,net_lat=..,net_bw=..,o_msg=..,speed=..]",
@@ -346,5 +370,6 @@ const cs_platform_family cs_platform_cpm = {
     .write_xml = cpm_write,
     .estimate = cpm_estimate,
     .link_tier = cpm_link_tier,
+    .link_ends = cpm_link_ends,
     .free_data = g_free,
 };

@@ -22,8 +22,10 @@
  * family through the same checks).
  *
  * Every generated link carries a tier (L1, L2, T on PERCS and Dragonfly; X, Y,
- * Z on the torus: the dimension; eth on the SMP clusters; loopback inside a
- * node), so per-link and per-tier traffic (--links) works on every platform.
+ * Z on the torus: the dimension; eth on the SMP clusters; intra: a node's
+ * loopback, which carries the messages between its cores) and has known
+ * endpoints, so per-link and per-tier traffic (--links) works on every
+ * platform.
  */
 #ifndef COLLSIM_PLATFORM_H
 #define COLLSIM_PLATFORM_H
@@ -64,6 +66,10 @@ typedef struct cs_platform_family {
   /* Tier of a link SimGrid created without a "tier" property (cluster
    * elements), from its name; NULL when the family writes the property. */
   const char *(*link_tier)(const cs_platform *p, const char *link_name);
+  /* Endpoints of a link SimGrid created (cluster elements: the file names
+   * no route of that link alone), from its name; FALSE when unknown, else
+   * *src and *dst (g_free them).  NULL when the file's routes tell. */
+  bool (*link_ends)(const cs_platform *p, const char *link_name, char **src, char **dst);
   /* The two-tier view (seed 001); NULL: a flat view, one supernode of every
    * node. */
   void (*two_tier)(const cs_platform *p, cs_two_tier *out);
@@ -132,6 +138,18 @@ void cs_platform_two_tier(const cs_platform *p, cs_two_tier *out);
 
 /* Tier of a link by name when the platform file gave none. */
 const char *cs_platform_link_tier(const cs_platform *p, const char *link_name);
+/* Endpoints of a link by name when the platform file does not tell (FALSE:
+ * unknown; else g_free *src and *dst). */
+bool cs_platform_link_ends(const cs_platform *p, const char *link_name, char **src, char **dst);
+/* For the families: the links SimGrid names inside a <cluster id="CLUSTER">
+ * whose hosts are PREFIX<n>:
+ *   CLUSTER_link_<n>_UP, _DOWN      host n -> router, router -> host n
+ *   CLUSTER_link_<n>_loopback       host n -> host n
+ *   CLUSTER_link_from_<a>_to_<b>_UP, _DOWN   host a -> host b, b -> a (torus)
+ * router: the cluster's router (its router_id, else SimGrid's
+ * PREFIX CLUSTER_router). */
+bool cs_cluster_link_ends(const char *cluster, const char *prefix, const char *router, const char *link_name,
+                          char **src, char **dst);
 
 /* Refuse platforms whose XML would exceed a sane size (before any work). */
 bool cs_platform_check_size(const cs_platform *p, GError **err);

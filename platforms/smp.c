@@ -32,7 +32,8 @@
  * as given (LV08 multiplies latency by 13.01).
  *
  * XML: one SimGrid cluster "smp" (hosts node-0 .. node-<m-1>, links
- * smp_link_<i>_UP / _DOWN: tier "eth"; _loopback: tier "loopback"); the
+ * smp_link_<i>_UP / _DOWN: tier "eth", node-i to SimGrid's router
+ * node-smp_router and back; _loopback: tier "intra"); the
  * node-to-node latency is split between the two links of a route.
  */
 #include "platforms/platform.h"
@@ -278,10 +279,18 @@ static const char *smp_link_tier(const cs_platform *p, const char *name)
 {
   (void)p;
   if (g_str_has_suffix(name, "_loopback"))
-    return "loopback";
+    return "intra";
   if (g_str_has_prefix(name, "smp_link_") && (g_str_has_suffix(name, "_UP") || g_str_has_suffix(name, "_DOWN")))
     return "eth";
   return NULL;
+}
+
+/* smp_link_<i>_UP: node-i to the switch (SimGrid's router node-smp_router),
+ * _DOWN back; _loopback: node-i to itself. */
+static bool smp_link_ends(const cs_platform *p, const char *name, char **src, char **dst)
+{
+  (void)p;
+  return cs_cluster_link_ends("smp", "node-", NULL, name, src, dst);
 }
 
 const cs_platform_family cs_platform_smp = {
@@ -295,5 +304,6 @@ const cs_platform_family cs_platform_smp = {
     .write_xml = smp_write,
     .estimate = smp_estimate,
     .link_tier = smp_link_tier,
+    .link_ends = smp_link_ends,
     .free_data = g_free,
 };

@@ -23,7 +23,8 @@
  * x + X*y + X*Y*z, dimension-order routing, rank r on node r / C.  SimGrid
  * names the links bgp_link_from_A_to_B_UP/DOWN (and bgp_link_N_loopback);
  * a cluster element cannot carry link properties, so the tier of a link
- * (X, Y or Z: the dimension it spans; loopback) is read from its name.
+ * (X, Y or Z: the dimension it spans; intra: the loopback) and its
+ * endpoints (UP: node-A to node-B, DOWN: back) are read from its name.
  */
 #include "platforms/platform.h"
 #include "sim/contracts/errors.h"
@@ -199,7 +200,7 @@ static const char *torus_link_tier(const cs_platform *p, const char *name)
   const torus *t = p->data;
   long a, b;
   if (g_str_has_suffix(name, "_loopback"))
-    return "loopback";
+    return "intra";
   if (sscanf(name, "bgp_link_from_%ld_to_%ld", &a, &b) != 2)
     return NULL;
   if (a % t->x != b % t->x)
@@ -207,6 +208,13 @@ static const char *torus_link_tier(const cs_platform *p, const char *name)
   if (a / t->x % t->y != b / t->x % t->y)
     return "Y";
   return "Z";
+}
+
+/* bgp_link_from_A_to_B_UP joins node-A to node-B, _DOWN node-B to node-A. */
+static bool torus_link_ends(const cs_platform *p, const char *name, char **src, char **dst)
+{
+  (void)p;
+  return cs_cluster_link_ends("bgp", "node-", NULL, name, src, dst);
 }
 
 const cs_platform_family cs_platform_torus = {
@@ -220,5 +228,6 @@ const cs_platform_family cs_platform_torus = {
     .write_xml = torus_write,
     .estimate = torus_estimate,
     .link_tier = torus_link_tier,
+    .link_ends = torus_link_ends,
     .free_data = g_free,
 };

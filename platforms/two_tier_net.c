@@ -22,7 +22,9 @@
  * XML (SimGrid 3.32, DTD version 4.1), all routes symmetrical="NO", values
  * in base units (Bps, s) so that SimGrid reads back exactly our doubles.
  * Every link is declared in a first, host-less zone "links" (see
- * cs_percs_xml for why) and has a property tier = L1, L2, T or loopback.
+ * cs_percs_xml for why) and has a property tier = L1, L2, T or intra (the
+ * loopback).  Every link is also the whole of some route or zoneRoute, whose
+ * ends are the link's endpoints (sim/engine/sg_routes.h reads them).
  */
 #include "platforms/two_tier_net.h"
 #include "platforms/platform.h"
@@ -253,7 +255,7 @@ void cs_net_xml_link_attrs(cs_net_xml *x, const char *bw, const char *lat, const
 void cs_net_xml_loopback(cs_net_xml *x, int64_t g)
 {
   fprintf(x->f, "      <link id=\"lo-node-%lld", LL(g));
-  cs_net_xml_link_attrs(x, x->lo, x->lolat, "FATPIPE", "loopback");
+  cs_net_xml_link_attrs(x, x->lo, x->lolat, "FATPIPE", "intra");
 }
 
 void cs_net_xml_host(cs_net_xml *x, const char *indent, int64_t g)

@@ -60,7 +60,7 @@ int64_t cs_net_df_landing_router(const cs_net *n, int64_t from, int64_t to);
 /* Nodes (sn * nps) and the links of the written platform per tier:
  * L1 (PERCS: node pairs of a supernode; Dragonfly: router pairs of a group),
  * L2 (supernode / group pairs), T (Dragonfly terminal links, 2 per node) and
- * loopback (one per node).  All links are directed. */
+ * loopback (one per node, tier intra).  All links are directed. */
 int64_t cs_net_nodes(const cs_net *n);
 /* A PERCS machine with the default link parameters (no checks: for code
  * that builds shapes itself, e.g. the tests). */
@@ -75,7 +75,7 @@ void cs_net_set_view(cs_net *n);
 
 /* Write the platform as SimGrid XML, atomically.  Host of global node g is
  * named "node-<g>"; every link carries a property "tier" (L1, L2, T for a
- * Dragonfly terminal link, loopback). */
+ * Dragonfly terminal link, intra for a node's loopback). */
 bool cs_net_write_xml(const cs_net *n, const char *path, GError **err);
 
 /* ---- for the family files (percs.c, dragonfly.c) ---- */

@@ -9,9 +9,11 @@
 # other exit (1, a crash, a hang past 60 s) fails the test.  Flags given a
 # value, unknown options and unknown subcommands are refused the same way.
 #
-#   COLLSIM=./collsim tests/bad-input.sh        (make check sets COLLSIM)
+#   COLLSIM=./collsim tests/bad-input.sh        (make check sets COLLSIM;
+#                                                default ./collsim, see
+#                                                tests/collsim-env.sh)
 set -u
-collsim=${COLLSIM:?set COLLSIM to the collsim binary}
+. "$(dirname "$0")/collsim-env.sh"
 
 # The runs are dealt round-robin to BAD_INPUT_JOBS copies of this script
 # (default 2, the machine's cores), each with its own folders.
@@ -26,7 +28,6 @@ if [ -z "${BAD_INPUT_SHARD:-}" ]; then
   for pid in "${pids[@]}"; do wait "$pid" || status=1; done
   exit $status
 fi
-src=${COLLSIM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bad-input.XXXXXX")
 export TMPDIR=$work/tmp # collsim's own temporary folders land here, to be counted
 mkdir -p "$TMPDIR"

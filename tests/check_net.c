@@ -492,7 +492,7 @@ static void check_counts(const char *spec, xml_seen *s, const cs_net *n)
   EXPECT(count_tier(s->tier, "L1") == c.l1, "%s: %lld L1 links", spec, (long long)count_tier(s->tier, "L1"));
   EXPECT(count_tier(s->tier, "L2") == c.l2, "%s: %lld L2 links", spec, (long long)count_tier(s->tier, "L2"));
   EXPECT(count_tier(s->tier, "T") == c.term, "%s: %lld T links", spec, (long long)count_tier(s->tier, "T"));
-  EXPECT(count_tier(s->tier, "loopback") == c.loopback, "%s: loopbacks", spec);
+  EXPECT(count_tier(s->tier, "intra") == c.loopback, "%s: loopbacks", spec);
   EXPECT(count_tier(s->tier, "?") == 0, "%s: a link has no tier", spec);
 }
 

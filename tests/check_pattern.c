@@ -5,9 +5,10 @@
  *    brute-force count over every op of every rank, loops unrolled one
  *    iteration at a time (cs_oplist_expand).
  *  - linkUsage on a hand-made route function: every link gets the bytes of
- *    every pair whose route crosses it; bytes x hops is conserved; intra-node
- *    traffic is kept off the links; tier summaries (links used, min, max,
- *    total) are right, unused links excluded from min. */
+ *    every pair whose route crosses it; bytes x hops is conserved over the
+ *    links between nodes; intra-node traffic goes over the node's loopback
+ *    and into the intra totals; tier summaries (links used, min, max, total)
+ *    are right, unused links excluded from min, unlisted links left out. */
 #include "patterns/linkusage.h"
 #include "patterns/pattern.h"
 
@@ -177,7 +178,8 @@ START_TEST(pattern_on_every_platform_family)
 END_TEST
 
 /* A line of 4 nodes, links i -> i+1 (ids 0..2, tier "R") and i+1 -> i (ids
- * 3..5, tier "L"): the route from a to b walks the line. */
+ * 3..5, tier "L"), and a loopback per node (ids 6..9, tier "intra"): the
+ * route from a to b walks the line, from a to a takes a's loopback. */
 static int line_route(void *ctx, int64_t a, int64_t b, const int32_t **links)
 {
   static int32_t buf[8];
@@ -187,23 +189,26 @@ static int line_route(void *ctx, int64_t a, int64_t b, const int32_t **links)
     buf[n++] = (int32_t)x;
   for (int64_t x = a; x > b; x--)
     buf[n++] = (int32_t)(3 + x - 1);
+  if (a == b)
+    buf[n++] = (int32_t)(6 + a);
   *links = buf;
   return n;
 }
 
 START_TEST(linkusage_line)
 {
-  cs_linkusage *lu = cs_linkusage_new(6, 4, line_route, NULL);
+  cs_linkusage *lu = cs_linkusage_new(10, 4, line_route, NULL);
   cs_linkusage_add(lu, 0, 3, 100, 2); /* links 0, 1, 2 */
   cs_linkusage_add(lu, 1, 2, 10, 1);  /* link 1 */
   cs_linkusage_add(lu, 2, 0, 5, 1);   /* links 4, 3 */
-  cs_linkusage_add(lu, 2, 2, 999, 3); /* intra-node */
+  cs_linkusage_add(lu, 2, 2, 999, 3); /* intra-node: link 8 */
   ck_assert_uint_eq(cs_linkusage_link_bytes(lu, 0), 100);
   ck_assert_uint_eq(cs_linkusage_link_bytes(lu, 1), 110);
   ck_assert_uint_eq(cs_linkusage_link_messages(lu, 1), 3);
   ck_assert_uint_eq(cs_linkusage_link_bytes(lu, 3), 5);
   ck_assert_uint_eq(cs_linkusage_link_bytes(lu, 5), 0);
-  ck_assert_uint_eq(cs_linkusage_node_intra_bytes(lu, 2), 999);
+  ck_assert_uint_eq(cs_linkusage_link_bytes(lu, 8), 999);
+  ck_assert_uint_eq(cs_linkusage_link_messages(lu, 8), 3);
   cs_linkusage_totals t = cs_linkusage_get_totals(lu);
   uint64_t sum = 0;
   for (int l = 0; l < 6; l++)
@@ -212,9 +217,10 @@ START_TEST(linkusage_line)
   ck_assert_uint_eq(t.byte_hops, 100 * 3 + 10 + 5 * 2);
   ck_assert_uint_eq(t.network_bytes, 115);
   ck_assert_uint_eq(t.intra_bytes, 999);
-  const char *tiers[] = {"R", "R", "R", "L", "L", "L"};
+  ck_assert_uint_eq(t.intra_messages, 3);
+  const char *tiers[] = {"R", "R", "R", "L", "L", "L", "intra", "intra", "intra", "intra"};
   cs_tier_summary *s = NULL;
-  size_t n = cs_linkusage_tiers(lu, tiers, &s);
+  size_t n = cs_linkusage_tiers(lu, tiers, NULL, &s);
   ck_assert_uint_eq(n, 3);
   ck_assert_str_eq(s[0].name, "R");
   ck_assert_int_eq(s[0].links, 3);
@@ -229,6 +235,14 @@ START_TEST(linkusage_line)
   ck_assert_int_eq(s[2].links, 4);
   ck_assert_int_eq(s[2].links_used, 1);
   ck_assert_uint_eq(s[2].max_bytes, 999);
+  g_free(s);
+  /* links left out of the listing are left out of every tier */
+  const bool listed[] = {true, false, true, true, true, true, false, false, false, false};
+  n = cs_linkusage_tiers(lu, tiers, listed, &s);
+  ck_assert_uint_eq(n, 2);
+  ck_assert_int_eq(s[0].links, 2);
+  ck_assert_uint_eq(s[0].total_bytes, 200);
+  ck_assert_uint_eq(s[0].messages, 4);
   g_free(s);
   cs_linkusage_free(lu);
 }

@@ -5,11 +5,17 @@
  *    mapping puts exactly `cores` ranks on every node;
  *  - bad specs are refused with a message naming the problem;
  *  - the written XML loads in SimGrid and every link of it has a tier (the
- *    torus's X, Y, Z from SimGrid's own link names);
+ *    torus's X, Y, Z from SimGrid's own link names) and both endpoints, and
+ *    every route, a node's route to itself included, is a chain of links
+ *    from its source host to its destination host, each link starting
+ *    where the one before it ends;
  *  - every registered collective, run timed on SimGrid actors, sends exactly
  *    the node-pair traffic the untimed pattern-generator predicts (the
- *    pipeline compares them pair by pair and fails otherwise), on a small
- *    platform of every family.
+ *    pipeline compares them pair by pair and fails otherwise), and the
+ *    per-link CSV of the timed run (bytes and messages of the messages the
+ *    actors delivered, each charged to SimGrid's route between the two
+ *    hosts) equals the untimed run's (the pattern routed by linkUsage), on a
+ *    small platform of every family.
  * Check forks each test, and each timed run gets a process of its own
  * (SimGrid initialises once per process). */
 #include "platforms/platform.h"
@@ -22,6 +28,7 @@
 #include "tests/platform_specs.h"
 
 #include <check.h>
+#include <inttypes.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <xbt/dynar.h>
@@ -170,6 +177,44 @@ END_TEST
 
 static const char *tier_fn(void *user, const char *name) { return cs_platform_link_tier(user, name); }
 
+static gboolean ends_fn(void *user, const char *name, char **src, char **dst)
+{
+  return cs_platform_link_ends(user, name, src, dst);
+}
+
+static cs_routes *open_routes(cs_platform *p, const char *xml)
+{
+  cs_engine_config ec;
+  cs_engine_config_defaults(&ec);
+  ec.platform_file = xml;
+  cs_link_namer namer = {tier_fn, ends_fn, p};
+  GError *err = NULL;
+  cs_routes *r = cs_routes_open(&ec, p->nodes, &namer, &err);
+  ck_assert_msg(r != NULL, "%s", err ? err->message : "?");
+  return r;
+}
+
+/* Every route is a chain from node-a to node-b. */
+static void routes_chain(cs_routes *r)
+{
+  for (int64_t a = 0; a < cs_routes_nodes(r); a++)
+    for (int64_t b = 0; b < cs_routes_nodes(r); b++) {
+      const int32_t *l;
+      int n = cs_routes_get(r, a, b, &l);
+      ck_assert_int_ge(n, 1);
+      char *from = g_strdup_printf("node-%lld", (long long)a), *to = g_strdup_printf("node-%lld", (long long)b);
+      const char *at = from;
+      for (int i = 0; i < n; i++) {
+        ck_assert_msg(strcmp(cs_routes_link_src(r, l[i]), at) == 0, "route %s -> %s: link %s starts at %s, not %s",
+                      from, to, cs_routes_link_name(r, l[i]), cs_routes_link_src(r, l[i]), at);
+        at = cs_routes_link_dst(r, l[i]);
+      }
+      ck_assert_msg(strcmp(at, to) == 0, "route %s -> %s ends at %s", from, to, at);
+      g_free(from);
+      g_free(to);
+    }
+}
+
 /* Platform _i of TEST_PLATFORMS, or (last) a torus written to a file and read
  * back as a file platform. */
 static cs_platform *platform_for_test(int i, char **tmp)
@@ -197,23 +242,23 @@ START_TEST(every_link_has_a_tier)
   bool is_temp = false;
   GError *err = NULL;
   ck_assert_msg(cs_platform_xml_for_run(p, &xml, &is_temp, &err), "%s", err ? err->message : "?");
-  cs_engine_config ec;
-  cs_engine_config_defaults(&ec);
-  ec.platform_file = xml;
-  cs_routes *r = cs_routes_open(&ec, p->nodes, tier_fn, p, &err);
-  ck_assert_msg(r != NULL, "%s", err ? err->message : "?");
+  cs_routes *r = open_routes(p, xml);
   bool file_platform = strcmp(p->family->kind, "file") == 0;
   for (int64_t l = 0; l < cs_routes_nlinks(r); l++) {
     const char *name = cs_routes_link_name(r, l), *tier = cs_routes_link_tier(r, l);
-    if (strcmp(name, "__loopback__") == 0 || file_platform)
-      continue; /* SimGrid's own; a user's file names no tiers */
+    if (cs_routes_link_internal(r, l) || file_platform)
+      continue; /* SimGrid's own; a user's file of cluster elements names no tiers, no ends */
     ck_assert_msg(strcmp(tier, "?") != 0, "link %s has no tier", name);
+    ck_assert_msg(strcmp(cs_routes_link_src(r, l), "?") != 0 && strcmp(cs_routes_link_dst(r, l), "?") != 0,
+                  "link %s has no endpoints", name);
   }
+  if (!file_platform && strcmp(p->family->kind, "cpm") != 0) /* cpm names its loopbacks "proc" */
+    ck_assert_int_eq(cs_routes_tier_count(r, "intra"), p->nodes + 1); /* a loopback per node, SimGrid's own */
   if (strcmp(p->family->kind, "torus") == 0)
     ck_assert(cs_routes_tier_count(r, "X") > 0 && cs_routes_tier_count(r, "Y") > 0 &&
               cs_routes_tier_count(r, "Z") > 0);
-  const int32_t *links;
-  ck_assert_int_ge(cs_routes_get(r, 0, p->nodes - 1, &links), 1);
+  if (!file_platform)
+    routes_chain(r);
   cs_routes_close(r);
   if (is_temp)
     cs_tempfile_remove(xml);
@@ -312,11 +357,7 @@ START_TEST(cpm_routes)
   bool is_temp = false;
   GError *err = NULL;
   ck_assert_msg(cs_platform_xml_for_run(p, &xml, &is_temp, &err), "%s", err ? err->message : "?");
-  cs_engine_config ec;
-  cs_engine_config_defaults(&ec);
-  ec.platform_file = xml;
-  cs_routes *r = cs_routes_open(&ec, p->nodes, tier_fn, p, &err);
-  ck_assert_msg(r != NULL, "%s", err ? err->message : "?");
+  cs_routes *r = open_routes(p, xml);
   ck_assert_int_eq(cs_routes_tier_count(r, "proc"), 9);
   ck_assert_int_eq(cs_routes_tier_count(r, "shm"), 18);
   ck_assert_int_eq(cs_routes_tier_count(r, "lan"), 6); /* lan-<m>_UP, _DOWN */
@@ -347,7 +388,7 @@ START_TEST(cpm_routes)
       int32_t *c1 = g_memdup2(l1, sizeof *l1 * (k1 > 0 ? k1 : 1));
       int k2 = cs_routes_get_direct(r, a, b, &l2);
       ck_assert_int_eq(k1, k2);
-      ck_assert_int_eq(k1, a == b ? 0 : a / 3 == b / 3 ? 2 : 4);
+      ck_assert_int_eq(k1, a == b ? 1 : a / 3 == b / 3 ? 2 : 4);
       ck_assert(memcmp(c1, l2, sizeof *l1 * k1) == 0);
       g_free(c1);
     }
@@ -367,15 +408,32 @@ typedef struct timed_case {
   const char *spec;
   size_t algo;
   uint64_t size;
+  bool timed;
 } timed_case;
 
 typedef struct timed_answer {
-  uint64_t messages, bytes;
+  uint64_t messages, bytes, link_bytes;
+  char per_link_sha256[65];
   bool ran;
 } timed_answer;
 
-/* In a child: the pipeline, timed and routed; it fails unless the actors'
- * node-pair traffic equals the pattern-generator's. */
+static void answer_per_link(timed_answer *ans, const GString *csv)
+{
+  char *sha = g_compute_checksum_for_string(G_CHECKSUM_SHA256, csv->str, (gssize)csv->len);
+  g_strlcpy(ans->per_link_sha256, sha, sizeof ans->per_link_sha256);
+  g_free(sha);
+  char **lines = g_strsplit(csv->str, "\n", -1);
+  for (int i = 1; lines[i] && *lines[i]; i++) {
+    char **f = g_strsplit(lines[i], ",", -1);
+    ans->link_bytes += g_ascii_strtoull(f[5], NULL, 10);
+    g_strfreev(f);
+  }
+  g_strfreev(lines);
+}
+
+/* In a child: the pipeline, routed, timed or not.  Timed, it fails unless
+ * the actors' node-pair traffic and per-link traffic equal the
+ * pattern-generator's; the per-link CSV comes back as a checksum. */
 static gboolean timed_child(void *arg, void *out, GError **err)
 {
   const timed_case *tc = arg;
@@ -394,36 +452,53 @@ static gboolean timed_child(void *arg, void *out, GError **err)
   cs_engine_config_defaults(&ec);
   ec.quiet = 1;
   ec.o_send = ec.o_recv = 0;
-  cs_coll_options o = {.links = true, .timed = true, .verify = true, .gamma = 1e-10, .quiet = true};
+  cs_coll_options o = {.links = true, .timed = tc->timed, .verify = true, .gamma = 1e-10, .quiet = true};
   cs_coll_session *S = cs_coll_session_open(p, &o, &ec, err);
   cs_coll_item it = {a, tc->size, strcmp(a->name, "script") == 0 ? test_script(tt.p) : NULL};
-  cs_record *r = S ? cs_coll_run(S, &it, NULL, err) : NULL;
+  cs_coll_outputs outputs = {NULL, g_string_new(NULL)};
+  cs_record *r = S ? cs_coll_run(S, &it, &outputs, err) : NULL;
   gboolean ok = r != NULL;
   if (ok) {
     char *m = cs_record_text(r, "messages"), *b = cs_record_text(r, "bytes");
     ans->messages = g_ascii_strtoull(m, NULL, 10);
     ans->bytes = g_ascii_strtoull(b, NULL, 10);
-    ok = cs_record_has(r, "timed_matches_pattern");
+    ok = !tc->timed || cs_record_has(r, "timed_matches_pattern");
+    answer_per_link(ans, outputs.per_link);
     g_free(m);
     g_free(b);
   }
+  g_string_free(outputs.per_link, TRUE);
   cs_record_free(r);
   cs_coll_session_close(S);
   cs_platform_free(p);
   return ok;
 }
 
+static timed_answer run_case(const char *spec, size_t a, bool timed)
+{
+  timed_case tc = {spec, a, cs_coll_per_rank(cs_coll_algo_at(a)->coll) ? 96 : 1000, timed};
+  timed_answer ans = {0};
+  GError *err = NULL;
+  gboolean ok = cs_run_forked(timed_child, &tc, &ans, sizeof ans, &err);
+  ck_assert_msg(ok, "%s, %s %s%s: %s", spec, cs_coll_name(cs_coll_algo_at(a)->coll), cs_coll_algo_at(a)->name,
+                timed ? " timed" : "", err ? err->message : "?");
+  return ans;
+}
+
 START_TEST(timed_equals_untimed)
 {
   const char *spec = TEST_PLATFORMS[_i];
   for (size_t a = 0; a < cs_coll_algo_count(); a++) {
-    timed_case tc = {spec, a, cs_coll_per_rank(cs_coll_algo_at(a)->coll) ? 96 : 1000};
-    timed_answer ans = {0};
-    GError *err = NULL;
-    gboolean ok = cs_run_forked(timed_child, &tc, &ans, sizeof ans, &err);
-    ck_assert_msg(ok, "%s, %s %s: %s", spec, cs_coll_name(cs_coll_algo_at(a)->coll), cs_coll_algo_at(a)->name,
-                  err ? err->message : "?");
-    ck_assert(!ans.ran || ans.messages > 0);
+    timed_answer t = run_case(spec, a, true), u = run_case(spec, a, false);
+    const char *what = cs_coll_algo_at(a)->name;
+    ck_assert_msg(t.ran == u.ran, "%s %s: ran timed %d, untimed %d", spec, what, t.ran, u.ran);
+    if (!t.ran)
+      continue;
+    ck_assert(t.messages > 0 && t.messages == u.messages && t.bytes == u.bytes);
+    ck_assert_msg(t.link_bytes >= t.bytes, "%s %s: %" PRIu64 " bytes on the links, %" PRIu64 " sent", spec, what,
+                  t.link_bytes, t.bytes); /* every message crosses one link at least */
+    ck_assert_msg(strcmp(t.per_link_sha256, u.per_link_sha256) == 0, "%s %s: per-link CSV timed != untimed", spec,
+                  what);
   }
 }
 END_TEST

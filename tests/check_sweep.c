@@ -7,8 +7,9 @@
  * with the configuration columns a real run adds (its config_key computed
  * from its own arguments, as collsim's front end does; no SimGrid involved)
  * and fails on request (environment FAKE_FAIL, FAKE_BAD, FAKE_CRASH =
- * "algo:n").  With $COLLSIM set (make check sets it)
- * one more test runs the real binary on experiments/smoke.yaml. */
+ * "algo:n").  One more test runs the real binary ($COLLSIM, make check sets
+ * it; else ./collsim, and it fails if there is none) on
+ * experiments/smoke.yaml. */
 #include "sim/sweep/experiment.h"
 #include "sim/cli/run_config.h"
 #include "sim/contracts/progress.h"
@@ -1094,8 +1095,10 @@ END_TEST
 START_TEST(real_smoke)
 {
   const char *collsim = g_getenv("COLLSIM");
-  ck_assert_msg(collsim && g_file_test(collsim, G_FILE_TEST_IS_EXECUTABLE),
-                "COLLSIM must name the collsim binary (make check sets it)");
+  if (!collsim || !*collsim)
+    collsim = "./collsim";
+  ck_assert_msg(g_file_test(collsim, G_FILE_TEST_IS_REGULAR) && g_file_test(collsim, G_FILE_TEST_IS_EXECUTABLE),
+                "no executable collsim at '%s' (set COLLSIM to the binary; make check sets it)", collsim);
   setup_tmp();
   char *yaml = g_build_filename(srcdir(), "experiments", "smoke.yaml", NULL);
   char *out = tmp_path("smoke.csv");

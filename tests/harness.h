@@ -22,6 +22,12 @@ const char *harness_collsim(void);
 
 /* Run collsim with args (NULL-terminated, without the program name) in the
  * current directory.  Fails the current Check test when it cannot start. */
+/* Runs that follow (until called with FALSE) are stripped, before exec, of
+ * the capabilities that let root read and search files whatever their mode
+ * (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, dropped from the bounding set):
+ * a file of mode 0 is unreadable to them even when the tests run as root
+ * (CI does).  Other users lack those capabilities anyway. */
+void harness_obey_file_modes(gboolean on);
 void harness_run(harness_result *r, const char *const *args);
 /* Same, arguments given as a NULL-terminated list. */
 /* The NULL-terminated string arguments from `first` on, as a NULL-terminated

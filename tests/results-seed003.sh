@@ -13,13 +13,12 @@
 # of scaling.csv (both splits): every column but wall_s must be what
 # collsim produces now.
 # Environment: COLLSIM (default ./collsim), COLLSIM_SRCDIR (default this
-# script's folder's parent).
-# Exit status: 0 same; 1 MISMATCH (a diff is printed) or collsim failed;
-# 77 (skipped) when results/seed003/maps.csv does not exist.
+# script's folder's parent): tests/collsim-env.sh.
+# Exit status: 0 same; 1 MISMATCH (a diff is printed), collsim failed or
+# missing; 77 (skipped) when results/seed003/maps.csv does not exist.
 set -euo pipefail
 export LC_ALL=C
-src=${COLLSIM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
-collsim=${COLLSIM:-./collsim}
+. "$(dirname "$0")/collsim-env.sh"
 committed=$src/results/seed003/maps.csv
 groups=t1g5,t1g6,t1g7,t1g8,t2g4-stride
 

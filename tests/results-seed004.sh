@@ -5,13 +5,12 @@
 # mode), and the three rows of failure.csv (about 30 s in all), and compares
 # every column but wall_s.
 # Environment: COLLSIM (default ./collsim), COLLSIM_SRCDIR (default this
-# script's folder's parent).  Exit status: 0 same; 1 MISMATCH (both lines
-# printed) or collsim failed; 77 (skipped) when results/seed004/fig1.csv
-# does not exist.
+# script's folder's parent): tests/collsim-env.sh.  Exit status: 0 same; 1
+# MISMATCH (both lines printed), collsim failed or missing; 77 (skipped)
+# when results/seed004/fig1.csv does not exist.
 set -euo pipefail
 export LC_ALL=C
-src=${COLLSIM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
-collsim=${COLLSIM:-./collsim}
+. "$(dirname "$0")/collsim-env.sh"
 fig1=$src/results/seed004/fig1.csv
 failure=$src/results/seed004/failure.csv
 [ -f "$fig1" ] || { echo "no results/seed004/fig1.csv: skipped"; exit 77; }

@@ -8,10 +8,11 @@
 # runs with --dry-run (its points re-exec collsim, whose child valgrind's
 # launcher environment refuses); the points themselves are the other runs.
 #
-#   COLLSIM=./collsim tests/valgrind.sh         (.ci/run runs it)
+#   COLLSIM=./collsim tests/valgrind.sh         (.ci/run runs it; default
+#                                                ./collsim, tests/collsim-env.sh)
 # Skips (exit 0, saying so) when valgrind is not installed.
 set -u
-collsim=${COLLSIM:?set COLLSIM to the collsim binary}
+. "$(dirname "$0")/collsim-env.sh"
 if ! command -v valgrind > /dev/null 2>&1; then
   echo "valgrind.sh: valgrind not found: skipped"
   exit 0

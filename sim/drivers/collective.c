@@ -35,9 +35,12 @@ struct cs_coll_session {
   cs_routes *routes;
 };
 
-static const char *tier_of_link(void *user, const char *name)
+/* The platform family names the links SimGrid made itself. */
+static const char *tier_of_link(void *user, const char *name) { return cs_platform_link_tier(user, name); }
+
+static gboolean ends_of_link(void *user, const char *name, char **src, char **dst)
 {
-  return cs_platform_link_tier(user, name);
+  return cs_platform_link_ends(user, name, src, dst);
 }
 
 cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_options *o, const cs_engine_config *ec,
@@ -62,7 +65,8 @@ cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_option
     s->ec.host_of = s->host_of;
   }
   if (o->links) {
-    s->routes = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), tier_of_link, (void *)p, err);
+    cs_link_namer namer = {tier_of_link, ends_of_link, (void *)p};
+    s->routes = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), &namer, err);
     if (!s->routes)
       goto fail;
   }
@@ -98,7 +102,9 @@ typedef struct run_state {
   cs_sched_params prm;
   cs_pattern_totals pattern;
   int verified; /* -1 not run */
-  cs_linkusage *lu;
+  cs_linkusage *lu;        /* the pattern's traffic, routed */
+  cs_linkusage *delivered; /* timed runs: the traffic of the messages delivered */
+  bool *listed;            /* links reported, in the summary and the CSV alike */
   cs_tier_summary *tiers;
   size_t ntiers;
   GArray *untimed, *timed_pairs; /* pair_rec */
@@ -129,6 +135,12 @@ static void to_timed(void *user, int64_t src, int64_t dst, uint64_t bytes, uint6
 }
 
 static int route_of(void *ctx, int64_t a, int64_t b, const int32_t **links) { return cs_routes_get(ctx, a, b, links); }
+
+/* SimGrid's route, asked for every message delivered. */
+static int route_direct(void *ctx, int64_t a, int64_t b, const int32_t **links)
+{
+  return cs_routes_get_direct(ctx, a, b, links);
+}
 
 static void pattern_progress(void *user, int64_t done)
 {
@@ -166,6 +178,26 @@ static bool same_pairs(GArray *a, GArray *b)
   return a->len == b->len && memcmp(a->data, b->data, a->len * sizeof(pair_rec)) == 0;
 }
 
+/* Every link carried, in the timed run, the bytes and messages the schedule
+ * routes over it. */
+static bool same_links(const run_state *R, GError **err)
+{
+  if (!R->delivered)
+    return true;
+  cs_routes *routes = R->S->routes;
+  for (int64_t l = 0; l < cs_routes_nlinks(routes); l++) {
+    uint64_t b = cs_linkusage_link_bytes(R->delivered, l), m = cs_linkusage_link_messages(R->delivered, l);
+    uint64_t want_b = cs_linkusage_link_bytes(R->lu, l), want_m = cs_linkusage_link_messages(R->lu, l);
+    if (b != want_b || m != want_m) {
+      g_set_error(err, CS_INTERNAL_ERROR, 1, "link %s carried %" PRIu64 " bytes in %" PRIu64 " messages in the timed "
+                  "run, but the schedule routes %" PRIu64 " bytes in %" PRIu64 " messages over it",
+                  cs_routes_link_name(routes, l), b, m, want_b, want_m);
+      return false;
+    }
+  }
+  return true;
+}
+
 static void warn_if_long(const run_state *R)
 {
   double hours = (double)R->pattern.messages * SECONDS_PER_SIMULATED_MESSAGE / 3600;
@@ -179,22 +211,43 @@ static bool run_timed(run_state *R, GError **err)
 {
   warn_if_long(R);
   R->timed_pairs = g_array_new(FALSE, FALSE, sizeof(pair_rec));
-  if (!cs_coll_run_timed(R->it->algo, &R->prm, &R->S->ec, R->S->opt.gamma, to_timed, R->timed_pairs, &R->t, err))
+  if (!cs_coll_run_timed(R->it->algo, &R->prm, &R->S->ec, R->S->opt.gamma, to_timed, R->timed_pairs, R->delivered,
+                         &R->t, err))
     return false;
   R->timed = true;
   R->beta = 1.0 / R->S->platform->link_bw;
   R->cost_s = cs_cost_model(R->prm.coll, cs_cost_family_of(R->it->algo), &R->S->tt, (double)R->prm.bytes, R->beta,
                             R->S->opt.gamma);
-  if (R->t.finished == R->prm.p && !R->t.size_mismatches && !R->t.stray_messages &&
-      same_pairs(R->timed_pairs, R->untimed) && R->t.messages == R->pattern.messages &&
-      R->t.bytes == R->pattern.bytes)
-    return true;
-  g_set_error(err, CS_INTERNAL_ERROR, 1, "the timed run (%d of %lld ranks finished, %" PRIu64 " messages, %" PRIu64
-              " bytes) does not match the schedule (%" PRIu64 " messages, %" PRIu64 " bytes)", R->t.finished,
-              (long long)R->prm.p, R->t.messages, R->t.bytes, R->pattern.messages, R->pattern.bytes);
-  return false;
+  if (!(R->t.finished == R->prm.p && !R->t.size_mismatches && !R->t.stray_messages &&
+        same_pairs(R->timed_pairs, R->untimed) && R->t.messages == R->pattern.messages &&
+        R->t.bytes == R->pattern.bytes)) {
+    g_set_error(err, CS_INTERNAL_ERROR, 1, "the timed run (%d of %lld ranks finished, %" PRIu64 " messages, %" PRIu64
+                " bytes) does not match the schedule (%" PRIu64 " messages, %" PRIu64 " bytes)", R->t.finished,
+                (long long)R->prm.p, R->t.messages, R->t.bytes, R->pattern.messages, R->pattern.bytes);
+    return false;
+  }
+  return same_links(R, err);
 }
 
+/* The traffic a run reports: the messages delivered in a timed run (equal
+ * to the schedule's, same_links), else the schedule's. */
+static const cs_linkusage *counted(const run_state *R) { return R->delivered ? R->delivered : R->lu; }
+
+/* The links reported, in the summary and the CSV alike: every link but
+ * SimGrid's internal loopback, and that one too when it carried something
+ * (a platform file whose hosts have no loopback of their own). */
+static bool *listed_links(const run_state *R)
+{
+  cs_routes *routes = R->S->routes;
+  int64_t n = cs_routes_nlinks(routes);
+  bool *listed = g_new(bool, n > 0 ? n : 1);
+  for (int64_t l = 0; l < n; l++)
+    listed[l] = !cs_routes_link_internal(routes, l) || cs_linkusage_link_messages(counted(R), l) > 0;
+  return listed;
+}
+
+/* Per tier, from the listed links: tiers in order of first appearance among
+ * the link ids, the intra-node tier last. */
 static void summarise_links(run_state *R)
 {
   cs_routes *routes = R->S->routes;
@@ -202,25 +255,28 @@ static void summarise_links(run_state *R)
   const char **tier = g_new(const char *, n > 0 ? n : 1);
   for (int64_t l = 0; l < n; l++)
     tier[l] = cs_routes_link_tier(routes, l);
-  R->ntiers = cs_linkusage_tiers(R->lu, tier, &R->tiers);
+  R->listed = listed_links(R);
+  R->ntiers = cs_linkusage_tiers(counted(R), tier, R->listed, &R->tiers);
   g_free(tier);
-  /* Loopback links carry nothing here (intra-node traffic is the "intra"
-   * tier), nor does SimGrid's internal "__loopback__" (tier "?"). */
-  size_t kept = 0;
-  for (size_t i = 0; i < R->ntiers; i++)
-    if (strcmp(R->tiers[i].name, "loopback") != 0 && strcmp(R->tiers[i].name, "?") != 0)
-      R->tiers[kept++] = R->tiers[i];
-  R->ntiers = kept;
+  for (size_t i = 0; i + 1 < R->ntiers; i++)
+    if (strcmp(R->tiers[i].name, "intra") == 0) {
+      cs_tier_summary intra = R->tiers[i];
+      memmove(&R->tiers[i], &R->tiers[i + 1], (R->ntiers - i - 1) * sizeof *R->tiers);
+      R->tiers[R->ntiers - 1] = intra;
+      break;
+    }
 }
 
 static void per_link_csv(const run_state *R, GString *s)
 {
   cs_routes *routes = R->S->routes;
-  g_string_append(s, "link,name,tier,bytes,messages\n");
+  g_string_append(s, "link,name,tier,src,dst,bytes,messages\n");
   for (int64_t l = 0; l < cs_routes_nlinks(routes); l++)
-    g_string_append_printf(s, "%" PRId64 ",%s,%s,%" PRIu64 ",%" PRIu64 "\n", l, cs_routes_link_name(routes, l),
-                           cs_routes_link_tier(routes, l), cs_linkusage_link_bytes(R->lu, l),
-                           cs_linkusage_link_messages(R->lu, l));
+    if (R->listed[l])
+      g_string_append_printf(s, "%" PRId64 ",%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 "\n", l, cs_routes_link_name(routes, l),
+                             cs_routes_link_tier(routes, l), cs_routes_link_src(routes, l),
+                             cs_routes_link_dst(routes, l), cs_linkusage_link_bytes(counted(R), l),
+                             cs_linkusage_link_messages(counted(R), l));
 }
 
 /* ---- the record ---- */
@@ -291,6 +347,8 @@ static void run_state_clear(run_state *R)
   if (R->timed_pairs)
     g_array_free(R->timed_pairs, TRUE);
   cs_linkusage_free(R->lu);
+  cs_linkusage_free(R->delivered);
+  g_free(R->listed);
   g_free(R->tiers);
 }
 
@@ -310,6 +368,8 @@ cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outpu
   bool ok = setup(&R, err) && (!S->opt.verify || verify(&R, err));
   if (ok && S->routes)
     R.lu = cs_linkusage_new(cs_routes_nlinks(S->routes), cs_tt_nodes(&S->tt), route_of, S->routes);
+  if (ok && S->routes && S->opt.timed)
+    R.delivered = cs_linkusage_new(cs_routes_nlinks(S->routes), cs_tt_nodes(&S->tt), route_direct, S->routes);
   if (ok && S->opt.timed)
     R.untimed = g_array_new(FALSE, FALSE, sizeof(pair_rec));
   R.pairs_csv = out ? out->pairs : NULL;

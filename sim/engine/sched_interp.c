@@ -149,6 +149,16 @@ static void observe(int src, int dst, size_t bytes, cs_phase phase, void *user)
   t->messages++;
 }
 
+/* A message taken by its receiver: its bytes on the links between the two
+ * hosts. */
+static void count_delivery(int src, int dst, int src_host, int dst_host, size_t bytes, void *user)
+{
+  (void)src;
+  (void)dst;
+  timed_run *T = user;
+  cs_linkusage_add(T->run->delivered, src_host, dst_host, bytes - T->run->header_bytes, 1);
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -201,6 +211,8 @@ bool cs_sched_run_timed(const cs_interp_run *run, cs_engine_config *ec, cs_coll_
     ec->observer = observe;
     ec->observer_user = &T;
   }
+  ec->on_delivery = run->delivered ? count_delivery : NULL;
+  ec->on_delivery_user = &T;
   cs_proc *procs = g_new0(cs_proc, prm->p);
   bool ok = cs_engine_run(ec, procs, rank_main, &T, err);
   if (ok) {
@@ -218,10 +230,11 @@ bool cs_sched_run_timed(const cs_interp_run *run, cs_engine_config *ec, cs_coll_
 }
 
 bool cs_coll_run_timed(const cs_coll_algo *a, const cs_sched_params *prm, cs_engine_config *ec, double gamma,
-                       cs_pair_sink sink, void *sink_user, cs_coll_timed *out, GError **err)
+                       cs_pair_sink sink, void *sink_user, cs_linkusage *delivered, cs_coll_timed *out,
+                       GError **err)
 {
   cs_interp_phase phase = {a, prm};
   cs_interp_run run = {.phases = &phase, .nphases = 1, .repetitions = 1, .tag_stride = 0, .gamma = gamma,
-                       .sink = sink, .sink_user = sink_user};
+                       .sink = sink, .sink_user = sink_user, .delivered = delivered};
   return cs_sched_run_timed(&run, ec, out, err);
 }

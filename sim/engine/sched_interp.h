@@ -15,6 +15,7 @@
 #ifndef COLLSIM_SCHED_INTERP_H
 #define COLLSIM_SCHED_INTERP_H
 
+#include "patterns/linkusage.h"
 #include "sim/contracts/schedule.h"
 #include "sim/engine/sg_engine.h"
 
@@ -59,14 +60,21 @@ typedef struct cs_interp_run {
    * pattern-generator's order (NULL: not recorded). */
   cs_pair_sink sink;
   void *sink_user;
+  /* Traffic per link of the messages actually delivered (NULL: not
+   * counted): each message a receiver took is charged, without the header,
+   * one message, from its sender's host to its receiver's (engine host
+   * indices, sg_engine.h), to this counter, whose route function decides
+   * the links (collsim: SimGrid's own route, cs_routes_get_direct). */
+  cs_linkusage *delivered;
 } cs_interp_run;
 
 /* ec: engine configuration with platform_file, cores and host mapping set;
  * n is set here (the phases' p, all equal). */
 bool cs_sched_run_timed(const cs_interp_run *run, cs_engine_config *ec, cs_coll_timed *out, GError **err);
 
-/* One collective, once (the common case). */
+/* One collective, once (the common case); delivered may be NULL. */
 bool cs_coll_run_timed(const cs_coll_algo *a, const cs_sched_params *prm, cs_engine_config *ec, double gamma,
-                       cs_pair_sink sink, void *sink_user, cs_coll_timed *out, GError **err);
+                       cs_pair_sink sink, void *sink_user, cs_linkusage *delivered, cs_coll_timed *out,
+                       GError **err);
 
 #endif

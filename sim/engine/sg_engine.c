@@ -334,6 +334,14 @@ static void cpu_busy(cs_proc *p, double seconds, held h)
 
 static bool same_host(int a, int b) { return host_index(a) == host_index(b); }
 
+/* The configuration's delivery hook, if any, for m taken by p. */
+static void report_delivery(const cs_proc *p, const cs_msg *m)
+{
+  if (eng.cfg->on_delivery)
+    eng.cfg->on_delivery(m->src, p->rank, host_index(m->src), host_index(p->rank), m->bytes,
+                         eng.cfg->on_delivery_user);
+}
+
 /* ---- channels between hosts (host_channels) ---- */
 
 typedef struct pending_msg {
@@ -485,6 +493,7 @@ static cs_msg *take(cs_proc *p, cs_msg *m)
   cpu_busy(p, eng.cfg->o_recv, (held){m, true});
   eng.in_flight--; /* only now is the message in the process's hands */
   eng.taken++;
+  report_delivery(p, m);
   return m;
 }
 

@@ -59,6 +59,13 @@ typedef struct cs_engine_config {
   /* Called on every send (e.g. to record the message stream), or NULL. */
   void (*observer)(int src, int dst, size_t bytes, cs_phase phase, void *user);
   void *observer_user;
+  /* Called when a process takes a message out of the network, i.e. on every
+   * delivery (e.g. to count the traffic each link carried), or NULL: the
+   * sending and receiving ranks, their hosts (indices in natural order of
+   * host names: node-g is host g on collsim's platforms) and the message's
+   * simulated bytes.  Messages a failed process discards are not reported. */
+  void (*on_delivery)(int src, int dst, int src_host, int dst_host, size_t bytes, void *user);
+  void *on_delivery_user;
   /* Progress on stderr for runs longer than a second, measured in the work
    * that advances: messages delivered against progress_messages when the
    * driver knows the run's total, else the simulated clock against

@@ -31,10 +31,12 @@
  * Routes are asked before simgrid_run: on these platforms (explicit routes in
  * Full zones) they are the same before and during the run, loopback included.
  *
- * Link tiers come from the platform file (the C API has no link properties):
- * one GMarkup pass records <prop id="tier"> inside each <link>; links that
- * SimGrid makes itself (cluster elements: the torus, the SMP clusters) get
- * theirs from the platform family, by name (tier_of).
+ * Link tiers and endpoints come from the platform file (the C API has no
+ * link properties, nor a link's netpoints): one GMarkup pass records
+ * <prop id="tier"> inside each <link> and the ends of every route or
+ * zoneRoute made of one link; links that SimGrid makes itself (cluster
+ * elements: the torus, the SMP clusters) get theirs from the platform
+ * family, by name (cs_link_namer).
  */
 #include "sim/engine/sg_routes.h"
 
@@ -81,6 +83,7 @@ struct cs_routes {
   sg_link_t *link;
   GHashTable *link_id; /* sg_link_t -> id + 1 */
   int *tier_of;
+  const char **src, **dst; /* endpoints per link, interned */
   const char **tier; /* interned, sorted */
   int64_t *tier_count;
   int ntiers;
@@ -121,10 +124,22 @@ static int str_cmp(const void *a, const void *b) { return strcmp(*(const char *c
 
 /* ---- tiers from the platform file ---- */
 
+typedef struct ends {
+  const char *src, *dst; /* interned */
+} ends;
+
 typedef struct scan {
   GHashTable *tier; /* link name -> interned tier */
+  GHashTable *ends; /* link name -> ends (first declaration wins) */
   char *link;       /* inside this <link> */
   bool bypass;      /* bypass routes or includes seen */
+  /* inside a <route> or <zoneRoute>: its ends, symmetry, links so far and
+   * the first one (its name with the direction's suffix, and the other
+   * half's for a split-duplex link, else NULL) */
+  const char *rsrc, *rdst;
+  bool in_route, symmetrical;
+  int nlinks;
+  char *first, *first_reverse;
 } scan;
 
 static const char *attr(const gchar **names, const gchar **values, const char *key)
@@ -134,6 +149,49 @@ static const char *attr(const gchar **names, const gchar **values, const char *k
       return *values;
   return NULL;
 }
+
+static void add_ends(scan *s, const char *link, const char *src, const char *dst)
+{
+  if (g_hash_table_contains(s->ends, link))
+    return;
+  ends *e = g_new(ends, 1);
+  *e = (ends){g_intern_string(src), g_intern_string(dst)};
+  g_hash_table_insert(s->ends, g_strdup(link), e);
+}
+
+static void route_start(scan *s, const char *src, const char *dst, const char *symmetrical)
+{
+  s->in_route = src && dst;
+  s->rsrc = g_intern_string(src);
+  s->rdst = g_intern_string(dst);
+  s->symmetrical = !symmetrical || g_ascii_strcasecmp(symmetrical, "NO") != 0; /* the DTD's default: YES */
+  s->nlinks = 0;
+}
+
+/* A <link_ctn>: SimGrid names the halves of a split-duplex link id_UP and
+ * id_DOWN. */
+static void route_link(scan *s, const char *id, const char *direction)
+{
+  if (!s->in_route || !id || s->nlinks++ > 0)
+    return;
+  bool up = direction && strcmp(direction, "UP") == 0, down = direction && strcmp(direction, "DOWN") == 0;
+  s->first = up || down ? g_strconcat(id, up ? "_UP" : "_DOWN", NULL) : g_strdup(id);
+  s->first_reverse = up || down ? g_strconcat(id, up ? "_DOWN" : "_UP", NULL) : NULL;
+}
+
+static void route_end(scan *s)
+{
+  if (s->in_route && s->nlinks == 1) {
+    add_ends(s, s->first, s->rsrc, s->rdst);
+    if (s->symmetrical && s->first_reverse)
+      add_ends(s, s->first_reverse, s->rdst, s->rsrc);
+  }
+  s->in_route = false;
+  g_clear_pointer(&s->first, g_free);
+  g_clear_pointer(&s->first_reverse, g_free);
+}
+
+static bool is_zone_route(const char *el) { return strcmp(el, "zoneRoute") == 0 || strcmp(el, "ASroute") == 0; }
 
 static void scan_start(GMarkupParseContext *ctx, const gchar *el, const gchar **names, const gchar **values,
                        gpointer user, GError **err)
@@ -148,6 +206,12 @@ static void scan_start(GMarkupParseContext *ctx, const gchar *el, const gchar **
     const char *id = attr(names, values, "id"), *value = attr(names, values, "value");
     if (id && value && strcmp(id, "tier") == 0)
       g_hash_table_replace(s->tier, g_strdup(s->link), (gpointer)g_intern_string(value));
+  } else if (strcmp(el, "route") == 0) {
+    route_start(s, attr(names, values, "src"), attr(names, values, "dst"), attr(names, values, "symmetrical"));
+  } else if (is_zone_route(el)) {
+    route_start(s, attr(names, values, "gw_src"), attr(names, values, "gw_dst"), attr(names, values, "symmetrical"));
+  } else if (strcmp(el, "link_ctn") == 0) {
+    route_link(s, attr(names, values, "id"), attr(names, values, "direction"));
   } else if (g_str_has_prefix(el, "bypass") || strcmp(el, "include") == 0) {
     s->bypass = true;
   }
@@ -160,6 +224,8 @@ static void scan_end(GMarkupParseContext *ctx, const gchar *el, gpointer user, G
   scan *s = user;
   if (strcmp(el, "link") == 0)
     g_clear_pointer(&s->link, g_free);
+  else if (strcmp(el, "route") == 0 || is_zone_route(el))
+    route_end(s);
 }
 
 static bool scan_platform(const char *path, scan *s, GError **err)
@@ -167,29 +233,63 @@ static bool scan_platform(const char *path, scan *s, GError **err)
   GMarkupParser parser = {scan_start, scan_end, NULL, NULL, NULL};
   bool ok = cs_xml_parse_file(path, &parser, s, err);
   g_clear_pointer(&s->link, g_free);
+  route_end(s);
   return ok;
+}
+
+static scan scan_new(void)
+{
+  return (scan){.tier = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+                .ends = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)};
+}
+
+static void scan_clear(scan *s)
+{
+  g_hash_table_destroy(s->tier);
+  g_hash_table_destroy(s->ends);
 }
 
 /* ---- links ---- */
 
-static void setup_links(cs_routes *r, GHashTable *tier_by_name, cs_link_tier_fn tier_of, void *tier_user)
+#define INTERNAL_LOOPBACK "__loopback__"
+
+/* Link i's tier: the file's property, else the namer's; SimGrid's own
+ * loopback carries traffic inside a node. */
+static const char *link_tier(const scan *s, const cs_link_namer *namer, const char *name)
 {
-  r->nlinks = (int64_t)sg_link_count();
-  r->link = sg_link_list();
-  qsort(r->link, (size_t)r->nlinks, sizeof *r->link, link_cmp);
-  r->link_id = g_hash_table_new(g_direct_hash, g_direct_equal);
+  const char *t = g_hash_table_lookup(s->tier, name);
+  if (!t && namer && namer->tier)
+    t = namer->tier(namer->user, name);
+  if (!t && strcmp(name, INTERNAL_LOOPBACK) == 0)
+    t = "intra";
+  return g_intern_string(t ? t : "?");
+}
+
+/* Link i's endpoints: the file's one-link routes, else the namer's; SimGrid's
+ * own loopback serves every host ("*"). */
+static void link_ends(cs_routes *r, int64_t i, const scan *s, const cs_link_namer *namer, const char *name)
+{
+  const ends *e = g_hash_table_lookup(s->ends, name);
+  char *src = NULL, *dst = NULL;
+  if (e) {
+    r->src[i] = e->src;
+    r->dst[i] = e->dst;
+  } else if (namer && namer->ends && namer->ends(namer->user, name, &src, &dst)) {
+    r->src[i] = g_intern_string(src);
+    r->dst[i] = g_intern_string(dst);
+  } else {
+    r->src[i] = r->dst[i] = g_intern_static_string(strcmp(name, INTERNAL_LOOPBACK) == 0 ? "*" : "?");
+  }
+  g_free(src);
+  g_free(dst);
+}
+
+static void setup_tiers(cs_routes *r, const char **tier)
+{
   GPtrArray *names = g_ptr_array_new();
-  const char **tier = g_new(const char *, r->nlinks);
-  for (int64_t i = 0; i < r->nlinks; i++) {
-    g_hash_table_insert(r->link_id, r->link[i], GINT_TO_POINTER((int)(i + 1)));
-    const char *name = sg_link_get_name(r->link[i]);
-    const char *t = g_hash_table_lookup(tier_by_name, name);
-    if (!t && tier_of)
-      t = tier_of(tier_user, name);
-    tier[i] = g_intern_string(t ? t : "?");
+  for (int64_t i = 0; i < r->nlinks; i++)
     if (!g_ptr_array_find(names, tier[i], NULL))
       g_ptr_array_add(names, (gpointer)tier[i]);
-  }
   g_ptr_array_sort(names, str_cmp);
   r->ntiers = (int)names->len;
   r->tier = (const char **)g_ptr_array_free(names, FALSE);
@@ -202,6 +302,24 @@ static void setup_links(cs_routes *r, GHashTable *tier_by_name, cs_link_tier_fn 
     r->tier_of[i] = t;
     r->tier_count[t]++;
   }
+}
+
+static void setup_links(cs_routes *r, const scan *s, const cs_link_namer *namer)
+{
+  r->nlinks = (int64_t)sg_link_count();
+  r->link = sg_link_list();
+  qsort(r->link, (size_t)r->nlinks, sizeof *r->link, link_cmp);
+  r->link_id = g_hash_table_new(g_direct_hash, g_direct_equal);
+  r->src = g_new(const char *, r->nlinks);
+  r->dst = g_new(const char *, r->nlinks);
+  const char **tier = g_new(const char *, r->nlinks);
+  for (int64_t i = 0; i < r->nlinks; i++) {
+    g_hash_table_insert(r->link_id, r->link[i], GINT_TO_POINTER((int)(i + 1)));
+    const char *name = sg_link_get_name(r->link[i]);
+    tier[i] = link_tier(s, namer, name);
+    link_ends(r, i, s, namer, name);
+  }
+  setup_tiers(r, tier);
   g_free(tier);
 }
 
@@ -397,16 +515,15 @@ static ztable *build_table(cs_routes *r, const zone *ca, const zone *cb)
 
 /* ---- API ---- */
 
-cs_routes *cs_routes_open(const cs_engine_config *cfg, int64_t nodes, cs_link_tier_fn tier_of, void *tier_user,
-                          GError **err)
+cs_routes *cs_routes_open(const cs_engine_config *cfg, int64_t nodes, const cs_link_namer *namer, GError **err)
 {
   if (nodes < 1) {
     g_set_error(err, CS_INPUT_ERROR, 1, "route oracle: %lld nodes", (long long)nodes);
     return NULL;
   }
-  scan s = {g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), NULL, false};
+  scan s = scan_new();
   if (!scan_platform(cfg->platform_file, &s, err) || !cs_engine_load(cfg, err)) {
-    g_hash_table_destroy(s.tier);
+    scan_clear(&s);
     return NULL;
   }
   cs_routes *r = g_new0(cs_routes, 1);
@@ -421,13 +538,13 @@ cs_routes *cs_routes_open(const cs_engine_config *cfg, int64_t nodes, cs_link_ti
     if (!r->host[g]) {
       g_set_error(err, CS_INPUT_ERROR, 1, "platform %s has no host %s (%lld nodes wanted, %zu hosts)",
                   cfg->platform_file, name, (long long)nodes, sg_host_count());
-      g_hash_table_destroy(s.tier);
+      scan_clear(&s);
       cs_routes_close(r);
       return NULL;
     }
   }
-  setup_links(r, s.tier, tier_of, tier_user);
-  g_hash_table_destroy(s.tier);
+  setup_links(r, &s, namer);
+  scan_clear(&s);
   if (!setup_zones(r, err)) {
     cs_routes_close(r);
     return NULL;
@@ -461,6 +578,8 @@ void cs_routes_close(cs_routes *r)
     g_hash_table_destroy(r->link_id);
   free(r->link); /* from sg_link_list (malloc) */
   g_free(r->tier_of);
+  g_free(r->src);
+  g_free(r->dst);
   g_free(r->tier);
   g_free(r->tier_count);
   g_free(r->host);
@@ -475,6 +594,13 @@ int64_t cs_routes_nodes(const cs_routes *r) { return r->nodes; }
 int64_t cs_routes_nlinks(const cs_routes *r) { return r->nlinks; }
 const char *cs_routes_link_name(const cs_routes *r, int64_t id) { return sg_link_get_name(r->link[id]); }
 const char *cs_routes_link_tier(const cs_routes *r, int64_t id) { return r->tier[r->tier_of[id]]; }
+const char *cs_routes_link_src(const cs_routes *r, int64_t id) { return r->src[id]; }
+const char *cs_routes_link_dst(const cs_routes *r, int64_t id) { return r->dst[id]; }
+
+gboolean cs_routes_link_internal(const cs_routes *r, int64_t id)
+{
+  return strcmp(sg_link_get_name(r->link[id]), INTERNAL_LOOPBACK) == 0;
+}
 double cs_routes_link_bandwidth(const cs_routes *r, int64_t id) { return sg_link_get_bandwidth(r->link[id]); }
 double cs_routes_link_latency(const cs_routes *r, int64_t id) { return sg_link_get_latency(r->link[id]); }
 int cs_routes_ntiers(const cs_routes *r) { return r->ntiers; }
@@ -494,10 +620,6 @@ int cs_routes_get_direct(cs_routes *r, int64_t a, int64_t b, const int32_t **lin
 {
   if (a < 0 || b < 0 || a >= r->nodes || b >= r->nodes)
     return -1;
-  if (a == b) {
-    *links = r->q;
-    return 0;
-  }
   return direct(r, a, b, links);
 }
 
@@ -505,7 +627,7 @@ int cs_routes_get(cs_routes *r, int64_t a, int64_t b, const int32_t **links)
 {
   if (a < 0 || b < 0 || a >= r->nodes || b >= r->nodes)
     return -1;
-  if (a == b || !r->compose)
+  if (!r->compose)
     return cs_routes_get_direct(r, a, b, links);
   const int L = r->levels, la = r->leaf_depth[a], lb = r->leaf_depth[b];
   const int *pa = r->zone_at + a * L, *pb = r->zone_at + b * L;
