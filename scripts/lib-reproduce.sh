@@ -30,6 +30,7 @@ set -euo pipefail
 export LC_ALL=C
 
 here=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
+libdir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 target=$(basename "${BASH_SOURCE[1]}" .sh)
 target=${target#reproduce-}
 src=${COLLSIM_SRCDIR:-$(dirname "$here")}
@@ -186,7 +187,7 @@ quick_yaml() {
   shift 2
   {
     printf '# --quick: %s cut by %s (scripts/lib-reproduce.sh quick_yaml)\n' "$(rel "$yaml")" "$*"
-    awk -v rules="$*" -f "$here/lib-reproduce-cut.awk" "$yaml"
+    awk -v rules="$*" -f "$libdir/lib-reproduce-cut.awk" "$yaml"
   } > "$dest.tmp" || die "cannot cut $(rel "$yaml") by $*"
   mv "$dest.tmp" "$dest"
   printf '%s' "$dest"
