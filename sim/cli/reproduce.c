@@ -41,10 +41,15 @@
 
 #define STAMP ".reproduce"
 
+/* The source tree, as an absolute path (the script changes folder). */
 static const char *src_dir(void)
 {
-  const char *env = g_getenv("COLLSIM_SRCDIR");
-  return env && *env ? env : COLLSIM_SRCDIR;
+  static char *dir;
+  if (!dir) {
+    const char *env = g_getenv("COLLSIM_SRCDIR");
+    dir = g_canonicalize_filename(env && *env ? env : COLLSIM_SRCDIR, NULL);
+  }
+  return dir;
 }
 
 /* ------------------------------------------------------------ targets ---- */
