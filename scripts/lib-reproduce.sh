@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by every scripts/reproduce-TARGET.sh: what `collsim reproduce`
 # passes them, the steps and their progress lines, and the pieces every
 # target uses (a resumable sweep, a quick experiment cut from a full one,
@@ -50,7 +51,9 @@ die() {
 
 [ -n "$out" ] || die "OUT is not set: run this through 'collsim reproduce $target [--out DIR]'"
 case $out in /*) ;; *) die "OUT must be an absolute path, got '$out'" ;; esac
-[ -n "$collsim" ] && [ -x "$collsim" ] || die "no collsim binary at '$collsim': run this through 'collsim reproduce $target'"
+if [ -z "$collsim" ] || [ ! -x "$collsim" ]; then
+  die "no collsim binary at '$collsim': run this through 'collsim reproduce $target'"
+fi
 case $jobs in '' | *[!0-9]* | 0) die "JOBS must be a positive integer, got '$jobs'" ;; esac
 mkdir -p "$out"
 trap 'exit 130' INT

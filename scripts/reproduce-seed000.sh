@@ -18,6 +18,7 @@
 # Run through `collsim reproduce seed000`, which sets the environment of
 # scripts/lib-reproduce.sh; REUSE=0 runs the shared points again instead of
 # copying fig3.csv's rows.
+# shellcheck source=lib-reproduce.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib-reproduce.sh"
 [ $# -eq 0 ] || die "takes no arguments (got '$*')"
 reuse=${REUSE:-1}

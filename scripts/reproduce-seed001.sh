@@ -17,10 +17,12 @@
 
 # Run through `collsim reproduce seed001`, which sets the environment of
 # scripts/lib-reproduce.sh.
+# shellcheck source=lib-reproduce.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib-reproduce.sh"
 [ $# -eq 0 ] || die "takes no arguments (got '$*')"
 
 tables() {
+  # shellcheck disable=SC2054 # the commas are percs's
   local args=(collective --net percs:64,16,16 --links --batch experiments/seed001-tables.batch --format csv -q)
   (cd "$src" && "$collsim" "${args[@]}" --out "$out/.tables.csv")
   write_cmd tables "" "collsim ${args[*]} --out $(rel "$out")/tables.csv"

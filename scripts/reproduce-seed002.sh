@@ -34,6 +34,7 @@
 # scripts/lib-reproduce.sh; ITERATIONS=N changes the timed operations per run
 # (default 1000, the paper's; other counts give other numbers than the
 # committed ones).
+# shellcheck source=lib-reproduce.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib-reproduce.sh"
 [ $# -eq 0 ] || die "takes no arguments (got '$*')"
 iters=${ITERATIONS:-1000}
@@ -169,10 +170,10 @@ experiment() {
 # best C: sets $best, the tree arguments of cluster C's best tree
 best_of() {
   best=$(best_args "$1")
-  [ -n "$best" ] && [ -s "$out/best-$1.yaml" ] || {
+  if [ -z "$best" ] || [ ! -s "$out/best-$1.yaml" ]; then
     warn "no best tree for $1 in search.csv (its search failed)"
     exit 1
-  }
+  fi
 }
 
 # fig NAME C "curve:tree args"...: cluster C, n = 1..nmax, LAM, C's best, the other curves
@@ -240,15 +241,15 @@ plots() {
 }
 
 # Seconds on one core: a search ~10 s; a run at n = 32 ~0.5 s
-q=$(is_quick && echo 1 || echo 4)
+scale=$(is_quick && echo 1 || echo 4)
 for c in "${search_order[@]}"; do
   step "search-$c.log" 10 "collsim allreduce --cluster $c --trees best -n 32 (every candidate tree)" search "$c"
 done
-step fig5.csv $((20 * q)) "collsim sweep fig5.yaml (4w, n = 1..$nmax, 4 curves)" \
+step fig5.csv $((20 * scale)) "collsim sweep fig5.yaml (4w, n = 1..$nmax, 4 curves)" \
   fig fig5 4w "linear:--trees linear" "hierarchical:--trees hierarchical"
-step fig6.csv $((10 * q)) "collsim sweep fig6.yaml (8w, n = 1..$nmax, 2 curves)" fig fig6 8w
-step fig7.csv $((10 * q)) "collsim sweep fig7.yaml (2w, n = 1..$nmax, 2 curves)" fig fig7 2w
-step fig8.csv $((5 * q)) "collsim sweep fig8.yaml (N = 1..$((nmax / 2)) 2-way nodes, 2 curves)" fig8
+step fig6.csv $((10 * scale)) "collsim sweep fig6.yaml (8w, n = 1..$nmax, 2 curves)" fig fig6 8w
+step fig7.csv $((10 * scale)) "collsim sweep fig7.yaml (2w, n = 1..$nmax, 2 curves)" fig fig7 2w
+step fig8.csv $((5 * scale)) "collsim sweep fig8.yaml (N = 1..$((nmax / 2)) 2-way nodes, 2 curves)" fig8
 step sec52.csv 5 "collsim sweep sec52.yaml (8w, n = 32, 4 configurations)" sec52
 step - 5 "the simulator did not change while this ran" same_simulator
 step - 5 "the plots (scripts/plot-seed002.gp)" plots

@@ -22,6 +22,7 @@
 
 # Run through `collsim reproduce seed003-maps` (or reproduce-seed003.sh), which
 # sets the environment of scripts/lib-reproduce.sh.
+# shellcheck source=lib-reproduce.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib-reproduce.sh"
 [ $# -eq 0 ] || die "takes no arguments (got '$*')"
 [ -r "$src/experiments/seed003-paper.csv" ] || die "no $src/experiments/seed003-paper.csv (set COLLSIM_SRCDIR)"

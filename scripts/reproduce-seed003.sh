@@ -29,6 +29,7 @@
 
 # Run through `collsim reproduce seed003`, which sets the environment of
 # scripts/lib-reproduce.sh; SKIP_MAPS=1 leaves Tables 1-2 out.
+# shellcheck source=lib-reproduce.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib-reproduce.sh"
 [ $# -eq 0 ] || die "takes no arguments (got '$*')"
 

@@ -25,6 +25,7 @@
 
 # Run through `collsim reproduce seed004`, which sets the environment of
 # scripts/lib-reproduce.sh.
+# shellcheck source=lib-reproduce.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib-reproduce.sh"
 [ $# -eq 0 ] || die "takes no arguments (got '$*')"
 
