@@ -1,10 +1,15 @@
 # Sourced by scripts/compare-seed*.sh: the "## Differences" section of a
 # results README.  The analysis there is written by hand, so a regenerated
 # README carries over the existing section's text (everything after its
-# heading up to the next "## " heading); a new README gets a placeholder.
+# heading up to the next "## " heading); a new README takes it from
+# $DIFFERENCES_FROM when set (the committed README, for a reproduction into
+# a fresh folder), else gets a placeholder.
 #   differences_section README   (prints the section on stdout)
 differences_section() {
   local readme=$1
+  if ! { [ -f "$readme" ] && grep -q '^## Differences' "$readme"; } && [ -n "${DIFFERENCES_FROM:-}" ]; then
+    readme=$DIFFERENCES_FROM
+  fi
   echo "## Differences"
   echo
   if [ -f "$readme" ] && grep -q '^## Differences' "$readme"; then

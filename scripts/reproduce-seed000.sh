@@ -1,70 +1,27 @@
 #!/usr/bin/env bash
-# Reproduces Section 6 of seed 000 (Langer, Venkataraman, Kale, "Scalable
-# Algorithms for Constructing Balanced Spanning Trees on System-ranked Process
-# Groups"): Fig. 3, Fig. 4, Table 1 and Table 2.
+# seed000: balanced spanning trees on BG/P (Langer, Venkataraman, Kale): Figures 3-4, Tables 1-2
+# Duration: about 50 min on one core (135 points up to n = 131,072, 3 GB each at the largest); --quick about 1 min
 #
-#   scripts/reproduce-seed000.sh [fig3|fig4|table1|table2 ...]   (default: all)
-#   collsim reproduce seed000                                      (the same)
-#
-# Runs one `collsim sweep` per experiment (experiments/seed000-*.yaml) into
-# results/seed000/*.csv, writes beside each CSV a .cmd file with the command
-# that made it, then draws the plots (scripts/plot-seed000.gp, if gnuplot is
-# installed) and writes results/seed000/README.md, our numbers beside the
-# paper's (scripts/compare-seed000.sh).  Sweeps resume: run the script again
-# after an interruption and only the missing points run.
-#
-# Environment:
-#   COLLSIM   the collsim binary (default ./collsim)
-#   OUT       the results folder (default <source folder>/results/seed000)
-#   JOBS      points each sweep runs at once (default 1; each point is one
-#             process, and at n = 131,072 one needs about 3 GB)
-#   QUIET=1   no progress lines
-#   REUSE=0   do not copy into fig4.csv and table2.csv the rows of fig3.csv for
-#             the points they share (same algorithm, n, f, k, colours, seed and
-#             the same platform and extra arguments: the same simulation)
-#
-# Exit status: 0 all points done; 1 some point failed (the others ran, plots
-# and README.md are written from what exists); 2 bad input (stops at once).
-# The full reproduction has 135 points up to n = 131,072 (111 run when fig4
-# and table2 reuse the rows of fig3): expect hours.
-set -euo pipefail
+# Makes in DIR, one `collsim sweep` per experiment (experiments/seed000-*.yaml):
+#   fig3.csv, .cmd     Figure 3: centralized, Shrink-and-Balance and Rank-and-Hash,
+#                      n = 4,096 .. 131,072, f in {0.01, 0.1, 0.6, 0.99} (~13 min)
+#   table2.csv, .cmd   Table 2: growth with n at f = 0.6, comm-split too (~2 min)
+#   fig4.csv, .cmd     Figure 4: messages at n = 131,072 for f = 0.01 .. 0.99 (~20 min)
+#   table1.csv, .cmd   Table 1: comm-split vs rank-hash-split, 1-8 colours (~10 min)
+#   fig3.png, fig4.png, table1.png, table2.png   scripts/plot-seed000.gp (gnuplot)
+#   README.md          scripts/compare-seed000.sh: every number beside the paper's
+# table2.csv and fig4.csv start with the rows of fig3.csv for the points they
+# share (the same simulation; their .cmd says so).
+# --quick makes fig3.csv and table2.csv for n <= 8,192 (quick-fig3.yaml,
+# quick-table2.yaml: the experiments cut; 26 points), their plots and README.md.
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-src=${COLLSIM_SRCDIR:-$(dirname "$here")}
-collsim=${COLLSIM:-./collsim}
-out=${OUT:-$src/results/seed000}
-jobs=${JOBS:-1}
+# Run through `collsim reproduce seed000`, which sets the environment of
+# scripts/lib-reproduce.sh; REUSE=0 runs the shared points again instead of
+# copying fig3.csv's rows.
+# shellcheck source=lib-reproduce.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib-reproduce.sh"
+[ $# -eq 0 ] || die "takes no arguments (got '$*')"
 reuse=${REUSE:-1}
-quiet=()
-if [ -n "${QUIET:-}" ] && [ "${QUIET:-}" != 0 ]; then quiet=(--quiet); fi
-
-say() { printf 'reproduce-seed000: %s\n' "$*" >&2; }
-
-if ! [ -x "$collsim" ] && ! command -v "$collsim" > /dev/null 2>&1; then
-  say "no collsim binary at '$collsim' (set COLLSIM=/path/to/collsim)"
-  exit 2
-fi
-
-all=(fig3 table2 fig4 table1) # fig3 first: fig4 and table2 reuse its rows
-if [ $# -gt 0 ]; then
-  targets=("$@")
-  for t in "${targets[@]}"; do
-    case $t in fig3 | fig4 | table1 | table2) ;; *) say "unknown target '$t' (known: ${all[*]})"; exit 2 ;; esac
-  done
-else
-  targets=("${all[@]}")
-fi
-
-mkdir -p "$out"
-
-# A path as written in the .cmd files: relative to the source folder when
-# inside it, so the files do not depend on where the tree lives.
-rel() {
-  case $1 in
-    "$src"/*) printf '%s' "${1#"$src"/}" ;;
-    *) printf '%s' "$1" ;;
-  esac
-}
 
 # The arguments that follow "--seed=S" in a dry-run line: platform, output
 # format and extra arguments.  Two experiments whose lines agree there run the
@@ -72,19 +29,16 @@ rel() {
 # carry the same config_key.
 tail_args() { sed -n '1{s/.* --seed=[0-9]* //;p;}'; }
 
-# Copy into $2 (new) the rows of $1 whose point belongs to experiment $3;
-# sets copied=1 when it copied any.
-reuse_rows() {
-  local from=$1 to=$2 yaml=$3 points
-  points=$(mktemp)
-  "$collsim" sweep "$yaml" --dry-run > "$points"
-  local theirs ours
-  theirs=$("$collsim" sweep "$src/experiments/seed000-fig3.yaml" --dry-run | tail_args)
-  ours=$(tail_args < "$points")
+# copy_shared FROM_YAML TO_YAML WORK: copies into WORK (new) the rows of
+# OUT/fig3.csv whose point belongs to TO_YAML; true when it copied any.
+copy_shared() {
+  local from=$1 to=$2 work=$3 points theirs ours
+  points=$("$collsim" sweep "$to" --dry-run)
+  theirs=$("$collsim" sweep "$from" --dry-run | tail_args)
+  ours=$(tail_args <<< "$points")
   if [ "$theirs" != "$ours" ]; then
-    say "not reusing $(rel "$from"): platform or extra arguments differ"
-    rm -f "$points"
-    return
+    say "not reusing fig3.csv for $(basename "$work"): platform or extra arguments differ"
+    return 1
   fi
   awk '
     NR == FNR {
@@ -107,59 +61,52 @@ reuse_rows() {
       key = v[col["algo"]] SUBSEP v[col["n"]] + 0 SUBSEP sprintf("%g", v[col["f"]] + 0) SUBSEP \
             v[col["k"]] + 0 SUBSEP v[col["colors"]] + 0 SUBSEP v[col["seed"]]
       if (key in want) print
-    }' "$points" "$from" > "$to.tmp"
-  rm -f "$points"
+    }' <(printf '%s\n' "$points") "$out/fig3.csv" > "$work.tmp"
   local n
-  n=$(($(wc -l < "$to.tmp") - 1))
-  if [ "$n" -gt 0 ]; then
-    mv "$to.tmp" "$to"
-    say "$(rel "$to"): $n row(s) copied from $(rel "$from") (points both experiments share)"
-    copied=1
-  else
-    rm -f "$to.tmp"
+  n=$(($(wc -l < "$work.tmp") - 1))
+  if [ "$n" -le 0 ]; then
+    rm -f "$work.tmp"
+    return 1
   fi
+  mv "$work.tmp" "$work"
+  say "$(basename "$work"): $n row(s) copied from fig3.csv (points both experiments share)"
 }
 
-status=0
-for t in "${targets[@]}"; do
-  yaml="$src/experiments/seed000-$t.yaml"
-  csv="$out/$t.csv"
-  copied=0
-  if [ "$reuse" != 0 ] && { [ "$t" = fig4 ] || [ "$t" = table2 ]; } && [ ! -s "$csv" ] && [ -s "$out/fig3.csv" ]; then
-    reuse_rows "$out/fig3.csv" "$csv" "$yaml"
+# sweep_sharing NAME YAML: sweep_csv NAME YAML, starting from fig3.csv's rows
+# for the points they share (unless REUSE=0 or a sweep of NAME is under way).
+sweep_sharing() {
+  local name=$1 yaml=$2 note=""
+  if [ "$reuse" != 0 ] && [ ! -e "$out/.$name.csv" ] && [ -s "$out/fig3.csv" ] &&
+    copy_shared "$fig3" "$yaml" "$out/.$name.csv"; then
+    note="rows for the points $(rel "$fig3") also has were copied from fig3.csv first (the same simulation)"
   fi
-  if [ "$copied" = 0 ] && [ -s "$csv" ] && grep -q "were copied from fig3.csv" "$out/$t.cmd" 2> /dev/null; then
-    copied=1 # an earlier run copied rows into this file: keep saying so
-  fi
-  {
-    echo "# The command that made $t.csv (--jobs and --quiet do not change the rows;"
-    echo "# wall_s and collsim_version are the only columns that vary between runs):"
-    echo "collsim sweep $(rel "$yaml") --out $(rel "$csv")"
-    if [ "$copied" = 1 ]; then
-      echo "# Rows for points that seed000-fig3.yaml also has were copied from fig3.csv"
-      echo "# first (the same simulation); scripts/reproduce-seed000.sh does this unless REUSE=0."
-    fi
-  } > "$out/$t.cmd"
-  say "$t: $(rel "$yaml") -> $(rel "$csv")"
-  rc=0
-  "$collsim" sweep "$yaml" --out "$csv" --jobs "$jobs" ${quiet[@]+"${quiet[@]}"} || rc=$?
-  case $rc in
-    0) ;;
-    1) status=1; say "$t: some points failed (see above); going on" ;;
-    *) say "$t: collsim sweep exited $rc; stopping"; exit "$rc" ;;
-  esac
-done
+  sweep_csv "$name" "$yaml" "$note"
+}
 
-if command -v gnuplot > /dev/null 2>&1; then
-  if gnuplot -e "dir='$out'" "$here/plot-seed000.gp"; then
-    say "plots: $(rel "$out")/*.png"
-  else
-    say "gnuplot failed"
-    status=1
+plots() {
+  if ! command -v gnuplot > /dev/null 2>&1; then
+    warn "gnuplot not installed (apt-get install gnuplot-nox): no plots"
+    return 0
   fi
+  gnuplot -e "dir='$out'" "$here/plot-seed000.gp"
+}
+
+exp=$src/experiments
+if is_quick; then
+  fig3=$(quick_yaml fig3 "$exp/seed000-fig3.yaml" 'n<=8192')
+  table2=$(quick_yaml table2 "$exp/seed000-table2.yaml" 'n<=8192')
+  step fig3.csv 25 "collsim sweep quick-fig3.yaml (n <= 8,192)" sweep_csv fig3 "$fig3"
+  step table2.csv 10 "collsim sweep quick-table2.yaml (n <= 8,192)" sweep_sharing table2 "$table2"
 else
-  say "gnuplot not installed (apt-get install gnuplot-nox): no plots"
+  fig3=$exp/seed000-fig3.yaml
+  step fig3.csv 780 "collsim sweep experiments/seed000-fig3.yaml (72 points)" sweep_csv fig3 "$fig3"
+  step table2.csv 120 "collsim sweep experiments/seed000-table2.yaml (22 points, 18 from fig3.csv)" \
+    sweep_sharing table2 "$exp/seed000-table2.yaml"
+  step fig4.csv 1200 "collsim sweep experiments/seed000-fig4.yaml (33 points at n = 131,072, 4 from fig3.csv)" \
+    sweep_sharing fig4 "$exp/seed000-fig4.yaml"
+  step table1.csv 600 "collsim sweep experiments/seed000-table1.yaml (8 points at n = 32,768)" sweep_csv table1 \
+    "$exp/seed000-table1.yaml"
 fi
-
-bash "$here/compare-seed000.sh" "$out"
-exit "$status"
+step - 5 "the plots (scripts/plot-seed000.gp)" plots
+step README.md 5 "scripts/compare-seed000.sh" bash "$here/compare-seed000.sh" "$out"
+run_steps

@@ -1,77 +1,47 @@
 #!/usr/bin/env bash
-# Reproduces Section 6 of seed 001 (Jain, Lau, Kale, "Collectives on Two-tier
-# Direct Networks"): the link-usage Tables 3, 4 and 5 and the cost-model
-# Table 2, on the paper's PERCS machine (64 supernodes x 16 nodes x 16 cores).
+# seed001: collectives on two-tier direct networks (Jain, Lau, Kale): Tables 2-5
+# Duration: about 10 min on one core; --quick about 30 s
 #
-#   scripts/reproduce-seed001.sh [tables|table2 ...]   (default: both)
-#   collsim reproduce seed001                          (the same)
-#
-# tables  one untimed `collsim collective --links --batch` over
-#         experiments/seed001-tables.batch -> results/seed001/tables.csv
-#         (one row per run and tier; about 1 s)
-# table2  `collsim sweep experiments/seed001-table2.yaml`: one timed
-#         `collsim collective --timed` per point -> results/seed001/table2.csv
-#         (about 10 minutes; an interrupted sweep resumes where it stopped and
-#         never loses a finished row)
-# Then scripts/compare-seed001.sh writes results/seed001/README.md, our
-# numbers beside the paper's.  Every CSV has a .cmd file beside it with the
-# command that made it.
-#
-# Environment: COLLSIM (the binary, default ./collsim), OUT (default
-# <source>/results/seed001), QUIET=1 (no progress lines).
-# Exit status: 0 done; 1 a run failed; 2 bad input.
-set -euo pipefail
+# On the paper's PERCS machine (64 supernodes x 16 nodes x 16 cores), makes in DIR:
+#   tables.csv, .cmd   one untimed `collsim collective --links --batch` over
+#                      experiments/seed001-tables.batch: the link usage of
+#                      Tables 3, 4 and 5, one row per run and tier (~1 s)
+#   table2.csv, .cmd   collsim sweep experiments/seed001-table2.yaml: one timed
+#                      `collsim collective --timed` per point, the cost-model
+#                      Table 2 (23 runs, ~10 min)
+#   README.md          scripts/compare-seed001.sh: every cell beside the
+#                      paper's, the match rule, the reasons for differences
+# --quick makes tables.csv, and table2.csv for the 8 cheapest runs: those on
+# percs:64,16,1 (p = 1,024) with a binomial or two-tier algorithm
+# (quick-table2.yaml: seed001-table2.yaml cut), and README.md from them.
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-src=${COLLSIM_SRCDIR:-$(dirname "$here")}
-collsim=${COLLSIM:-./collsim}
-out=${OUT:-$src/results/seed001}
-quiet=0
-if [ -n "${QUIET:-}" ] && [ "${QUIET:-}" != 0 ]; then quiet=1; fi
+# Run through `collsim reproduce seed001`, which sets the environment of
+# scripts/lib-reproduce.sh.
+# shellcheck source=lib-reproduce.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib-reproduce.sh"
+[ $# -eq 0 ] || die "takes no arguments (got '$*')"
 
-say() { [ "$quiet" = 1 ] || printf 'reproduce-seed001: %s\n' "$*" >&2; }
-die() { printf 'reproduce-seed001: %s\n' "$*" >&2; exit 2; }
-
-if ! [ -x "$collsim" ] && ! command -v "$collsim" > /dev/null 2>&1; then
-  die "no collsim binary at '$collsim' (set COLLSIM=/path/to/collsim)"
-fi
-targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(tables table2)
-for t in "${targets[@]}"; do
-  case $t in tables | table2) ;; *) die "unknown target '$t' (tables, table2)" ;; esac
-done
-mkdir -p "$out"
-
-run_tables() {
-  local batch=experiments/seed001-tables.batch
-  local args=(collective --net percs:64,16,16 --links --batch "$batch" --format csv -q)
-  say "tables: $(grep -cv '^\s*\(#\|$\)' "$src/$batch") untimed runs"
-  (cd "$src" && "$collsim" "${args[@]}" --out "$out/tables.csv")
-  printf 'collsim %s --out results/seed001/tables.csv\n' "${args[*]}" > "$out/tables.cmd"
+tables() {
+  # shellcheck disable=SC2054 # the commas are percs's
+  local args=(collective --net percs:64,16,16 --links --batch experiments/seed001-tables.batch --format csv -q)
+  (cd "$src" && "$collsim" "${args[@]}" --out "$out/.tables.csv")
+  write_cmd tables "" "collsim ${args[*]} --out $(rel "$out")/tables.csv"
+  mv "$out/.tables.csv" "$out/tables.csv"
 }
 
-# The timed runs of experiments/seed001-table2.yaml, swept into a working
-# file beside the table (resumable: run again after an interruption), which
-# replaces table2.csv when every point is done.
-run_table2() {
-  local exp=experiments/seed001-table2.yaml work=$out/table2.csv.sweep
-  local q=()
-  [ "$quiet" = 1 ] && q=(--quiet)
-  say "table2: $("$collsim" sweep "$src/$exp" --dry-run --out "$work" | wc -l) timed runs to do (about 10 minutes)"
-  (cd "$src" && "$collsim" sweep "$exp" --out "$work" "${q[@]}") || return 1
-  mv "$work" "$out/table2.csv"
-  rm -f "$out/.table2.csv.sweep.journal"
-  printf 'collsim sweep %s --out results/seed001/table2.csv\n' "$exp" > "$out/table2.cmd"
+readme() {
+  need tables.csv
+  bash "$here/compare-seed001.sh" "$out"
 }
 
-status=0
-for t in "${targets[@]}"; do
-  case $t in
-    tables) run_tables || status=1 ;;
-    table2) run_table2 || status=1 ;;
-  esac
-done
-if [ -f "$out/tables.csv" ]; then
-  bash "$src/scripts/compare-seed001.sh" "$out" || status=1
+runs=$(grep -cv '^\s*\(#\|$\)' "$src/experiments/seed001-tables.batch")
+step tables.csv 5 "collsim collective --links --batch experiments/seed001-tables.batch ($runs untimed runs)" tables
+if is_quick; then
+  t2=$(quick_yaml table2 "$src/experiments/seed001-table2.yaml" 'platform=percs:64,16,1' 'algo=binomial|two-tier')
+  step table2.csv 25 "collsim sweep quick-table2.yaml (p = 1,024, binomial and two-tier)" sweep_csv table2 "$t2"
+else
+  step table2.csv 600 "collsim sweep experiments/seed001-table2.yaml (23 timed runs)" sweep_csv table2 \
+    "$src/experiments/seed001-table2.yaml"
 fi
-exit $status
+step README.md 5 "scripts/compare-seed001.sh" readme
+run_steps

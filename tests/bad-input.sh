@@ -39,6 +39,7 @@ command: collective
 parameters: {platform: "percs:2,2,1", coll: scatter, algo: binomial, block: 1KiB}
 EOF
 printf '0 3 5 7 11 13\n' > "$work/members.txt"
+printf 'n,x\n1,2\n' > "$work/rows.csv"
 out=$work/out/result.txt
 mkdir -p "$work/out"
 
@@ -52,6 +53,7 @@ declare -A base=(
   [sweep]="sweep $work/exp.yaml -q --out $out"
   [demo]="demo -n 16 -q"
   [groupmap]="groupmap --world 64 --members $work/members.txt --no-times --samples 10 -q --out $out"
+  [compare]="compare $work/rows.csv $work/rows.csv"
 )
 numbers=(nan inf -1 0 1e999 99999999999999999999 "" abc " 3")
 paths=(/dev/null / "$work/missing/x" /etc/hostname/x "")

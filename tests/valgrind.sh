@@ -35,8 +35,12 @@ runs=(
   "platform --platform torus:2x2x2/1 --out $work/p.xml"
   "sweep $work/exp.yaml -q --out $work/sweep.csv --dry-run"
   "groupmap --world 4096 --members $work/members.txt -q"
+  "compare --subset $work/committed.csv $work/now.csv"
+  "reproduce seed001 --help"
 )
 seq 0 3 4000 > "$work/members.txt"
+printf 'algo,n,x,wall_s\na,4,1,0.1\n"b,c",8,2,0.2\n' > "$work/committed.csv"
+printf 'algo,n,x,wall_s\n"b,c",8,2,0.3\n' > "$work/now.csv"
 fails=0
 for r in "${runs[@]}"; do
   read -ra words <<< "$r"

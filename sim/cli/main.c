@@ -7,6 +7,7 @@
 #include "sim/cli/cli_mcmc.h"
 #include "sim/cli/cli_platform.h"
 #include "sim/cli/cli_tree.h"
+#include "sim/cli/compare.h"
 #include "sim/cli/demo.h"
 #include "sim/cli/reproduce.h"
 #include "sim/sweep/sweep.h"
@@ -40,7 +41,10 @@ static const command commands[] = {
      "collsim mcmc --platform torus:8x16x16/4 -n 8192 --balance async --format json", cs_mcmc_main},
     {"sweep", "run an experiment file (any subcommand), one CSV row per point, resumable",
      "collsim sweep experiments/seed000-fig3.yaml --out fig3.csv", cs_sweep_main},
-    {"reproduce", "regenerate a paper's tables and figures", "collsim reproduce seed001", cs_reproduce_main},
+    {"reproduce", "recompute a paper's tables and figures into a fresh folder, compare them with results/",
+     "collsim reproduce seed004 --quick --out /tmp/seed004", cs_reproduce_main},
+    {"compare", "compare two CSV files or folders of results row by row",
+     "collsim compare results/seed004 reproduce-seed004", cs_compare_main},
     {"platform", "list the platform families, or write one as SimGrid XML",
      "collsim platform --platform torus:8x8x16/4 --out bgp.xml", cs_platform_main},
     {"demo", "the built-in default: the three seed-000 schemes on 32,768 ranks, with a summary", "collsim demo",
