@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # seed004: noncollective communicator creation (Dinan et al.): Figures 1-2, Table 1, the failure example
-# Duration: about 1 h 40 min on one core (Figure 2 to 8,192 processes ~1 h); --quick about 2 min
+# Duration: about 5 h on one core (Figure 2 to 8,192 processes ~2 h 30 min, the noise on 8,192 ~1 h 40 min); --quick about 2 min
 #
 # Makes in DIR (times on one core of a 2-core machine):
 #   fig1.csv, .cmd     collsim sweep experiments/seed004-fig1.yaml: Figure 1,
@@ -9,19 +9,19 @@
 #   fig1.md, .png      scripts/fig1-seed004.sh: the table and the crossovers
 #   fig2.csv, .cmd     collsim sweep experiments/seed004-fig2.yaml: Figure 2 and
 #                      Table 1, MCMC none / async / collective, 32 to 8,192
-#                      processes (~1 h)
+#                      processes (~2 h 30 min; collective i = 1 on 8,192 ~1 h)
 #   fig2.md, .png      scripts/fig2-seed004.sh
 #   jitter.csv, jitter-8192.csv, .cmd   collsim sweep experiments/seed004-jitter.yaml
 #                      (1,024 processes, five seeds, ~12 min) and
-#                      seed004-jitter-8192.yaml (async on 8,192, three seeds, ~10 min)
+#                      seed004-jitter-8192.yaml (async on 8,192, three seeds, ~1 h 40 min)
 #   jitter.md          scripts/jitter-seed004.sh: the spread over seeds
 #   failure.csv, .cmd  the failure example (Section 2.1): rank 37 of 1,024 fails
 #                      at 1.5 s; the survivors rebuild with Algorithm 1, the
 #                      direct creation and MPI_Comm_create (which deadlocks, detected)
 # --quick makes fig1.csv for g <= 64 (quick-fig1.yaml: seed004-fig1.yaml cut),
-# fig2-small.csv for n <= 128 (quick-fig2-small.yaml: seed004-fig2-small.yaml
-# cut; compared with the committed fig2-small.csv), their .md and .png, and
-# failure.csv; no noise runs.
+# fig2.csv for n <= 128 (quick-fig2.yaml: seed004-fig2.yaml cut; compared
+# with the committed fig2.csv's rows), their .md and .png, and failure.csv;
+# no noise runs.
 
 # Run through `collsim reproduce seed004`, which sets the environment of
 # scripts/lib-reproduce.sh.
@@ -54,21 +54,21 @@ failure() {
 
 if is_quick; then
   fig1=$(quick_yaml fig1 "$exp/seed004-fig1.yaml" 'group-size<=64')
-  fig2=$(quick_yaml fig2-small "$exp/seed004-fig2-small.yaml" 'n<=128')
+  fig2=$(quick_yaml fig2 "$exp/seed004-fig2.yaml" 'n<=128')
   step fig1.csv 60 "collsim sweep quick-fig1.yaml (g <= 64)" sweep_csv fig1 "$fig1"
   step fig1.md 5 "scripts/fig1-seed004.sh" figure fig1 fig1-seed004.sh
-  step fig2-small.csv 30 "collsim sweep quick-fig2-small.yaml (n <= 128)" sweep_csv fig2-small "$fig2"
-  step fig2-small.md 5 "scripts/fig2-seed004.sh" figure fig2-small fig2-seed004.sh fig2-small
+  step fig2.csv 30 "collsim sweep quick-fig2.yaml (n <= 128)" sweep_csv fig2 "$fig2"
+  step fig2.md 5 "scripts/fig2-seed004.sh" figure fig2 fig2-seed004.sh fig2
 else
   step fig1.csv 300 "collsim sweep experiments/seed004-fig1.yaml" sweep_csv fig1 "$exp/seed004-fig1.yaml" \
     "fig1.md and fig1.png by scripts/fig1-seed004.sh fig1.csv DIR"
   step fig1.md 5 "scripts/fig1-seed004.sh" figure fig1 fig1-seed004.sh
-  step fig2.csv 3600 "collsim sweep experiments/seed004-fig2.yaml" sweep_csv fig2 "$exp/seed004-fig2.yaml" \
+  step fig2.csv 9000 "collsim sweep experiments/seed004-fig2.yaml" sweep_csv fig2 "$exp/seed004-fig2.yaml" \
     "fig2.md and fig2.png by scripts/fig2-seed004.sh fig2.csv DIR fig2"
   step fig2.md 5 "scripts/fig2-seed004.sh" figure fig2 fig2-seed004.sh fig2
   step jitter.csv 720 "collsim sweep experiments/seed004-jitter.yaml" sweep_csv jitter "$exp/seed004-jitter.yaml" \
     "jitter.md by scripts/jitter-seed004.sh fig2.csv DIR jitter.csv jitter-8192.csv"
-  step jitter-8192.csv 600 "collsim sweep experiments/seed004-jitter-8192.yaml" sweep_csv jitter-8192 \
+  step jitter-8192.csv 6000 "collsim sweep experiments/seed004-jitter-8192.yaml" sweep_csv jitter-8192 \
     "$exp/seed004-jitter-8192.yaml" "jitter.md by scripts/jitter-seed004.sh fig2.csv DIR jitter.csv jitter-8192.csv"
   step jitter.md 5 "scripts/jitter-seed004.sh" jitter_md
 fi
