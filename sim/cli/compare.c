@@ -117,12 +117,23 @@ typedef struct plan {
   GArray *cmp_c, *cmp_n;  /* int: compared columns */
   GPtrArray *key_names, *cmp_names, *ignored_names; /* const char * */
   GString *only_c, *only_n; /* compared columns only one file has */
+  GString *added_config;    /* the run's configuration columns (--with-config) only the new file has */
 } plan;
+
+/* A column --with-config adds to record a run's configuration: it says how
+ * a row was made, not what it measured, so a committed file made before
+ * these columns existed is not different for lacking them. */
+static bool is_config_record(const char *name)
+{
+  return g_str_has_prefix(name, "config_") || strcmp(name, "collsim_version") == 0;
+}
 
 static void plan_column(plan *p, const char *name, int ic, int in, const cs_compare_opts *o)
 {
   if (ignored(name, o)) {
     g_ptr_array_add(p->ignored_names, (gpointer)name);
+  } else if (ic < 0 && is_config_record(name)) {
+    g_string_append_printf(p->added_config, "%s%s", p->added_config->len ? ", " : "", name);
   } else if (ic < 0 || in < 0) {
     GString *s = ic < 0 ? p->only_n : p->only_c;
     g_string_append_printf(s, "%s%s", s->len ? ", " : "", name);
@@ -148,6 +159,7 @@ static void plan_make(plan *p, const table *c, const table *n, const cs_compare_
   p->ignored_names = g_ptr_array_new();
   p->only_c = g_string_new(NULL);
   p->only_n = g_string_new(NULL);
+  p->added_config = g_string_new(NULL);
   for (guint i = 0; i < c->header->len; i++) {
     const char *name = g_ptr_array_index(c->header, i);
     plan_column(p, name, (int)i, column_of(n->header, name), o);
@@ -170,6 +182,7 @@ static void plan_clear(plan *p)
   g_ptr_array_free(p->ignored_names, TRUE);
   g_string_free(p->only_c, TRUE);
   g_string_free(p->only_n, TRUE);
+  g_string_free(p->added_config, TRUE);
 }
 
 /* ------------------------------------------------------------- rows ---- */
@@ -337,6 +350,8 @@ static void report_file(GString *out, const char *name, const table *c, const ta
     g_string_append_printf(out, "  DIFFERENT COLUMNS: only committed: %s\n", p->only_c->str);
   if (p->only_n->len)
     g_string_append_printf(out, "  DIFFERENT COLUMNS: only here: %s\n", p->only_n->str);
+  if (p->added_config->len)
+    g_string_append_printf(out, "  the run's configuration, only here (not compared): %s\n", p->added_config->str);
   g_string_append(out, r->differs->str);
   append_list(out, "only here (no committed row with this configuration)", r->only_now_list, r->only_now);
   if (!o->subset)
