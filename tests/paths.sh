@@ -3,7 +3,8 @@
 #  - every README command line that names a file of the repository
 #    (experiments/..., results/...) works from another working folder: each
 #    runs in a fresh temporary folder (a sweep as --dry-run, which loads the
-#    experiment and lists its points; anything else as written, with -q);
+#    experiment and lists its points; a compare with the committed folder on
+#    both sides; anything else as written, with -q);
 #  - an output file under missing folders is written, its folders made
 #    (--out, collective --pairs, the sweep's --out), and bad input with such
 #    an --out leaves no folder behind;
@@ -39,6 +40,10 @@ while IFS= read -r line; do
   words=("${words[@]:1}")
   if [ "${words[0]}" = sweep ]; then
     args=(sweep "${words[1]}" --dry-run) # the experiment, loaded and listed
+  elif [ "${words[0]}" = compare ]; then
+    # the committed side named as in the README, found from here; the other
+    # side (a reproduction's folder) is the same committed one by full path
+    args=(compare "${words[1]}" "$src/${words[1]}")
   else
     args=("${words[@]}" -q)
   fi

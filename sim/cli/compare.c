@@ -482,11 +482,34 @@ static const char *const DESCRIPTION =
 static char **split_columns(const char *list) { return list ? g_strsplit(list, ",", -1) : NULL; }
 
 /* Compares two files or two folders; 0 match, 1 differ, 2 bad input (e set). */
-static int compare_paths(const char *committed, const char *now, const cs_compare_opts *o, GString *report, GError **e)
+/* The committed side as a user names it from any folder ("results/seed004"):
+ * as given when it exists, else under collsim's data folders ($COLLSIM_SRCDIR,
+ * the installed one, the source folder), as input files are found
+ * (sim/contracts/input_path.h, which takes files only). */
+static char *committed_path(const char *path)
 {
+  const char *env = g_getenv("COLLSIM_SRCDIR");
+  const char *dirs[] = {env && *env ? env : NULL, COLLSIM_DATADIR, COLLSIM_SRCDIR};
+  if (g_path_is_absolute(path) || g_file_test(path, G_FILE_TEST_EXISTS))
+    return g_strdup(path);
+  for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
+    char *there = dirs[i] ? g_build_filename(dirs[i], path, NULL) : NULL;
+    if (there && g_file_test(there, G_FILE_TEST_EXISTS))
+      return there;
+    g_free(there);
+  }
+  return g_strdup(path);
+}
+
+static int compare_paths(const char *given, const char *now, const cs_compare_opts *o, GString *report, GError **e)
+{
+  char *committed_owned = committed_path(given);
+  const char *committed = committed_owned;
+  int rc = 2;
   bool dirs = g_file_test(committed, G_FILE_TEST_IS_DIR);
   if (dirs != g_file_test(now, G_FILE_TEST_IS_DIR)) {
-    cs_input_error(e, "%s and %s: give two files or two folders", committed, now);
+    cs_input_error(e, "%s and %s: give two files or two folders", given, now);
+    g_free(committed_owned);
     return 2;
   }
   cs_compare_totals t = {0};
@@ -494,10 +517,12 @@ static int compare_paths(const char *committed, const char *now, const cs_compar
   bool read = dirs ? cs_compare_dirs(committed, now, o, &t, report, e)
                    : cs_compare_files(name, committed, now, o, &t, report, e);
   g_free(name);
-  if (!read)
-    return 2;
-  cs_compare_summary(&t, o, report);
-  return cs_compare_ok(&t, o) ? 0 : 1;
+  if (read) {
+    cs_compare_summary(&t, o, report);
+    rc = cs_compare_ok(&t, o) ? 0 : 1;
+  }
+  g_free(committed_owned);
+  return rc;
 }
 
 int cs_compare_main(int argc, char **argv)
