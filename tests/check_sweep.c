@@ -1030,10 +1030,11 @@ static void sweep_twice(const char *text, int rows_per_point)
   ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
   char *again = slurp(out);
   ck_assert_str_eq(again, first);
-  char *changed = g_strdup(text);
-  char *at = strstr(changed, "--link-bw=100");
-  memmove(at + strlen("--link-bw=1"), "000\"]\n", strlen("000\"]\n") + 1);
-  write_tmp("x.yaml", changed);
+  char **halves = g_strsplit(text, "--link-bw=100\"", 2);
+  ck_assert_ptr_nonnull(halves[1]);
+  char *changed = g_strjoin("--link-bw=1000\"", halves[0], halves[1], NULL); /* one byte longer */
+  g_strfreev(halves);
+  g_free(write_tmp("x.yaml", changed));
   ck_assert_int_eq(run_sweep(&pending, yaml, "--out", out, "--dry-run", NULL), 0);
   ck_assert_int_eq(count_lines(pending), 2);
   ck_assert(strstr(pending, "--link-bw=1000"));
@@ -1073,7 +1074,7 @@ START_TEST(sweep_old_outputs)
   ck_assert_str_eq(text, old);
   g_free(text);
   char *gout = write_tmp("oldg.csv", "net,coll,size,tier,wall_s\n\"p:1,1\",scatter,1,L1,0.1\n");
-  write_tmp(".oldg.csv.journal", "51\tcoll=scatter\n");
+  g_free(write_tmp(".oldg.csv.journal", "51\tcoll=scatter\n"));
   ck_assert_int_eq(run_sweep(NULL, gen, "--out", gout, "--quiet", NULL), 2);
   ck_assert_int_eq(run_sweep(NULL, gen, "--out", gout, "--dry-run", NULL), 2);
   ck_assert_int_eq(run_sweep(NULL, tree, "--out", out, "--dry-run", NULL), 2);
