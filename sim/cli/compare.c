@@ -4,6 +4,7 @@
 #include "sim/cli/compare.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/input_path.h"
 #include "sim/sweep/sweep.h"
 
 #include <math.h>
@@ -482,28 +483,9 @@ static const char *const DESCRIPTION =
 static char **split_columns(const char *list) { return list ? g_strsplit(list, ",", -1) : NULL; }
 
 /* Compares two files or two folders; 0 match, 1 differ, 2 bad input (e set). */
-/* The committed side as a user names it from any folder ("results/seed004"):
- * as given when it exists, else under collsim's data folders ($COLLSIM_SRCDIR,
- * the installed one, the source folder), as input files are found
- * (sim/contracts/input_path.h, which takes files only). */
-static char *committed_path(const char *path)
-{
-  const char *env = g_getenv("COLLSIM_SRCDIR");
-  const char *dirs[] = {env && *env ? env : NULL, COLLSIM_DATADIR, COLLSIM_SRCDIR};
-  if (g_path_is_absolute(path) || g_file_test(path, G_FILE_TEST_EXISTS))
-    return g_strdup(path);
-  for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
-    char *there = dirs[i] ? g_build_filename(dirs[i], path, NULL) : NULL;
-    if (there && g_file_test(there, G_FILE_TEST_EXISTS))
-      return there;
-    g_free(there);
-  }
-  return g_strdup(path);
-}
-
 static int compare_paths(const char *given, const char *now, const cs_compare_opts *o, GString *report, GError **e)
 {
-  char *committed_owned = committed_path(given);
+  char *committed_owned = cs_input_locate(given); /* "results/seed004" from any folder */
   const char *committed = committed_owned;
   int rc = 2;
   bool dirs = g_file_test(committed, G_FILE_TEST_IS_DIR);

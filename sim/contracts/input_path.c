@@ -48,6 +48,12 @@ static char *find(const char *path)
   return found;
 }
 
+char *cs_input_locate(const char *path)
+{
+  char *found = find(path);
+  return found ? found : g_strdup(path);
+}
+
 bool cs_input_exists(const char *path)
 {
   char *found = find(path);

@@ -17,6 +17,11 @@
  * ... (looked in ...)") when no place has it, or when it is a folder. */
 char *cs_input_path(const char *what, const char *path, GError **err);
 
+/* Where `path` (a file or a folder) is: as given when it exists there or is
+ * absolute, else in the first data folder that has it, else as given (so a
+ * later open names it).  Newly allocated. */
+char *cs_input_locate(const char *path);
+
 /* Is `path` an existing file, as given or in a data folder? */
 bool cs_input_exists(const char *path);
 
