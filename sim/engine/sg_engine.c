@@ -826,22 +826,22 @@ static int natural_name_cmp(const void *a, const void *b)
 /* The progress line of a run: what it counts, and how much is done. */
 typedef struct run_meter {
   const char *label;
-  size_t total; /* 0: open-ended */
+  size_t total;  /* 0: open-ended */
+  bool by_clock; /* simulated ms against a bound, else messages delivered */
 } run_meter;
 
 static run_meter meter_of(const cs_engine_config *c)
 {
   if (c->progress_messages >= 1)
-    return (run_meter){"messages delivered", (size_t)c->progress_messages};
+    return (run_meter){"messages delivered", (size_t)c->progress_messages, false};
   if (c->progress_sim_bound > 0)
-    return (run_meter){"simulated ms (of a bound)", (size_t)ceil(c->progress_sim_bound * 1e3)};
-  return (run_meter){"messages delivered (total not known: no ETA)", 0};
+    return (run_meter){"simulated ms (of a bound)", (size_t)ceil(c->progress_sim_bound * 1e3), true};
+  return (run_meter){"messages delivered (total not known: no ETA)", 0, false};
 }
 
-static size_t meter_done(const cs_engine_config *c, const run_meter *m)
+static size_t meter_done(const run_meter *m)
 {
-  size_t done = c->progress_messages >= 1 || c->progress_sim_bound <= 0 ? (size_t)eng.taken
-                                                                         : (size_t)(simgrid_get_clock() * 1e3);
+  size_t done = m->by_clock ? (size_t)(simgrid_get_clock() * 1e3) : (size_t)eng.taken;
   return m->total && done > m->total ? m->total : done;
 }
 
@@ -876,7 +876,7 @@ static void run_with_progress(const cs_engine_config *c)
       cs_progress_set_start(progress, start);
     }
     if (progress) {
-      size_t done = meter_done(c, &meter);
+      size_t done = meter_done(&meter);
       cs_progress_set(progress, done, (double)done);
     }
   }
