@@ -1,4 +1,5 @@
-/* The cost contract's shared arithmetic (see cost.h). */
+/* The cost contract's shared arithmetic (seed 001, Section 3; see cost.h
+ * for the step formula and the choices left open). */
 #include "sim/contracts/cost.h"
 #include "sim/contracts/schedule.h"
 

@@ -1,5 +1,5 @@
-/* The cost parameters of a timed collective (sim/contracts/cost.h), read
- * off the platform's own routes (sim/engine/sg_routes.h), the engine's
+/* The cost parameters of a timed collective (seed 001, Section 3's alpha,
+ * beta and gamma; sim/contracts/cost.h), read off the platform's own routes (sim/engine/sg_routes.h), the engine's
  * overheads and the network model's factors (sim/engine/model_factors.h).
  *
  * From the two-tier view (sn supernodes of nps nodes; node g of the
