@@ -35,5 +35,5 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 
 const cs_coll_algo cs_algo_rabenseifner_pairwise_reduce = {
   "rabenseifner-pairwise", CS_COLL_REDUCE,
-  "pairwise-exchange reduce-scatter (MPICH's long-message choice) + binomial gather to rank 0", cs_plan_unit_per_rank, ops, false,
-  cost, "[pairwise: " CS_OBL_PAIRWISE_COST "] + [binomial gather: " CS_OBL_BINOMIAL_GATHER_COST "], b = n/p"};
+  "pairwise-exchange reduce-scatter (MPICH's long-message choice) + binomial gather to rank 0", cs_plan_unit_per_rank,
+  ops, false, cost, "[pairwise: " CS_OBL_PAIRWISE_COST "] + [binomial gather: " CS_OBL_BINOMIAL_GATHER_COST "], b = n/p"};

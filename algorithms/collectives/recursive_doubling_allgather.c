@@ -108,6 +108,6 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 
 const cs_coll_algo cs_algo_recursive_doubling_allgather = {
   "recursive-doubling", CS_COLL_ALLGATHER,
-  "recursive doubling, distance 1 first; MPICH's halving fix-up for non-powers of two", cs_plan_unit_per_rank, ops, false,
-  cost, "sum_i=0..L-1 [xor(2^i, 2^i*b) + fix-up_i], fix-up_i (p no power of two, a group whose partner group is cut "
+  "recursive doubling, distance 1 first; MPICH's halving fix-up for non-powers of two", cs_plan_unit_per_rank, ops,
+  false, cost, "sum_i=0..L-1 [xor(2^i, 2^i*b) + fix-up_i], fix-up_i (p no power of two, a group whose partner group is cut "
         "at p, nc = its missing blocks): sum over halvings j < i of msg(2^j, nc*b)"};

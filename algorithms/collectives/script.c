@@ -266,9 +266,9 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
   "k*Bp, ks*BL) later (of the sends in a row: k off-node, kn to its node, ks to its supernode) and once the " \
   "receiver's port carried it with the messages on it at once (n*Bp each); a receive o_recv after both"
 
-const cs_coll_algo cs_algo_script_reduce = {"script", CS_COLL_REDUCE,
-                                            "a reduce tree from a script (--script FILE.yaml; seed 002)", plan, ops, false,
-                                            cost, SCRIPT_COST ", plus n*g (reduce)"};
-const cs_coll_algo cs_algo_script_bcast = {"script", CS_COLL_BCAST,
-                                           "a broadcast tree from a script (--script FILE.yaml; seed 002)", plan, ops, false,
-                                           cost, SCRIPT_COST};
+const cs_coll_algo cs_algo_script_reduce = {
+    "script", CS_COLL_REDUCE, "a reduce tree from a script (--script FILE.yaml; seed 002)", plan, ops, false, cost,
+    SCRIPT_COST ", plus n*g (reduce)"};
+const cs_coll_algo cs_algo_script_bcast = {
+    "script", CS_COLL_BCAST, "a broadcast tree from a script (--script FILE.yaml; seed 002)", plan, ops, false, cost,
+    SCRIPT_COST};

@@ -411,12 +411,13 @@ static double cost_missing(const cs_sched_params *prm, const cs_cost_params *c)
 
 const cs_coll_algo cs_algo_twotier_bcast = {
     "two-tier", CS_COLL_BCAST,
-    "Sec. 5.2 six steps: nps chunks, one seed supernode per chunk, seeds send to every linked supernode", plan, ops, true,
-    cost, CHUNK_COST("1 seed per chunk", "most L2 links of a seed's node", SN1_COST)};
+    "Sec. 5.2 six steps: nps chunks, one seed supernode per chunk, seeds send to every linked supernode", plan, ops,
+    true, cost, CHUNK_COST("1 seed per chunk", "most L2 links of a seed's node", SN1_COST)};
 
 const cs_coll_algo cs_algo_twotier_bcast_every = {
     "two-tier-every", CS_COLL_BCAST, "Sec. 5.2, step 2 read as: each chunk to every supernode linked to its node",
-    plan, ops_every, true, cost_every, CHUNK_COST("most L2 links of a node of supernode 0", "most L2 links of a seed's node", SN1_COST)};
+    plan, ops_every, true, cost_every,
+    CHUNK_COST("most L2 links of a node of supernode 0", "most L2 links of a seed's node", SN1_COST)};
 
 const cs_coll_algo cs_algo_twotier_bcast_missing = {
     "two-tier-missing", CS_COLL_BCAST,

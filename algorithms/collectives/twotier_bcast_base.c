@@ -93,4 +93,5 @@ const cs_coll_algo cs_algo_twotier_bcast_base = {
     "two-tier-base", CS_COLL_BCAST,
     "Sec. 5.2 base broadcast: the scatter's four steps, each carrying the whole buffer", plan, ops, true,
     cost, "[sn > 1: fan_1(nps-1, n) with the root's port at (nps-1+k0)*n (if a gateway is not the root's node), + "
-          "fan_g(kG, n)] + fan_1(nps-1, n) + fan_0(cpn-1, n), kG: most L2 links of a node of supernode 0, k0: the root's"};
+          "fan_g(kG, n)] + fan_1(nps-1, n) + fan_0(cpn-1, n), kG: most L2 links of a node of supernode 0, k0: the "
+          "root's"};

@@ -108,8 +108,8 @@ const cs_coll_algo cs_algo_twotier_gather = {
     "two-tier", CS_COLL_GATHER,
     "SDTA (Sec. 5.1 reversed): cores -> core 0 -> gateway to supernode 0 -> L2 -> landing node -> root", plan,
     ops, true, cost, "fanin_0(cpn-1, b) + fanin_1(nps-1, cpn*b) + [sn > 1: fanin_g(kL, S) + fanin_1(nps-1, kl*S) with "
-                     "the root's port at the parts landed off its node], S = nps*cpn*b, kL (kl): most L2 links landing on "
-                     "a node of supernode 0 (but the root's)"};
+                     "the root's port at the parts landed off its node], S = nps*cpn*b, kL (kl): most L2 links "
+                     "landing on a node of supernode 0 (but the root's)"};
 
 const cs_coll_algo cs_algo_twotier_gather_direct = {
     "two-tier-direct", CS_COLL_GATHER, "Sec. 5.1 reversed, direct: every rank sends its block to the root",

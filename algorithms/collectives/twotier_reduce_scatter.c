@@ -108,4 +108,5 @@ const cs_coll_algo cs_algo_twotier_reduce_scatter = {
     "two-tier", CS_COLL_REDUCE_SCATTER,
     "Sec. 5.4: owner-based reductions at core, node (owners = L2 gateways) and supernode level, then scatter", plan,
     ops, true, cost, TT_REDUCE_EXCHANGE_COST " + [nps > 1: fan_1(nps-1, cpn*b), h pieces in, + h*cpn*b*g] + "
-                     "fan_0(cpn-1, b), " TT_REDUCE_EXCHANGE_WHERE ", h: nodes holding a partial sum of their supernode's part"};
+                     "fan_0(cpn-1, b), " TT_REDUCE_EXCHANGE_WHERE
+                     ", h: nodes holding a partial sum of their supernode's part"};

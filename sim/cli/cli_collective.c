@@ -251,8 +251,8 @@ int cs_collective_main(int argc, char **argv)
   coll_opts o = {.gamma = 1e-10};
   const cs_opt opts[] = {
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list collectives and algorithms and exit", 0, 0, 0, 0, NULL},
-      {"models", 0, CS_OPT_FLAG, &o.models, NULL, "with --list: each algorithm's cost model formula (the README's table)",
-       0, 0, 0, 0, NULL},
+      {"models", 0, CS_OPT_FLAG, &o.models, NULL,
+       "with --list: each algorithm's cost model formula (the README's table)", 0, 0, 0, 0, NULL},
       {"coll", 'c', CS_OPT_CHOICE, &o.coll, "NAME", "scatter, gather, bcast, allgather, reduce-scatter, reduce", 0,
        0, 0, 0, coll_names},
       {"algo", 'a', CS_OPT_STRING, &o.algo, "NAME", "algorithm (see --list)", 0, 0, 0, 0, NULL},

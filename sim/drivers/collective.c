@@ -244,7 +244,8 @@ static void tier_record(cs_record *t, const cs_tier_summary *s)
 
 static void cost_record(cs_record *r, const cs_cost_params *c)
 {
-  static const char *const alpha[CS_NLEVELS] = {"a0", "a1", "a2", "ag"}, *const beta[CS_NLEVELS] = {"B0", "B1", "B2", "Bg"};
+  static const char *const alpha[CS_NLEVELS] = {"a0", "a1", "a2", "ag"};
+  static const char *const beta[CS_NLEVELS] = {"B0", "B1", "B2", "Bg"};
   cs_rec_num(r, "o_send", c->o_send, "%.6g");
   cs_rec_num(r, "o_recv", c->o_recv, "%.6g");
   for (int l = 0; l < CS_NLEVELS; l++)
