@@ -15,7 +15,7 @@
  *  - Byte conservation on the real platform: sum over links of bytes equals
  *    bytes injected x hops (byte_hops), and the per-link CSV's links between
  *    nodes (all but the intra tier) sum to it.
- *  - A timed van de Geijn broadcast stays within 25% of the cost model
+ *  - A timed van de Geijn broadcast stays within 25% of its cost model
  *    (FIFO channels keep its ring a pipeline).
  *  - A tree script (seed 002) runs as a reduce and a broadcast schedule:
  *    replayed, and timed with the same per-link bytes as untimed.
@@ -61,6 +61,7 @@ START_TEST(bad_inputs)
   expect_bad("--frobnicate", "--net", "percs:4,4,2", "--frobnicate", NULL);
   expect_bad("at least that many bytes", "--net", "percs:3,2,2", "--coll", "reduce", "--algo", "rabenseifner",
              "--bytes", "7", NULL);
+  expect_bad("--models goes with --list", "--models", NULL);
 }
 END_TEST
 
@@ -212,9 +213,9 @@ END_TEST
 
 /* FIFO channels: van de Geijn's ring phase is a pipeline behind the
  * scatter's large messages.  If messages to one destination fair-shared the
- * link, a rank's first ring message would arrive only with its last (7x the
- * cost model 2 (p-1)/p n beta at p = 32); with in-order channels the time
- * stays within 25% of the model. */
+ * link, a rank's first ring message would arrive only with its last (7x
+ * Table 1's 2 (p-1)/p n beta at p = 32); with in-order channels the time
+ * stays within 25% of its own cost model (sim/contracts/cost.h). */
 START_TEST(ring_is_a_pipeline)
 {
   harness_result r;

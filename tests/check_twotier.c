@@ -110,7 +110,8 @@ static void victim_ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 START_TEST(test_replay_rejects_idle_rank)
 {
   victim_algo = algos_at(_i);
-  cs_coll_algo broken = {"broken", victim_algo->coll, "test", victim_plan, victim_ops, victim_algo->needs_in_order};
+  cs_coll_algo broken = {"broken", victim_algo->coll, "test", victim_plan, victim_ops,
+                         victim_algo->needs_in_order, victim_algo->cost, victim_algo->cost_formula};
   const int idle_shapes[][3] = {{2, 2, 2}, {3, 2, 1}, {5, 3, 2}};
   for (size_t s = 0; s < 3; s++) {
     cs_net net = cs_net_percs(idle_shapes[s][0], idle_shapes[s][1], idle_shapes[s][2]);

@@ -13,7 +13,12 @@
  * MPICH packs into a temporary buffer, and for a root other than 0 it
  * receives into a derived datatype; data movement between ranks is the same.
  *
- * Units: one unit per rank (nunits = p).  Tags: tree level, log2(mask). */
+ * Units: one unit per rank (nunits = p).  Tags: tree level, log2(mask).
+ *
+ * Cost (sim/contracts/cost.h; Table 1's (p-1)/p n beta, plus latency and
+ * the port): the longest path of the tree, rank by rank; a rank's children
+ * are ready one after another (the smaller subtrees first) and their
+ * messages cross its port one after another (cs_obl_binomial_cost). */
 #include "algorithms/collectives/oblivious.h"
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
@@ -21,5 +26,11 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   cs_obl_binomial_gather(prm, rank, 0, out);
 }
 
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  return cs_obl_binomial_cost(prm, c, (double)prm->bytes / (double)prm->p, false);
+}
+
 const cs_coll_algo cs_algo_binomial_gather = {
-  "binomial", CS_COLL_GATHER, "binomial tree to rank 0, nearest subtree first (MPICH)", cs_plan_unit_per_rank, ops, false};
+  "binomial", CS_COLL_GATHER, "binomial tree to rank 0, nearest subtree first (MPICH)", cs_plan_unit_per_rank, ops, false,
+  cost, CS_OBL_BINOMIAL_GATHER_COST};

@@ -52,4 +52,34 @@ void cs_obl_ring_allgather(const cs_sched_params *prm, int64_t rank, int32_t tag
  * ops; step i uses tag + i - 1.  Nothing for p = 1. */
 void cs_obl_pairwise_reduce_scatter(const cs_sched_params *prm, int64_t rank, int32_t tag, cs_oplist *out);
 
+/* ---- costs (sim/contracts/cost.h), each with its formula text ---- */
+
+/* Partners for cs_cost_pattern: rank + d mod p, rank XOR d (-1 past p). */
+int64_t cs_obl_shift_partner(const cs_sched_params *prm, int64_t rank, int64_t d);
+int64_t cs_obl_xor_partner(const cs_sched_params *prm, int64_t rank, int64_t d);
+
+/* The binomial tree's critical path, blocks of b bytes, rank by rank (the
+ * longest path of the tree).  scatter: a rank holding its subtree's blocks
+ * sends every child its subtree at once, largest first (o_send each), the
+ * off-node ones sharing its port fairly; gather: a rank receives its
+ * children nearest first, each ready when its own subtree is, their
+ * messages through its port one after another. */
+double cs_obl_binomial_cost(const cs_sched_params *prm, const cs_cost_params *c, double b, bool scatter);
+#define CS_OBL_BINOMIAL_SCATTER_COST \
+  "longest path of the tree: child c of r (its k-th send, subtree s_c = size(c)*b) has it k*o_send + o_recv + a(c) + " \
+  "max(s_c*B(c), sum_j min(s_j, s_c)*Bp) after r (j: r's off-node children)"
+#define CS_OBL_BINOMIAL_GATHER_COST \
+  "longest path of the tree: r receives child c (subtree s_c = size(c)*b, nearest first) o_send + a(c) + " \
+  "max(s_c*B(c), Bp*(bytes through r's port so far)) after c has its subtree, + o_recv"
+/* The ring allgather: p-1 steps of every rank sending a block to rank+1.
+ * Two bounds: a rank's next send waits for the last to be delivered (FIFO
+ * channels), receiving meanwhile, so each of its p-1 steps takes its send
+ * or its overheads; and block i reaches rank i-1 after p-1 hops, each
+ * msg(i, i+1) = o + a + b*B at the level of the pair. */
+double cs_obl_ring_cost(const cs_sched_params *prm, const cs_cost_params *c, double b);
+#define CS_OBL_RING_COST "max((p-1)*max(shift(1, b) - o_recv, o), sum of msg(i, i+1, b) over p-1 pairs in a row)"
+/* The pairwise reduce-scatter: steps i = 1..p-1, a block to rank+i, combined. */
+double cs_obl_pairwise_cost(const cs_sched_params *prm, const cs_cost_params *c, double b);
+#define CS_OBL_PAIRWISE_COST "sum_i=1..p-1 [shift(i, b) + b*g]"
+
 #endif

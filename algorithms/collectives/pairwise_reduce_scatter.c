@@ -14,7 +14,11 @@
  * Representation: one CS_OP_LOOP of p-1 iterations over a send (peer_step
  * +1, unit_step +1 block) and a RECV_REDUCE (peer_step -1, units fixed), so
  * a rank's list is 3 ops long whatever p.  Units: one unit per rank
- * (nunits = p).  Tags: step i has tag i - 1. */
+ * (nunits = p).  Tags: step i has tag i - 1.
+ *
+ * Cost (sim/contracts/cost.h): the p-1 steps one after another (a step's
+ * receive ends before the next send), each with the loads of every rank
+ * sending a block i ranks on at once, and the block combined (gamma). */
 #include "algorithms/collectives/oblivious.h"
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
@@ -22,6 +26,11 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   cs_obl_pairwise_reduce_scatter(prm, rank, 0, out);
 }
 
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  return cs_obl_pairwise_cost(prm, c, (double)prm->bytes / (double)prm->p);
+}
+
 const cs_coll_algo cs_algo_pairwise_reduce_scatter = {
   "pairwise", CS_COLL_REDUCE_SCATTER, "p-1 pairwise exchanges, step i: send to rank+i, reduce from rank-i (MPICH)",
-  cs_plan_unit_per_rank, ops, false};
+  cs_plan_unit_per_rank, ops, false, cost, CS_OBL_PAIRWISE_COST};

@@ -15,7 +15,10 @@
  *
  * Units: one per rank (nunits = p), balanced sizes (cs_unit_bytes); rank r
  * owns block r after the first phase.  Tags: pairwise steps 0 .. p-2, gather
- * levels p + log2(mask).  Any p >= 1. */
+ * levels p + log2(mask).  Any p >= 1.
+ *
+ * Cost (sim/contracts/cost.h): the pairwise reduce-scatter's, then the
+ * binomial gather's of the reduced blocks (one after the other). */
 #include "algorithms/collectives/oblivious.h"
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
@@ -24,6 +27,13 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   cs_obl_binomial_gather(prm, rank, (int32_t)prm->p, out);
 }
 
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  double b = (double)prm->bytes / (double)prm->p;
+  return cs_obl_pairwise_cost(prm, c, b) + cs_obl_binomial_cost(prm, c, b, false);
+}
+
 const cs_coll_algo cs_algo_rabenseifner_pairwise_reduce = {
   "rabenseifner-pairwise", CS_COLL_REDUCE,
-  "pairwise-exchange reduce-scatter (MPICH's long-message choice) + binomial gather to rank 0", cs_plan_unit_per_rank, ops, false};
+  "pairwise-exchange reduce-scatter (MPICH's long-message choice) + binomial gather to rank 0", cs_plan_unit_per_rank,
+  ops, false, cost, "[pairwise: " CS_OBL_PAIRWISE_COST "] + [binomial gather: " CS_OBL_BINOMIAL_GATHER_COST "], b = n/p"};

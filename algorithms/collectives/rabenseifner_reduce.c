@@ -26,7 +26,13 @@
  * mask <= q < 2 mask sends its window to q - mask and is done.  New rank 0
  * is rank 0, the root, which ends with every piece.
  * MPICH's case of a root among the dropped odd ranks (extra send from rank
- * 0 to the root) never arises: the root is rank 0. */
+ * 0 to the root) never arises: the root is rank 0.
+ *
+ * Cost (sim/contracts/cost.h; Table 1's (p-1)/p (2 n beta + n gamma)
+ * assumes the bytes spread over every link): the fold, then every halving
+ * step and every gather step one after another, each with the loads of all
+ * its ranks sending at once (the ranks of a node that pair with one other
+ * node share its links), the halving's received half combined (gamma). */
 #include "algorithms/collectives/oblivious.h"
 
 #include <inttypes.h>
@@ -50,6 +56,8 @@ static bool plan(cs_sched_params *prm, GError **err)
 typedef struct {
   int64_t p, pof2, rem;
 } fold;
+
+static fold fold_of(const cs_sched_params *prm) { return (fold){prm->p, prm->nunits, prm->p - prm->nunits}; }
 
 static int64_t real_rank(const fold *f, int64_t q) { return q < f->rem ? 2 * q : q + f->rem; }
 
@@ -97,7 +105,7 @@ static void gather_to_root(const fold *f, int64_t q, const int64_t *kept_first, 
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
-  fold f = {prm->p, prm->nunits, prm->p - prm->nunits};
+  fold f = fold_of(prm);
   int64_t q = fold_to_pow2(prm, &f, rank, out);
   if (q < 0)
     return;
@@ -106,6 +114,56 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   gather_to_root(&f, q, kept_first, out);
 }
 
+/* ---- cost ---- */
+
+/* New rank of a real rank after the fold, -1 for a rank that dropped out. */
+static int64_t new_rank(const fold *f, int64_t r)
+{
+  if (r >= 2 * f->rem)
+    return r - f->rem;
+  return r % 2 ? -1 : r / 2;
+}
+
+static int64_t fold_partner(const cs_sched_params *prm, int64_t r, int64_t unused)
+{
+  (void)unused;
+  return r % 2 && r < 2 * fold_of(prm).rem ? r - 1 : -1;
+}
+
+static int64_t halving_partner(const cs_sched_params *prm, int64_t r, int64_t mask)
+{
+  fold f = fold_of(prm);
+  int64_t q = new_rank(&f, r);
+  return q < 0 ? -1 : real_rank(&f, q ^ mask);
+}
+
+static int64_t gather_partner(const cs_sched_params *prm, int64_t r, int64_t mask)
+{
+  fold f = fold_of(prm);
+  int64_t q = new_rank(&f, r);
+  return q >= mask && q < 2 * mask ? real_rank(&f, q - mask) : -1;
+}
+
+/* A step of every rank at once, combining what it receives or not. */
+static double step(const cs_sched_params *prm, const cs_cost_params *c, cs_cost_partner_fn f, int64_t arg,
+                   double bytes, bool combine)
+{
+  cs_cost_step s = cs_cost_pattern(prm, f, arg, bytes);
+  s.combined = combine ? bytes : 0;
+  return cs_cost_step_time(c, &s);
+}
+
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  double n = (double)prm->bytes, t = fold_of(prm).rem > 0 ? step(prm, c, fold_partner, 0, n, true) : 0;
+  for (int64_t mask = 1; mask < prm->nunits; mask <<= 1)
+    t += step(prm, c, halving_partner, mask, n / (double)(2 * mask), true) +
+         step(prm, c, gather_partner, mask, n / (double)(2 * mask), false);
+  return t;
+}
+
 const cs_coll_algo cs_algo_rabenseifner_reduce = {
   "rabenseifner", CS_COLL_REDUCE,
-  "fold to a power of two, recursive-halving reduce-scatter, binomial gather to rank 0 (MPICH)", plan, ops, false};
+  "fold to a power of two, recursive-halving reduce-scatter, binomial gather to rank 0 (MPICH)", plan, ops, false,
+  cost, "[q < p: shift(-1, n) + n*g] + sum_i=0..log2(q)-1 [xor(2^i, n/2^(i+1)) + n/2^(i+1)*g + shift(-2^i, "
+        "n/2^(i+1))], q = largest power of two <= p, on the ranks left after the fold"};

@@ -24,7 +24,14 @@
  * For a power-of-two p this is the plain recursive doubling, p log2 p
  * messages, (p-1) p blocks.
  *
- * Units: one unit per rank (nunits = p).  Works for any p >= 1. */
+ * Units: one unit per rank (nunits = p).  Works for any p >= 1.
+ *
+ * Cost (sim/contracts/cost.h; Table 1 gives (p-1)/p n beta, which assumes
+ * the bytes spread over every link): log2 p exchanges one after another,
+ * each with the loads of every rank sending its group (2^i blocks) at once,
+ * so the ranks of a node (supernode) that exchange with one other node
+ * (supernode) share its links; plus, for a non-power of two, the fix-up's
+ * log2(mask) messages of nc blocks after the exchange it completes. */
 #include "algorithms/collectives/oblivious.h"
 
 enum { EXCHANGE_TAG = 0, FIXUP_TAG = 64, FIXUP_TAGS_PER_STEP = 64 };
@@ -71,6 +78,36 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   }
 }
 
+/* The fix-up of the exchange at distance mask, as its slowest group runs it. */
+static double fixup_cost(const cs_sched_params *prm, const cs_cost_params *c, int64_t mask, double b)
+{
+  double worst = 0;
+  for (int64_t root = 0; root < prm->p; root += mask) {
+    int64_t nc = prm->p - root - mask;
+    if (((root ^ mask) + mask <= prm->p) || nc <= 0)
+      continue;
+    double t = 0;
+    for (int64_t tmp = mask >> 1; tmp > 0; tmp >>= 1) {
+      cs_cost_step s = cs_cost_message(prm, root, root + tmp, (double)nc * b);
+      t += cs_cost_step_time(c, &s);
+    }
+    worst = t > worst ? t : worst;
+  }
+  return worst;
+}
+
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  double b = (double)prm->bytes / (double)prm->p, t = 0;
+  for (int64_t mask = 1; mask < prm->p; mask <<= 1) {
+    cs_cost_step s = cs_cost_pattern(prm, cs_obl_xor_partner, mask, (double)mask * b);
+    t += cs_cost_step_time(c, &s) + fixup_cost(prm, c, mask, b);
+  }
+  return t;
+}
+
 const cs_coll_algo cs_algo_recursive_doubling_allgather = {
   "recursive-doubling", CS_COLL_ALLGATHER,
-  "recursive doubling, distance 1 first; MPICH's halving fix-up for non-powers of two", cs_plan_unit_per_rank, ops, false};
+  "recursive doubling, distance 1 first; MPICH's halving fix-up for non-powers of two", cs_plan_unit_per_rank, ops,
+  false, cost, "sum_i=0..L-1 [xor(2^i, 2^i*b) + fix-up_i], fix-up_i (p no power of two, a group whose partner group is cut "
+        "at p, nc = its missing blocks): sum over halvings j < i of msg(2^j, nc*b)"};

@@ -9,7 +9,11 @@
  *
  * Representation: one CS_OP_LOOP of p-1 iterations over a send and a
  * receive (unit_step -1 block), so a rank's list is 3 ops long whatever p.
- * Units: one unit per rank (nunits = p).  Tags: step i has tag i. */
+ * Units: one unit per rank (nunits = p).  Tags: step i has tag i.
+ *
+ * Cost (sim/contracts/cost.h): p-1 steps, each as long as the slowest
+ * neighbour pair's message (every step waits for the previous one's block),
+ * with the loads of every rank sending at once. */
 #include "algorithms/collectives/oblivious.h"
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
@@ -17,5 +21,11 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   cs_obl_ring_allgather(prm, rank, 0, out);
 }
 
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  return cs_obl_ring_cost(prm, c, (double)prm->bytes / (double)prm->p);
+}
+
 const cs_coll_algo cs_algo_ring_allgather = {
-  "ring", CS_COLL_ALLGATHER, "ring, p-1 steps, each rank forwards to rank+1 (MPICH)", cs_plan_unit_per_rank, ops, false};
+  "ring", CS_COLL_ALLGATHER, "ring, p-1 steps, each rank forwards to rank+1 (MPICH)", cs_plan_unit_per_rank, ops, false,
+  cost, CS_OBL_RING_COST};

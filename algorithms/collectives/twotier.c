@@ -1,6 +1,7 @@
 /* Shared helpers of the two-tier SDTA algorithms (see twotier.h). */
 #include "algorithms/collectives/twotier.h"
 
+#include <math.h>
 #include <string.h>
 
 static int64_t mod(int64_t a, int64_t m)
@@ -391,4 +392,151 @@ void tt_direct_with_root(cs_oplist *out, const cs_sched_params *prm, int64_t ran
   cs_ops_loop(out, prm->p - 1, 1);
   (root_sends ? cs_ops_send : cs_ops_recv)(out, 1, 0, cs_units_block(prm, 1));
   cs_ops_step(out, 1, tt_units_per_rank(prm));
+}
+
+int64_t tt_count_holders(const cs_sched_params *prm, int64_t s)
+{
+  bool *holder = g_new(bool, prm->tt->nps);
+  tt_part_holders(prm, s, holder);
+  int64_t k = 0;
+  for (int64_t n = 0; n < prm->tt->nps; n++)
+    k += holder[n];
+  g_free(holder);
+  return k;
+}
+
+/* ---- costs ---- */
+
+double tt_block_bytes(const cs_sched_params *prm) { return (double)prm->bytes / (double)prm->p; }
+
+double tt_supernode_bytes(const cs_sched_params *prm)
+{
+  return tt_block_bytes(prm) * (double)tt_ranks_per_supernode(prm);
+}
+
+double tt_cost_exchange(const cs_cost_params *c, cs_cost_level level, int64_t out, int64_t in, double bytes)
+{
+  if (out <= 0 && in <= 0)
+    return 0;
+  cs_cost_step s = cs_cost_fan(level, (double)max64(out, in), bytes);
+  s.sends = (double)max64(out, 1);
+  s.recvs = (double)max64(in, 1);
+  return cs_cost_step_time(c, &s);
+}
+
+double tt_cost_out(const cs_cost_params *c, cs_cost_level level, int64_t k, double bytes)
+{
+  return k > 0 ? tt_cost_exchange(c, level, k, 1, bytes) : 0;
+}
+
+double tt_cost_in(const cs_cost_params *c, cs_cost_level level, int64_t k, double bytes)
+{
+  return k > 0 ? tt_cost_exchange(c, level, 1, k, bytes) : 0;
+}
+
+/* The most L2 links at one node of [from, to) of supernode s: leaving it
+ * (gateway side) or landing on it. */
+static int64_t most_links(const cs_sched_params *prm, int64_t s, bool gateway_side, int64_t from, int64_t to)
+{
+  tt_buckets b;
+  by_link_end(prm, s, gateway_side, &b);
+  int64_t best = 0;
+  for (int64_t k = from; k < to; k++)
+    best = max64(best, tt_bucket_size(&b, k));
+  tt_buckets_free(&b);
+  return best;
+}
+
+int64_t tt_most_gateways(const cs_sched_params *prm, int64_t s, int64_t from)
+{
+  return most_links(prm, s, true, from, prm->tt->nps);
+}
+
+int64_t tt_most_landings(const cs_sched_params *prm, int64_t s, int64_t from)
+{
+  return most_links(prm, s, false, from, prm->tt->nps);
+}
+
+int64_t tt_gateways_at(const cs_sched_params *prm, int64_t s, int64_t n) { return most_links(prm, s, true, n, n + 1); }
+
+int64_t tt_landings_at(const cs_sched_params *prm, int64_t s, int64_t n) { return most_links(prm, s, false, n, n + 1); }
+
+double tt_cost_node_spread(const cs_sched_params *prm, const cs_cost_params *c, double m)
+{
+  return tt_cost_out(c, CS_LVL_CORE, prm->tt->cpn - 1, m);
+}
+
+double tt_cost_node_collect(const cs_sched_params *prm, const cs_cost_params *c, double m)
+{
+  return tt_cost_in(c, CS_LVL_CORE, prm->tt->cpn - 1, m);
+}
+
+double tt_cost_node_reduce(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  int64_t others = prm->tt->cpn - 1;
+  if (others == 0)
+    return 0;
+  double q = (double)prm->bytes / (double)prm->tt->cpn;
+  cs_cost_step s = cs_cost_fan(CS_LVL_CORE, (double)others, q);
+  s.recvs = (double)others;
+  s.combined = (double)others * q;
+  return cs_cost_step_time(c, &s) + tt_cost_node_collect(prm, c, q);
+}
+
+/* Node level: every node sends each owner (nps-1 of them) its parts and
+ * combines the parts it owns from every other node. */
+static double cost_parts_in_supernode(const cs_sched_params *prm, const cs_cost_params *c, const tt_buckets *g)
+{
+  int64_t nps = prm->tt->nps, own = tt_own_part_owner(g), most = 0, least = prm->tt->sn, owners = 0;
+  if (nps < 2)
+    return 0;
+  for (int64_t n = 0; n < nps; n++) {
+    int64_t parts = tt_bucket_size(g, n) + (n == own);
+    most = max64(most, parts);
+    least = parts < least ? parts : least;
+    owners += parts > 0;
+  }
+  double S = tt_supernode_bytes(prm), in = (double)((nps - 1) * most) * S;
+  cs_cost_step s = cs_cost_fan(CS_LVL_NODE, (double)max64(owners - 1, 1), (double)most * S);
+  s.port_bytes = fmax(in, (double)(prm->tt->sn - least) * S);
+  s.recvs = (double)(nps - 1);
+  s.combined = in;
+  return cs_cost_step_time(c, &s);
+}
+
+double tt_cost_reduce_exchange(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  tt_buckets g;
+  tt_by_gateway(prm, 0, &g);
+  double t = cost_parts_in_supernode(prm, c, &g);
+  tt_buckets_free(&g);
+  if (prm->tt->sn < 2)
+    return t;
+  int64_t out = tt_most_gateways(prm, 0, 0), in = tt_most_landings(prm, 0, 0);
+  double S = tt_supernode_bytes(prm);
+  cs_cost_step s = cs_cost_fan(CS_LVL_GATEWAY, (double)max64(out, in), S);
+  s.sends = (double)out;
+  s.recvs = (double)in;
+  s.combined = (double)in * S;
+  return t + cs_cost_step_time(c, &s);
+}
+
+double tt_cost_direct(const cs_sched_params *prm, const cs_cost_params *c, bool root_sends)
+{
+  int64_t p = prm->p, cpn = prm->tt->cpn;
+  if (p < 2)
+    return 0;
+  double b = tt_block_bytes(prm), S = tt_supernode_bytes(prm);
+  cs_cost_level level = prm->tt->sn > 1 ? CS_LVL_SUPERNODE : prm->tt->nps > 1 ? CS_LVL_NODE : CS_LVL_CORE;
+  cs_cost_step s = cs_cost_fan(level, (double)(p - 1), b);
+  if (level != CS_LVL_CORE) {
+    s.pair_bytes = (double)cpn * b + (double)tt_most_gateways(prm, 0, 1) * S;
+    s.port_bytes = (double)(p - cpn) * b;
+    s.l2_bytes = level == CS_LVL_SUPERNODE ? S : 0;
+  }
+  if (!root_sends) {
+    s.recvs = s.sends;
+    s.sends = 1;
+  }
+  return cs_cost_step_time(c, &s);
 }

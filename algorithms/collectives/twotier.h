@@ -140,5 +140,45 @@ void tt_reduce_exchange(cs_oplist *out, const cs_sched_params *prm, const tt_whe
 /* holder[n] (nps entries): does node n of supernode s hold a partial sum of
  * P_s after tt_reduce_exchange (its owner, or an L2 landing node)? */
 void tt_part_holders(const cs_sched_params *prm, int64_t s, bool *holder);
+int64_t tt_count_holders(const cs_sched_params *prm, int64_t s);
+
+/* ---- costs (sim/contracts/cost.h) ----
+ * The steps of the algorithms above, as supernode 0 runs them (the loads of
+ * its nodes stand for every supernode's).  Each is 0 when it sends nothing. */
+/* Bytes of one rank's block (b = n/p) and of a supernode's blocks. */
+double tt_block_bytes(const cs_sched_params *prm);
+double tt_supernode_bytes(const cs_sched_params *prm);
+/* A node sends `out` messages of `bytes` at once, one to each of `out`
+ * nodes at `level`, and receives `in` such messages (o_send, o_recv each,
+ * its port carrying the larger number); tt_cost_out: (k, 1); tt_cost_in:
+ * (1, k). */
+double tt_cost_exchange(const cs_cost_params *c, cs_cost_level level, int64_t out, int64_t in, double bytes);
+double tt_cost_out(const cs_cost_params *c, cs_cost_level level, int64_t k, double bytes);
+double tt_cost_in(const cs_cost_params *c, cs_cost_level level, int64_t k, double bytes);
+/* The most L2 links leaving (tt_most_gateways) or landing on
+ * (tt_most_landings) one node of supernode s, over nodes [from, nps). */
+int64_t tt_most_gateways(const cs_sched_params *prm, int64_t s, int64_t from);
+int64_t tt_most_landings(const cs_sched_params *prm, int64_t s, int64_t from);
+/* L2 links leaving (landing on) node n of supernode s. */
+int64_t tt_gateways_at(const cs_sched_params *prm, int64_t s, int64_t n);
+int64_t tt_landings_at(const cs_sched_params *prm, int64_t s, int64_t n);
+/* tt_node_scatter, tt_node_gather (m: bytes per core) and tt_node_bcast. */
+double tt_cost_node_spread(const cs_sched_params *prm, const cs_cost_params *c, double m);
+double tt_cost_node_collect(const cs_sched_params *prm, const cs_cost_params *c, double m);
+/* tt_node_reduce's two steps, and tt_reduce_exchange's two. */
+double tt_cost_node_reduce(const cs_sched_params *prm, const cs_cost_params *c);
+double tt_cost_reduce_exchange(const cs_sched_params *prm, const cs_cost_params *c);
+/* Their formulas (the steps, then what the counts are). */
+#define TT_REDUCE_EXCHANGE_COST \
+  "fan_0(cpn-1, n/cpn) + (cpn-1)*(n/cpn)*g + fanin_0(cpn-1, n/cpn) + [nps > 1: fan_1(owners-1, ko*S), nps-1 " \
+  "in, + (nps-1)*ko*S*g] + [sn > 1: xchg_g(kG, S) + kG*S*g]"
+#define TT_REDUCE_EXCHANGE_WHERE "S = n/sn, ko: most parts a node owns, kG: most L2 links of a node (out or in)"
+/* The direct variants: the root sends (receives) p-1 blocks at once; the
+ * link from the root's node to a gateway node carries the blocks of every
+ * supernode behind it. */
+double tt_cost_direct(const cs_sched_params *prm, const cs_cost_params *c, bool root_sends);
+#define TT_DIRECT_COST(overheads) \
+  overheads " + a2 + max((cpn*b + kg*S)*B2, (p-cpn)*b*Bp, S*BL), S = nps*cpn*b, kg: most L2 links of a node of " \
+            "supernode 0 but the root's (a, B: the farthest level present)"
 
 #endif

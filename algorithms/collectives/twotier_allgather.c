@@ -15,8 +15,17 @@
  *      forwards.
  *   5. core 0 -> every other core of its node: every block.
  * Under PERCS the landing node of supernode u's links from s = k, k+nps, ...
- * is node k: it forwards sn/nps supernodes, one fewer when k = u mod nps. */
+ * is node k: it forwards sn/nps supernodes, one fewer when k = u mod nps.
+ *
+ * Cost (sim/contracts/cost.h; Table 2's n beta (1/nps + 1/sn + 1/(sn nps))
+ * is steps 4, 3 and 2 on PERCS): the five steps one after another, each at
+ * its busiest node: step 3 at the node with the most L2 links (out or in),
+ * step 4 at the node whose port carries the most (its landed supernodes to
+ * nps-1 nodes out, the others' landed supernodes in: Dragonfly's terminal
+ * link, the bottleneck there). */
 #include "algorithms/collectives/twotier.h"
+
+#include <math.h>
 
 enum { STEP_IN_NODE = 1, STEP_IN_SUPERNODE, STEP_OVER_L2, STEP_FORWARD, STEP_OUT_NODE };
 
@@ -86,6 +95,42 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   tt_node_bcast(out, prm, rank, STEP_OUT_NODE);
 }
 
+/* ---- cost ---- */
+
+/* Step 4: node k forwards the kl_k supernodes that landed on it to nps-1
+ * nodes and receives the sn-1-kl_k others. */
+static double cost_forward(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  int64_t nps = prm->tt->nps, sn = prm->tt->sn;
+  double S = tt_supernode_bytes(prm), worst = 0;
+  tt_buckets l;
+  tt_by_landing(prm, 0, &l);
+  for (int64_t k = 0; k < nps; k++) {
+    int64_t kl = tt_bucket_size(&l, k);
+    cs_cost_step s = cs_cost_fan(CS_LVL_NODE, (double)(nps - 1), (double)kl * S);
+    s.port_bytes = fmax(s.port_bytes, (double)(sn - 1 - kl) * S);
+    s.recvs = (double)(nps - 1);
+    worst = fmax(worst, cs_cost_step_time(c, &s));
+  }
+  tt_buckets_free(&l);
+  return worst;
+}
+
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  int64_t nps = prm->tt->nps, cpn = prm->tt->cpn;
+  double b = tt_block_bytes(prm), S = tt_supernode_bytes(prm);
+  double t = tt_cost_node_collect(prm, c, b) + tt_cost_exchange(c, CS_LVL_NODE, nps - 1, nps - 1, (double)cpn * b) +
+             tt_cost_node_spread(prm, c, (double)prm->bytes);
+  if (prm->tt->sn < 2)
+    return t;
+  t += tt_cost_exchange(c, CS_LVL_GATEWAY, tt_most_gateways(prm, 0, 0), tt_most_landings(prm, 0, 0), S);
+  return nps < 2 ? t : t + cost_forward(prm, c);
+}
+
 const cs_coll_algo cs_algo_twotier_allgather = {
     "two-tier", CS_COLL_ALLGATHER,
-    "SDTA (Sec. 5.3): node gather, L1 all-to-all, L2 all-to-all, landing nodes forward, node bcast", plan, ops, true};
+    "SDTA (Sec. 5.3): node gather, L1 all-to-all, L2 all-to-all, landing nodes forward, node bcast", plan, ops, true,
+    cost, "fanin_0(cpn-1, b) + xchg_1(nps-1, cpn*b) + [sn > 1: xchg_g(k3, S) + max_k xchg_1(nps-1, kl_k*S) with "
+          "node k's port at max((nps-1)*kl_k, sn-1-kl_k)*S] + fan_0(cpn-1, n), S = nps*cpn*b, k3: most L2 links of a "
+          "node (out or in), kl_k: supernodes landing on node k"};

@@ -32,9 +32,20 @@
  *
  * "two-tier-missing" (step 4 only to supernodes still missing the chunk):
  *   as "two-tier" but step 4 skips supernode 0, whose nodes instead share
- *   their step-1 chunk with every other non-root node (the root holds all). */
+ *   their step-1 chunk with every other non-root node (the root holds all).
+ *
+ * Costs (sim/contracts/cost.h; Table 2's 3 n beta / nps counts three chunk
+ * transfers, the six steps chain five network steps): the six steps one
+ * after another, each at its busiest node of the reading: k2 seeds of one
+ * chunk (its node sends them at once), ks chunks of one seed, k4 L2 links
+ * of a seed's node that step 4 uses, k5 distinct chunks a node receives in
+ * step 4; the root's step-1 and step-2 sends leave at once (its port).
+ * Step 2 reaches an orphan chunk's seed through the gateway (a supernode
+ * route) and the seed's L2 link carries all its ks chunks.  "two-tier-missing"
+ * also runs supernode 0's own path (steps 1, share, 6), the slower counts. */
 #include "algorithms/collectives/twotier.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 enum {
@@ -272,15 +283,145 @@ static void ops_missing(const cs_sched_params *prm, int64_t rank, cs_oplist *out
   ops_reading(prm, &missing, rank, out);
 }
 
+/* ---- costs ---- */
+
+/* The most seeds of one chunk (k2) and the most chunks of one seed (ks). */
+static void seed_counts(const cs_sched_params *prm, const tt_buckets *seeds, int64_t *k2, int64_t *ks)
+{
+  int64_t *per_chunk = g_new0(int64_t, prm->tt->nps);
+  *k2 = *ks = 0;
+  for (int64_t t = 0; t < seeds->nb; t++) {
+    *ks = tt_bucket_size(seeds, t) > *ks ? tt_bucket_size(seeds, t) : *ks;
+    for (int64_t i = 0; i < tt_bucket_size(seeds, t); i++)
+      per_chunk[tt_bucket(seeds, t)[i]]++;
+  }
+  for (int64_t i = 0; i < prm->tt->nps; i++)
+    *k2 = per_chunk[i] > *k2 ? per_chunk[i] : *k2;
+  g_free(per_chunk);
+}
+
+/* The most L2 links a node of a seed uses in step 4 (k4). */
+static int64_t most_step4_links(const cs_sched_params *prm, const reading *rd, const tt_buckets *seeds)
+{
+  int64_t best = 0;
+  for (int64_t t = 1; t < prm->tt->sn; t++) {
+    if (tt_bucket_size(seeds, t) == 0)
+      continue;
+    tt_buckets g;
+    tt_by_gateway(prm, t, &g);
+    for (int64_t j = 0; j < prm->tt->nps; j++) {
+      int64_t k = 0;
+      for (int64_t i = 0; i < tt_bucket_size(&g, j); i++)
+        k += receives_step4(rd, tt_bucket(&g, j)[i]);
+      best = k > best ? k : best;
+    }
+    tt_buckets_free(&g);
+  }
+  return best;
+}
+
+/* The most distinct chunks one node receives in step 4 (k5). */
+static int64_t most_chunks_received(const cs_sched_params *prm, const reading *rd, const tt_buckets *seeds)
+{
+  int64_t best = 0;
+  for (int64_t u = 0; u < prm->tt->sn; u++) {
+    tt_buckets r;
+    chunks_received(prm, rd, seeds, u, &r);
+    for (int64_t k = 0; k < prm->tt->nps; k++)
+      best = tt_bucket_size(&r, k) > best ? tt_bucket_size(&r, k) : best;
+    tt_buckets_free(&r);
+  }
+  return best;
+}
+
+/* Step 2 at a level: a node sends its chunk to k2 seeds, a seed's landing
+ * node receives its ks chunks (over one L2 link when they are orphans). */
+static double cost_seed_step(const cs_cost_params *c, cs_cost_level level, int64_t k2, int64_t ks, double ch)
+{
+  cs_cost_step s = cs_cost_fan(level, (double)k2, ch);
+  s.recvs = (double)ks;
+  s.l2_bytes = (double)ks * ch;
+  return cs_cost_step_time(c, &s);
+}
+
+/* Steps 1-2: chunk i reaches node i, then its seeds; an orphan chunk (node
+ * i has no L2 link) travels from node i through a gateway (a supernode
+ * route), the root's own chunk without step 1. */
+static double cost_to_seeds(const cs_sched_params *prm, const cs_cost_params *c, int64_t k2, int64_t ks, double ch)
+{
+  int64_t nps = prm->tt->nps;
+  cs_cost_step first = cs_cost_fan(CS_LVL_NODE, (double)(nps - 1), ch);
+  first.port_bytes = (double)(nps - 1 + k2) * ch;
+  double t1 = nps > 1 ? cs_cost_step_time(c, &first) : 0, orphan = cost_seed_step(c, CS_LVL_SUPERNODE, k2, ks, ch);
+  double t = t1 + cost_seed_step(c, CS_LVL_GATEWAY, k2, ks, ch);
+  tt_buckets g;
+  tt_by_gateway(prm, 0, &g);
+  for (int64_t i = 0; i < nps; i++)
+    if (tt_bucket_size(&g, i) == 0)
+      t = fmax(t, (i == 0 ? 0 : t1) + orphan);
+  tt_buckets_free(&g);
+  return t;
+}
+
+/* Steps 1-5 over the seeds (sn > 1). */
+static double cost_through_seeds(const cs_sched_params *prm, const cs_cost_params *c, const reading *rd, double ch)
+{
+  int64_t nps = prm->tt->nps, k2, ks;
+  tt_buckets seeds;
+  seed_chunks(prm, rd, &seeds);
+  seed_counts(prm, &seeds, &k2, &ks);
+  double t = cost_to_seeds(prm, c, k2, ks, ch) + tt_cost_out(c, CS_LVL_NODE, nps - 1, (double)ks * ch) +
+             tt_cost_out(c, CS_LVL_GATEWAY, most_step4_links(prm, rd, &seeds), (double)ks * ch) +
+             tt_cost_exchange(c, CS_LVL_NODE, nps - 1, nps - 1, (double)most_chunks_received(prm, rd, &seeds) * ch);
+  tt_buckets_free(&seeds);
+  return t;
+}
+
+/* Supernode 0 sharing the step-1 chunks among its nodes (steps 1 and share). */
+static double cost_in_supernode0(const cs_sched_params *prm, const cs_cost_params *c, double ch)
+{
+  int64_t nps = prm->tt->nps;
+  return tt_cost_out(c, CS_LVL_NODE, nps - 1, ch) + tt_cost_exchange(c, CS_LVL_NODE, nps - 2, nps - 2, ch);
+}
+
+static double cost_reading(const cs_sched_params *prm, const cs_cost_params *c, const reading *rd)
+{
+  double n = (double)prm->bytes, ch = n / (double)prm->tt->nps;
+  double t = prm->tt->sn > 1 ? cost_through_seeds(prm, c, rd, ch) : 0;
+  if (prm->tt->sn == 1 || rd->spare_supernode0)
+    t = fmax(t, cost_in_supernode0(prm, c, ch));
+  return t + tt_cost_node_spread(prm, c, n);
+}
+
+static double cost(const cs_sched_params *prm, const cs_cost_params *c) { return cost_reading(prm, c, &literal); }
+
+static double cost_every(const cs_sched_params *prm, const cs_cost_params *c) { return cost_reading(prm, c, &every); }
+
+static double cost_missing(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  return cost_reading(prm, c, &missing);
+}
+
+#define CHUNK_COST(k2, k4, extra) \
+  "[sn > 1: fan_1(nps-1, ch) with the root's port at (nps-1+k2)*ch, + fan_g(k2, ch) + fan_1(nps-1, ks*ch) + " \
+  "fan_g(k4, ks*ch) + xchg_1(nps-1, k5*ch)]" extra " + fan_0(cpn-1, n), ch = n/nps, k2 = " k2 ", k4 = " k4 \
+  "; ks: most chunks of a seed, k5: most distinct chunks a node gets in step 4"
+
+#define SN1_COST " (sn = 1: fan_1(nps-1, ch) + xchg_1(nps-2, ch))"
+
 const cs_coll_algo cs_algo_twotier_bcast = {
     "two-tier", CS_COLL_BCAST,
-    "Sec. 5.2 six steps: nps chunks, one seed supernode per chunk, seeds send to every linked supernode", plan, ops, true};
+    "Sec. 5.2 six steps: nps chunks, one seed supernode per chunk, seeds send to every linked supernode", plan, ops,
+    true, cost, CHUNK_COST("1 seed per chunk", "most L2 links of a seed's node", SN1_COST)};
 
 const cs_coll_algo cs_algo_twotier_bcast_every = {
     "two-tier-every", CS_COLL_BCAST, "Sec. 5.2, step 2 read as: each chunk to every supernode linked to its node",
-    plan, ops_every, true};
+    plan, ops_every, true, cost_every,
+    CHUNK_COST("most L2 links of a node of supernode 0", "most L2 links of a seed's node", SN1_COST)};
 
 const cs_coll_algo cs_algo_twotier_bcast_missing = {
     "two-tier-missing", CS_COLL_BCAST,
     "Sec. 5.2, step 4 read as: only to supernodes missing the chunk (supernode 0 shares internally)", plan,
-    ops_missing, true};
+    ops_missing, true, cost_missing,
+    CHUNK_COST("1 seed per chunk", "most L2 links of a seed's node to supernodes but 0",
+               ", at least supernode 0's fan_1(nps-1, ch) + xchg_1(nps-2, ch)")};

@@ -10,7 +10,14 @@
  *   2. core 0 of node gateway(0, t) of supernode 0 -> core 0 of node
  *      landing(0, t) of t, for every supernode t != 0.
  *   3. core 0 of node landing(0, t) -> core 0 of every other node of t.
- *   4. core 0 -> every other core of its node. */
+ *   4. core 0 -> every other core of its node.
+ *
+ * Cost (sim/contracts/cost.h; the paper gives no formula for it, and it is
+ * not the chunked broadcast's 3 n beta / nps): the four steps one after
+ * another, each carrying the whole buffer, through the gateway node with
+ * the most L2 links; the root's step-1 sends and its own L2 sends leave at
+ * once (its port).  Step 1 is off the critical path when every L2 link of
+ * supernode 0 leaves the root's node. */
 #include "algorithms/collectives/twotier.h"
 
 enum { STEP_IN_SUPERNODE0 = 1, STEP_OVER_L2, STEP_IN_SUPERNODE, STEP_IN_NODE };
@@ -67,6 +74,24 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   tt_node_bcast(out, prm, rank, STEP_IN_NODE);
 }
 
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  int64_t nps = prm->tt->nps;
+  double n = (double)prm->bytes;
+  double t = tt_cost_out(c, CS_LVL_NODE, nps - 1, n) + tt_cost_node_spread(prm, c, n);
+  if (prm->tt->sn < 2)
+    return t;
+  t += tt_cost_out(c, CS_LVL_GATEWAY, tt_most_gateways(prm, 0, 0), n);
+  if (tt_most_gateways(prm, 0, 1) == 0) /* every L2 link leaves the root's node */
+    return t;
+  cs_cost_step first = cs_cost_fan(CS_LVL_NODE, (double)(nps - 1), n);
+  first.port_bytes = (double)(nps - 1 + tt_gateways_at(prm, 0, 0)) * n;
+  return t + cs_cost_step_time(c, &first);
+}
+
 const cs_coll_algo cs_algo_twotier_bcast_base = {
     "two-tier-base", CS_COLL_BCAST,
-    "Sec. 5.2 base broadcast: the scatter's four steps, each carrying the whole buffer", plan, ops, true};
+    "Sec. 5.2 base broadcast: the scatter's four steps, each carrying the whole buffer", plan, ops, true,
+    cost, "[sn > 1: fan_1(nps-1, n) with the root's port at (nps-1+k0)*n (if a gateway is not the root's node), + "
+          "fan_g(kG, n)] + fan_1(nps-1, n) + fan_0(cpn-1, n), kG: most L2 links of a node of supernode 0, k0: the "
+          "root's"};

@@ -18,7 +18,11 @@
  *      those t, after all of them arrived).
  *
  * "two-tier-direct" (the scatter's direct message send reversed): every rank
- * sends its block to the root in one message (tag = rank - 1). */
+ * sends its block to the root in one message (tag = rank - 1).
+ *
+ * Costs (sim/contracts/cost.h): the scatter's, steps reversed: the node
+ * receiving the most L2 links, then the root receiving from every landing
+ * node of supernode 0 at once (its port); direct: tt_cost_direct. */
 #include "algorithms/collectives/twotier.h"
 
 enum { STEP_IN_NODE = 1, STEP_IN_SUPERNODE, STEP_OVER_L2, STEP_TO_ROOT };
@@ -76,11 +80,37 @@ static void ops_direct(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   tt_direct_with_root(out, prm, rank, false);
 }
 
+/* ---- costs ---- */
+
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  int64_t nps = prm->tt->nps, cpn = prm->tt->cpn, landed = tt_most_landings(prm, 0, 1);
+  double b = tt_block_bytes(prm), S = tt_supernode_bytes(prm);
+  double t = tt_cost_node_collect(prm, c, b) + tt_cost_in(c, CS_LVL_NODE, nps - 1, (double)cpn * b);
+  if (prm->tt->sn < 2)
+    return t;
+  t += tt_cost_in(c, CS_LVL_GATEWAY, tt_most_landings(prm, 0, 0), S);
+  if (landed == 0)
+    return t;
+  cs_cost_step s = cs_cost_fan(CS_LVL_NODE, (double)(nps - 1), (double)landed * S);
+  s.port_bytes = (double)(prm->tt->sn - 1 - tt_landings_at(prm, 0, 0)) * S;
+  s.recvs = s.sends;
+  s.sends = 1;
+  return t + cs_cost_step_time(c, &s);
+}
+
+static double cost_direct(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  return tt_cost_direct(prm, c, false);
+}
+
 const cs_coll_algo cs_algo_twotier_gather = {
     "two-tier", CS_COLL_GATHER,
     "SDTA (Sec. 5.1 reversed): cores -> core 0 -> gateway to supernode 0 -> L2 -> landing node -> root", plan,
-    ops, true};
+    ops, true, cost, "fanin_0(cpn-1, b) + fanin_1(nps-1, cpn*b) + [sn > 1: fanin_g(kL, S) + fanin_1(nps-1, kl*S) with "
+                     "the root's port at the parts landed off its node], S = nps*cpn*b, kL (kl): most L2 links "
+                     "landing on a node of supernode 0 (but the root's)"};
 
 const cs_coll_algo cs_algo_twotier_gather_direct = {
     "two-tier-direct", CS_COLL_GATHER, "Sec. 5.1 reversed, direct: every rank sends its block to the root",
-    cs_plan_unit_per_rank, ops_direct, false};
+    cs_plan_unit_per_rank, ops_direct, false, cost_direct, TT_DIRECT_COST("o_send + (p-1)*o_recv")};

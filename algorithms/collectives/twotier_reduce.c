@@ -23,7 +23,13 @@
  *      collector.)
  *   7. collector of u != 0 -> node landing(u, 0) of supernode 0: P_u.
  *   8. every node n != 0 of supernode 0 -> root: the parts that landed on it
- *      (one message per arithmetic progression of them). */
+ *      (one message per arithmetic progression of them).
+ *
+ * Cost (sim/contracts/cost.h; Table 2's n beta (1/nps + 2/sn) + 2 n gamma
+ * charges all combining to one process, ours is spread over the owners):
+ * the eight steps one after another, each at its busiest node, a receiver
+ * combining everything it receives (gamma, what the timed run charges);
+ * step 8 at the root, receiving from every landing node at once (its port). */
 #include "algorithms/collectives/twotier.h"
 
 enum {
@@ -132,6 +138,51 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
     leader_ops(prm, &w, out);
 }
 
+/* ---- cost ---- */
+
+/* Steps 5-6 in supernode 0: h holders combine slices of S/h, then send them
+ * to the collector (one holder: it sends P_0 whole unless it collects). */
+static double cost_combine_part(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  int64_t h = tt_count_holders(prm, 0);
+  double S = tt_supernode_bytes(prm), slice = S / (double)h;
+  if (h == 1) {
+    bool *holder = g_new(bool, prm->tt->nps);
+    tt_part_holders(prm, 0, holder);
+    bool collects = holder[collector_of(prm, 0)];
+    g_free(holder);
+    return collects ? 0 : tt_cost_out(c, CS_LVL_NODE, 1, S);
+  }
+  cs_cost_step s = cs_cost_fan(CS_LVL_NODE, (double)(h - 1), slice);
+  s.recvs = (double)(h - 1);
+  s.combined = (double)(h - 1) * slice;
+  return cs_cost_step_time(c, &s) + tt_cost_in(c, CS_LVL_NODE, h - 1, slice);
+}
+
+/* Steps 7-8: parts over L2 to supernode 0, then to the root at once. */
+static double cost_to_root(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  int64_t nps = prm->tt->nps, landed = tt_most_landings(prm, 0, 1), most = tt_most_landings(prm, 0, 0);
+  double S = tt_supernode_bytes(prm), t = tt_cost_in(c, CS_LVL_GATEWAY, most, S);
+  if (landed == 0)
+    return t;
+  cs_cost_step s = cs_cost_fan(CS_LVL_NODE, (double)(nps - 1), (double)landed * S);
+  s.port_bytes = (double)(prm->tt->sn - 1 - tt_landings_at(prm, 0, 0)) * S;
+  s.recvs = s.sends;
+  s.sends = 1;
+  return t + cs_cost_step_time(c, &s);
+}
+
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  double t = tt_cost_node_reduce(prm, c) + tt_cost_reduce_exchange(prm, c) + cost_combine_part(prm, c);
+  return prm->tt->sn > 1 ? t + cost_to_root(prm, c) : t;
+}
+
 const cs_coll_algo cs_algo_twotier_reduce = {
     "two-tier", CS_COLL_REDUCE,
-    "Sec. 5.4: owner-based reductions at core, node and supernode level, parts collected at the root", plan, ops, true};
+    "Sec. 5.4: owner-based reductions at core, node and supernode level, parts collected at the root", plan, ops, true,
+    cost, TT_REDUCE_EXCHANGE_COST " + [h > 1: xchg_1(h-1, S/h) + (h-1)*(S/h)*g + fanin_1(h-1, S/h)] + [sn > 1: "
+          "fanin_g(kL, S) + fanin_1(nps-1, kl*S) with the root's port at the parts landed off its node], "
+          TT_REDUCE_EXCHANGE_WHERE ", h: nodes holding a partial sum of P_0, kL (kl): most L2 links landing on a node "
+          "of supernode 0 (but the root's)"};

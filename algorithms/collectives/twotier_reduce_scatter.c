@@ -21,7 +21,13 @@
  *      step-3 owner of P_u and the landing nodes) sends every other node j
  *      its piece of P_u (node j's blocks); node j combines them: the first
  *      replaces (RECV) if j held none, the rest add.
- *   6. core 0 -> every other core of its node: the core's finished block. */
+ *   6. core 0 -> every other core of its node: the core's finished block.
+ *
+ * Cost (sim/contracts/cost.h; Table 2's n beta (1/nps + 1/sn + 1/(sn nps))
+ * + 2 n gamma charges all combining to one process, ours is spread over
+ * the owners, who combine at once): the six steps one after another, each
+ * at its busiest node, a receiver combining everything it receives (gamma,
+ * what the timed run charges). */
 #include "algorithms/collectives/twotier.h"
 
 enum { STEP_IN_NODE = 1, STEP_NODE_LEVEL = 3, STEP_SCATTER_PART = 5, STEP_OUT_NODE };
@@ -76,7 +82,31 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   tt_node_scatter(out, prm, rank, STEP_OUT_NODE);
 }
 
+/* ---- cost ---- */
+
+/* Step 5: every holder sends node j its piece; j combines the h pieces. */
+static double cost_scatter_part(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  int64_t nps = prm->tt->nps, h = tt_count_holders(prm, 0);
+  if (nps < 2)
+    return 0;
+  double piece = (double)prm->tt->cpn * tt_block_bytes(prm);
+  cs_cost_step s = cs_cost_fan(CS_LVL_NODE, (double)(nps - 1), piece);
+  s.port_bytes = (double)(nps - 1 > h ? nps - 1 : h) * piece;
+  s.recvs = (double)h;
+  s.combined = (double)h * piece;
+  return cs_cost_step_time(c, &s);
+}
+
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  return tt_cost_node_reduce(prm, c) + tt_cost_reduce_exchange(prm, c) + cost_scatter_part(prm, c) +
+         tt_cost_node_spread(prm, c, tt_block_bytes(prm));
+}
+
 const cs_coll_algo cs_algo_twotier_reduce_scatter = {
     "two-tier", CS_COLL_REDUCE_SCATTER,
     "Sec. 5.4: owner-based reductions at core, node (owners = L2 gateways) and supernode level, then scatter", plan,
-    ops, true};
+    ops, true, cost, TT_REDUCE_EXCHANGE_COST " + [nps > 1: fan_1(nps-1, cpn*b), h pieces in, + h*cpn*b*g] + "
+                     "fan_0(cpn-1, b), " TT_REDUCE_EXCHANGE_WHERE
+                     ", h: nodes holding a partial sum of their supernode's part"};

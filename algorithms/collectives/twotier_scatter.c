@@ -20,7 +20,16 @@
  *
  * "two-tier-direct" (text, last paragraph: "direct message send"): the root
  * sends every rank its block in one message (tag = rank - 1); the network
- * routes it over the same links as above. */
+ * routes it over the same links as above.
+ *
+ * Costs (sim/contracts/cost.h; Table 2's n beta max(1/nps, 1/sn) takes the
+ * larger of steps 1 and 2, we add them: a gateway forwards a supernode's
+ * blocks once they have all arrived, store and forward, as the schedule
+ * does):
+ * "two-tier": the four steps one after another, through the gateway node
+ *   with the most supernodes behind it; everything the root sends off its
+ *   node leaves at once (its port).
+ * "two-tier-direct": one step of p-1 messages (tt_cost_direct). */
 #include "algorithms/collectives/twotier.h"
 
 enum { STEP_TO_GATEWAYS = 1, STEP_OVER_L2, STEP_IN_SUPERNODE, STEP_IN_NODE };
@@ -97,10 +106,31 @@ static void ops_direct(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   tt_direct_with_root(out, prm, rank, true);
 }
 
+/* ---- costs ---- */
+
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  int64_t nps = prm->tt->nps, cpn = prm->tt->cpn, behind = tt_most_gateways(prm, 0, 1);
+  double b = tt_block_bytes(prm), S = tt_supernode_bytes(prm);
+  double t = tt_cost_out(c, CS_LVL_NODE, nps - 1, (double)cpn * b) + tt_cost_node_spread(prm, c, b);
+  if (prm->tt->sn < 2)
+    return t;
+  t += tt_cost_out(c, CS_LVL_GATEWAY, tt_most_gateways(prm, 0, 0), S);
+  if (behind == 0)
+    return t;
+  cs_cost_step s = cs_cost_fan(CS_LVL_NODE, (double)(nps - 1), (double)behind * S);
+  s.port_bytes = (double)(prm->p - cpn) * b;
+  return t + cs_cost_step_time(c, &s);
+}
+
+static double cost_direct(const cs_sched_params *prm, const cs_cost_params *c) { return tt_cost_direct(prm, c, true); }
+
 const cs_coll_algo cs_algo_twotier_scatter = {
     "two-tier", CS_COLL_SCATTER,
-    "SDTA (Sec. 5.1): root -> gateway nodes of supernode 0 -> L2 -> landing node -> nodes -> cores", plan, ops, true};
+    "SDTA (Sec. 5.1): root -> gateway nodes of supernode 0 -> L2 -> landing node -> nodes -> cores", plan, ops, true,
+    cost, "[sn > 1: fan_1(nps-1, kg*S) with the root's port at (p-cpn)*b, + fan_g(kG, S)] + fan_1(nps-1, cpn*b) + "
+          "fan_0(cpn-1, b), S = nps*cpn*b, kG (kg): most L2 links of a node of supernode 0 (but the root's)"};
 
 const cs_coll_algo cs_algo_twotier_scatter_direct = {
     "two-tier-direct", CS_COLL_SCATTER, "Sec. 5.1 last paragraph: the root sends every rank its block directly",
-    cs_plan_unit_per_rank, ops_direct, false};
+    cs_plan_unit_per_rank, ops_direct, false, cost_direct, TT_DIRECT_COST("(p-1)*o_send + o_recv")};

@@ -24,7 +24,11 @@
  * 0 bytes (a subtree whose chunks are all empty under its cut); here every
  * tree edge carries its (possibly empty) chunks, so the replay can track
  * every chunk.  The ring, as in MPICH, always runs its p-1 steps.
- * Works for any p >= 1 (p = 1: no messages). */
+ * Works for any p >= 1 (p = 1: no messages).
+ *
+ * Cost (sim/contracts/cost.h; Table 1's 2 (p-1)/p n beta plus latency): the
+ * binomial scatter's of chunks b = n/p followed by the ring's; the ring
+ * starts when the scatter is over (no overlap, our choice). */
 #include "algorithms/collectives/oblivious.h"
 
 enum { SCATTER_TAG = 0, RING_TAG = 64 };
@@ -35,6 +39,13 @@ static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
   cs_obl_ring_allgather(prm, rank, RING_TAG, out);
 }
 
+static double cost(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  double b = (double)prm->bytes / (double)prm->p;
+  return cs_obl_binomial_cost(prm, c, b, true) + cs_obl_ring_cost(prm, c, b);
+}
+
 const cs_coll_algo cs_algo_vandegeijn_bcast = {
   "vandegeijn", CS_COLL_BCAST, "binomial scatter of p chunks + ring allgather (MPICH, van de Geijn)",
-  cs_plan_unit_per_rank, ops, false};
+  cs_plan_unit_per_rank, ops, false, cost,
+  "[binomial scatter of b = n/p: " CS_OBL_BINOMIAL_SCATTER_COST "] + [ring: " CS_OBL_RING_COST "]"};

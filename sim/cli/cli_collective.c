@@ -5,7 +5,8 @@
  *   --links            ... routed by linkUsage over the platform's own routes,
  *                      summarised per tier (L1, L2, T, X, Y, Z, eth, intra);
  *   --timed            SimGrid actors execute the schedule; the simulated time
- *                      is printed beside the cost model of Tables 1-2, and the
+ *                      is printed beside the algorithm's own cost model
+ *                      (sim/contracts/cost.h) and its formula, and the
  *                      messages the actors sent are checked against the
  *                      pattern-generator's, node pair by node pair;
  *   --verify           the schedule is replayed first (who holds what).
@@ -25,7 +26,7 @@ typedef struct coll_opts {
   char *coll, *algo, *batch, *script, *per_link, *pairs, *keep_platform;
   uint64_t block, bytes;
   double gamma;
-  bool list, links, timed, verify;
+  bool list, models, links, timed, verify;
 } coll_opts;
 
 static const char *const coll_names[] = {"scatter", "gather", "bcast", "allgather", "reduce-scatter", "reduce", NULL};
@@ -41,6 +42,22 @@ static void list_algorithms(void)
     }
   printf("\nscatter, gather, allgather and reduce-scatter take --block (data per rank); bcast and reduce take "
          "--bytes (whole buffer).\n");
+}
+
+/* --list --models: each algorithm's cost formula as a Markdown table (the
+ * README's), then the symbols. */
+static void list_models(void)
+{
+  printf("| collective | algorithm | cost model (seconds) |\n|---|---|---|\n");
+  for (int c = 0; c < CS_NCOLLS; c++)
+    for (size_t i = 0; i < cs_coll_algo_count(); i++) {
+      const cs_coll_algo *a = cs_coll_algo_at(i);
+      if (a->coll == (cs_coll)c)
+        printf("| %s | %s | %s |\n", cs_coll_name(a->coll), a->name, a->cost_formula);
+    }
+  printf("\nSymbols (sim/contracts/cost.h):\n");
+  for (int i = 0; cs_cost_legend[i]; i++)
+    printf("- %s\n", cs_cost_legend[i]);
 }
 
 static char *algo_names(cs_coll c)
@@ -234,6 +251,8 @@ int cs_collective_main(int argc, char **argv)
   coll_opts o = {.gamma = 1e-10};
   const cs_opt opts[] = {
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list collectives and algorithms and exit", 0, 0, 0, 0, NULL},
+      {"models", 0, CS_OPT_FLAG, &o.models, NULL,
+       "with --list: each algorithm's cost model formula (the README's table)", 0, 0, 0, 0, NULL},
       {"coll", 'c', CS_OPT_CHOICE, &o.coll, "NAME", "scatter, gather, bcast, allgather, reduce-scatter, reduce", 0,
        0, 0, 0, coll_names},
       {"algo", 'a', CS_OPT_STRING, &o.algo, "NAME", "algorithm (see --list)", 0, 0, 0, 0, NULL},
@@ -250,7 +269,8 @@ int cs_collective_main(int argc, char **argv)
        "(implies --links)", 0, 0, 0, 0, NULL},
       {"pairs", 0, CS_OPT_PATH_OUT, &o.pairs, "FILE", "write the node-to-node pattern (src,dst,messages,bytes) to a "
        "CSV", 0, 0, 0, 0, NULL},
-      {"timed", 0, CS_OPT_FLAG, &o.timed, NULL, "run the schedule on SimGrid actors: simulated time and cost model",
+      {"timed", 0, CS_OPT_FLAG, &o.timed, NULL, "run the schedule on SimGrid actors: simulated time and the "
+       "algorithm's cost model",
        0, 0, 0, 0, NULL},
       {"verify", 0, CS_OPT_FLAG, &o.verify, NULL, "replay the schedule and check what every rank ends with (small "
        "p)", 0, 0, 0, 0, NULL},
@@ -273,8 +293,10 @@ int cs_collective_main(int argc, char **argv)
                         argc, argv);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
+  if (rc == 0 && o.models && !o.list)
+    rc = cs_cli_usage(&c, "--models goes with --list (collsim collective --list --models)");
   if (rc == 0 && o.list)
-    list_algorithms();
+    o.models ? list_models() : list_algorithms();
   else if (rc == 0)
     rc = run(&c, &o);
   cs_cli_free(&c);

@@ -41,6 +41,7 @@
 #ifndef COLLSIM_SCHEDULE_H
 #define COLLSIM_SCHEDULE_H
 
+#include "sim/contracts/cost.h"
 #include "sim/contracts/two_tier.h"
 
 #include <glib.h>
@@ -167,6 +168,11 @@ typedef struct cs_coll_algo {
   /* The algorithm relies on the in-order mapping of ranks to nodes (node
    * leaders are ranks node * cpn): refused on other mappings. */
   bool needs_in_order;
+  /* Its own cost (sim/contracts/cost.h): the time of its critical path on
+   * prm's shape (after plan) with parameters c, in seconds. */
+  double (*cost)(const cs_sched_params *prm, const cs_cost_params *c);
+  /* That cost as a formula in cost.h's symbols, one line. */
+  const char *cost_formula;
 } cs_coll_algo;
 
 /* A plan() for the many algorithms that move one unit per rank's block

@@ -7,7 +7,7 @@
 #include "sim/contracts/progress.h"
 #include "sim/contracts/tempdir.h"
 #include "sim/contracts/units.h"
-#include "sim/drivers/cost_model.h"
+#include "sim/drivers/cost_params.h"
 #include "sim/engine/sg_routes.h"
 
 #include <inttypes.h>
@@ -16,7 +16,7 @@
 
 const char *const cs_coll_csv_columns[] = {"net", "coll", "algo", "p", "size", "messages", "bytes", "tier",
                                            "links", "links_used", "min_bytes", "max_bytes", "total_bytes",
-                                           "sim_time_s", "cost_model_s", NULL};
+                                           "sim_time_s", "cost_model_s", "cost_formula", NULL};
 
 /* --verify refuses shapes whose replay state would exceed this. */
 #define MAX_REPLAY_BYTES (4.0 * (1 << 30))
@@ -32,7 +32,7 @@ struct cs_coll_session {
   bool xml_is_temp;
   cs_engine_config ec;
   int *host_of;
-  cs_routes *routes;
+  cs_routes *routes; /* --links (traffic per link) and --timed (the cost parameters) */
 };
 
 /* The platform family names the links SimGrid made itself. */
@@ -64,12 +64,10 @@ cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_option
     s->host_of = cs_platform_host_map(p, s->tt.p);
     s->ec.host_of = s->host_of;
   }
-  if (o->links) {
-    cs_link_namer namer = {tier_of_link, ends_of_link, (void *)p};
-    s->routes = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), &namer, err);
-    if (!s->routes)
-      goto fail;
-  }
+  cs_link_namer namer = {tier_of_link, ends_of_link, (void *)p};
+  s->routes = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), &namer, err);
+  if (!s->routes)
+    goto fail;
   return s;
 fail:
   cs_coll_session_close(s);
@@ -111,6 +109,7 @@ typedef struct run_state {
   GString *pairs_csv;
   cs_coll_timed t;
   bool timed;
+  cs_cost_params cost;
   double cost_s, beta;
 } run_state;
 
@@ -216,8 +215,9 @@ static bool run_timed(run_state *R, GError **err)
     return false;
   R->timed = true;
   R->beta = 1.0 / R->S->platform->link_bw;
-  R->cost_s = cs_cost_model(R->prm.coll, cs_cost_family_of(R->it->algo), &R->S->tt, (double)R->prm.bytes, R->beta,
-                            R->S->opt.gamma);
+  double mean = R->pattern.messages ? (double)R->pattern.bytes / (double)R->pattern.messages : 0;
+  cs_cost_params_derive(&R->cost, R->S->routes, &R->S->tt, &R->S->ec, R->S->opt.gamma, mean);
+  R->cost_s = R->it->algo->cost(&R->prm, &R->cost);
   if (!(R->t.finished == R->prm.p && !R->t.size_mismatches && !R->t.stray_messages &&
         same_pairs(R->timed_pairs, R->untimed) && R->t.messages == R->pattern.messages &&
         R->t.bytes == R->pattern.bytes)) {
@@ -298,6 +298,23 @@ static void tier_record(cs_record *t, const cs_tier_summary *s)
   cs_rec_str(t, "total_human", tot);
 }
 
+static void cost_record(cs_record *r, const cs_cost_params *c)
+{
+  static const char *const alpha[CS_NLEVELS] = {"a0", "a1", "a2", "ag"};
+  static const char *const beta[CS_NLEVELS] = {"B0", "B1", "B2", "Bg"};
+  cs_rec_num(r, "o_send", c->o_send, "%.6g");
+  cs_rec_num(r, "o_recv", c->o_recv, "%.6g");
+  for (int l = 0; l < CS_NLEVELS; l++)
+    cs_rec_num(r, alpha[l], c->alpha[l], "%.6g");
+  for (int l = 0; l < CS_NLEVELS; l++)
+    cs_rec_num(r, beta[l], c->beta[l], "%.6g");
+  cs_rec_num(r, "Bp", c->beta_port, "%.6g");
+  cs_rec_num(r, "BL", c->beta_l2, "%.6g");
+  cs_rec_num(r, "g", c->gamma, "%.6g");
+  cs_rec_num(r, "latency_factor", c->lat_factor, "%.6g");
+  cs_rec_num(r, "bandwidth_factor", c->bw_factor, "%.6g");
+}
+
 static cs_record *make_record(const run_state *R)
 {
   cs_record *r = cs_record_new();
@@ -331,7 +348,8 @@ static cs_record *make_record(const run_state *R)
   if (R->timed) {
     cs_rec_num(r, "sim_time_s", R->t.sim_time_s, "%.9g");
     cs_rec_num(r, "cost_model_s", R->cost_s, "%.9g");
-    cs_rec_str(r, "cost_formula", cs_cost_formula(R->prm.coll, cs_cost_family_of(R->it->algo)));
+    cs_rec_str(r, "cost_formula", R->it->algo->cost_formula);
+    cost_record(cs_rec_child(r, "cost_params"), &R->cost);
     cs_rec_num(r, "beta_s_per_byte", R->beta, "%.6g");
     cs_rec_num(r, "gamma_s_per_byte", R->S->opt.gamma, "%.6g");
     cs_rec_str(r, "model", R->S->ec.model);
@@ -366,9 +384,9 @@ cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outpu
 {
   run_state R = {.S = S, .it = it, .verified = -1};
   bool ok = setup(&R, err) && (!S->opt.verify || verify(&R, err));
-  if (ok && S->routes)
+  if (ok && S->opt.links)
     R.lu = cs_linkusage_new(cs_routes_nlinks(S->routes), cs_tt_nodes(&S->tt), route_of, S->routes);
-  if (ok && S->routes && S->opt.timed)
+  if (ok && S->opt.links && S->opt.timed)
     R.delivered = cs_linkusage_new(cs_routes_nlinks(S->routes), cs_tt_nodes(&S->tt), route_direct, S->routes);
   if (ok && S->opt.timed)
     R.untimed = g_array_new(FALSE, FALSE, sizeof(pair_rec));

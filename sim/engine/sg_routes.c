@@ -623,6 +623,13 @@ int cs_routes_get_direct(cs_routes *r, int64_t a, int64_t b, const int32_t **lin
   return direct(r, a, b, links);
 }
 
+int cs_routes_get_self(cs_routes *r, int64_t a, const int32_t **links)
+{
+  if (a < 0 || a >= r->nodes)
+    return -1;
+  return direct(r, a, a, links);
+}
+
 int cs_routes_get(cs_routes *r, int64_t a, int64_t b, const int32_t **links)
 {
   if (a < 0 || b < 0 || a >= r->nodes || b >= r->nodes)

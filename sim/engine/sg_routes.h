@@ -78,6 +78,9 @@ int64_t cs_routes_tier_count(const cs_routes *r, const char *tier);
 int cs_routes_get(cs_routes *r, int64_t a, int64_t b, const int32_t **links);
 /* The same, straight from sg_host_get_route, uncached (tests, checks). */
 int cs_routes_get_direct(cs_routes *r, int64_t a, int64_t b, const int32_t **links);
+/* The route from node a to itself, the one messages between two cores of a
+ * take (its loopback link), as cs_routes_get_direct returns links. */
+int cs_routes_get_self(cs_routes *r, int64_t a, const int32_t **links);
 
 /* sg_host_get_route calls made so far. */
 int64_t cs_routes_queries(const cs_routes *r);

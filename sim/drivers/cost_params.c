@@ -1,0 +1,161 @@
+/* Cost parameters from the platform's routes (see cost_params.h). */
+#include "sim/drivers/cost_params.h"
+#include "sim/engine/model_factors.h"
+
+#include <math.h>
+
+#define MAX_SOURCES 64
+
+typedef struct deriving {
+  cs_routes *routes;
+  const cs_two_tier *tt;
+  double lat_factor, bw_factor;
+  int *stamp, *count; /* per link: the group last counted, routes of that group using it */
+  int group;
+} deriving;
+
+static double link_beta(const deriving *D, int32_t l)
+{
+  return 1.0 / (cs_routes_link_bandwidth(D->routes, l) * D->bw_factor);
+}
+
+/* Latency and seconds per byte of a route, kept if larger than *lat, *beta. */
+static void take_route(const deriving *D, const int32_t *links, int n, double *lat, double *beta)
+{
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    sum += cs_routes_link_latency(D->routes, links[i]);
+    *beta = fmax(*beta, link_beta(D, links[i]));
+  }
+  *lat = fmax(*lat, sum * D->lat_factor);
+}
+
+/* ---- links common to a group of routes ---- */
+
+static void group_start(deriving *D) { D->group++; }
+
+static void group_add(deriving *D, const int32_t *links, int n)
+{
+  for (int i = 0; i < n; i++) {
+    if (D->stamp[links[i]] != D->group) {
+      D->stamp[links[i]] = D->group;
+      D->count[links[i]] = 0;
+    }
+    D->count[links[i]]++;
+  }
+}
+
+/* The slowest link of `first` (a route of the group) that all `routes`
+ * routes of the group take; 0 if none. */
+static double group_common_beta(const deriving *D, const int32_t *first, int n, int routes)
+{
+  double beta = 0;
+  for (int i = 0; i < n; i++)
+    if (D->stamp[first[i]] == D->group && D->count[first[i]] == routes)
+      beta = fmax(beta, link_beta(D, first[i]));
+  return beta;
+}
+
+/* The slowest link on every route from (to) node 0, the other nodes all. */
+static double port_beta(deriving *D, bool out)
+{
+  int64_t nodes = cs_tt_nodes(D->tt);
+  int32_t *first = NULL;
+  int nfirst = 0;
+  group_start(D);
+  for (int64_t g = 1; g < nodes; g++) {
+    const int32_t *links;
+    int n = cs_routes_get(D->routes, out ? 0 : g, out ? g : 0, &links);
+    if (!first) {
+      first = g_memdup2(links, sizeof *links * (size_t)(n > 0 ? n : 1));
+      nfirst = n;
+    }
+    group_add(D, links, n);
+  }
+  double beta = nodes > 1 ? group_common_beta(D, first, nfirst, (int)(nodes - 1)) : 0;
+  g_free(first);
+  return beta;
+}
+
+/* Node i of the sources of supernode 0: all nps, or MAX_SOURCES spread. */
+static int64_t source_count(const cs_two_tier *tt) { return tt->nps < MAX_SOURCES ? tt->nps : MAX_SOURCES; }
+
+static int64_t source(const cs_two_tier *tt, int64_t i)
+{
+  int64_t k = source_count(tt);
+  return k < 2 ? 0 : i * (tt->nps - 1) / (k - 1);
+}
+
+/* The slowest link on every route from the sources to supernode t. */
+static double l2_beta_to(deriving *D, int64_t t)
+{
+  int32_t *first = NULL;
+  int nfirst = 0, routes = 0;
+  group_start(D);
+  for (int64_t i = 0; i < source_count(D->tt); i++)
+    for (int64_t j = 0; j < D->tt->nps; j++) {
+      const int32_t *links;
+      int n = cs_routes_get(D->routes, source(D->tt, i), t * D->tt->nps + j, &links);
+      if (!first) {
+        first = g_memdup2(links, sizeof *links * (size_t)(n > 0 ? n : 1));
+        nfirst = n;
+      }
+      group_add(D, links, n);
+      routes++;
+    }
+  double beta = group_common_beta(D, first, nfirst, routes);
+  g_free(first);
+  return beta;
+}
+
+/* a1 B1, a2 B2 from the sources to every other node. */
+static void levels(const deriving *D, cs_cost_params *c)
+{
+  int64_t nodes = cs_tt_nodes(D->tt);
+  for (int64_t i = 0; i < source_count(D->tt); i++)
+    for (int64_t g = 0; g < nodes; g++) {
+      int64_t a = source(D->tt, i);
+      if (g == a)
+        continue;
+      const int32_t *links;
+      int n = cs_routes_get(D->routes, a, g, &links);
+      int lvl = g < D->tt->nps ? CS_LVL_NODE : CS_LVL_SUPERNODE;
+      take_route(D, links, n, &c->alpha[lvl], &c->beta[lvl]);
+    }
+}
+
+static void gateways(const deriving *D, cs_cost_params *c)
+{
+  const cs_two_tier *tt = D->tt;
+  for (int64_t t = 1; t < tt->sn; t++) {
+    const int32_t *links;
+    int n = cs_routes_get(D->routes, cs_tt_gateway(tt, 0, t), t * tt->nps + cs_tt_landing(tt, 0, t), &links);
+    take_route(D, links, n, &c->alpha[CS_LVL_GATEWAY], &c->beta[CS_LVL_GATEWAY]);
+  }
+}
+
+static void within_node(const deriving *D, const cs_engine_config *ec, cs_cost_params *c)
+{
+  const int32_t *links;
+  int n = cs_routes_get_self(D->routes, 0, &links);
+  take_route(D, links, n, &c->alpha[CS_LVL_CORE], &c->beta[CS_LVL_CORE]);
+  if (ec->local_copy_bw > 0)
+    c->beta[CS_LVL_CORE] = 1.0 / ec->local_copy_bw;
+}
+
+void cs_cost_params_derive(cs_cost_params *out, cs_routes *routes, const cs_two_tier *tt, const cs_engine_config *ec,
+                           double gamma, double message_bytes)
+{
+  *out = (cs_cost_params){.o_send = ec->o_send, .o_recv = ec->o_recv, .gamma = gamma};
+  cs_model_factors(ec, message_bytes, &out->lat_factor, &out->bw_factor);
+  int64_t nlinks = cs_routes_nlinks(routes);
+  deriving D = {routes, tt, out->lat_factor, out->bw_factor, g_new0(int, nlinks + 1), g_new0(int, nlinks + 1), 0};
+  within_node(&D, ec, out);
+  levels(&D, out);
+  gateways(&D, out);
+  out->beta_port = fmax(port_beta(&D, true), port_beta(&D, false));
+  for (int64_t t = 1; t < tt->sn; t++)
+    out->beta_l2 = fmax(out->beta_l2, l2_beta_to(&D, t));
+  g_free(D.stamp);
+  g_free(D.count);
+}
