@@ -11,11 +11,11 @@
 #  - no document or source of the repository points outside it (../shared,
 #    /work/...).
 # Environment: COLLSIM (default ./collsim), COLLSIM_SRCDIR (default this
-# script's folder's parent).  Exit status 0 all good, 1 otherwise.
+# script's folder's parent): tests/collsim-env.sh.  Exit status 0 all good,
+# 1 otherwise (collsim missing too).
 set -u
 export LC_ALL=C
-src=${COLLSIM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
-collsim=${COLLSIM:-./collsim}
+. "$(dirname "$0")/collsim-env.sh"
 collsim=$(cd "$(dirname "$collsim")" && pwd)/$(basename "$collsim")
 work=$(mktemp -d "${TMPDIR:-/tmp}/paths.XXXXXX")
 trap 'rm -rf "$work"' EXIT

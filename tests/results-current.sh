@@ -24,10 +24,9 @@
 # Exit status 0 when every re-run row is the same, 1 otherwise (or on a
 # missing row or file, or without collsim: tests/collsim-env.sh).
 # Cost: about 65 s of CPU (the 33 tree runs 45 s by their committed wall_s,
-# the 7 timed collectives about 10 s, the 4 Allreduce runs 10 s), i.e. well
-# under 2 minutes on 2 cores; on the development machine, shared with other
-# simulations (load average 6 to 7 on its 2 cores), it took 3 min 27 s
-# (sequential) to 4 min 57 s (two at a time), 103 to 136 s of CPU.
+# the 7 timed collectives about 10 s, the 4 Allreduce runs 10 s); on the
+# development machine, shared with other simulations (load average 6 on its
+# 2 cores), 2 min 0 s (111 s of CPU).
 set -euo pipefail
 export LC_ALL=C
 . "$(dirname "$0")/collsim-env.sh"
