@@ -210,6 +210,7 @@ static bool run_timed(run_state *R, GError **err)
 {
   warn_if_long(R);
   R->timed_pairs = g_array_new(FALSE, FALSE, sizeof(pair_rec));
+  R->S->ec.progress_messages = (double)R->pattern.messages; /* the untimed pattern's: progress against it */
   if (!cs_coll_run_timed(R->it->algo, &R->prm, &R->S->ec, R->S->opt.gamma, to_timed, R->timed_pairs, R->delivered,
                          &R->t, err))
     return false;

@@ -183,6 +183,22 @@ static int check_all_received(const run_state *st, GError **err)
   return 1;
 }
 
+/* Every message of the run, when the algorithm has a formula (else 0): the
+ * engine's progress line counts deliveries against it. */
+static double expected_messages(const cs_tree_params *prm, const cs_group *g)
+{
+  if (!prm->algo->messages)
+    return 0;
+  cs_tree_shape shape = {.n = g->n, .k = prm->k, .colors = g->colors, .color = g->color, .m_color = g->m_color};
+  uint64_t total = prm->algo->messages(&shape);
+  if (prm->bracket) {
+    total += (uint64_t)g->n - 1; /* the broadcast on the parent tree */
+    for (int c = 0; c < g->colors; c++)
+      total += g->m_color[c] > 0 ? (uint64_t)g->m_color[c] - 1 : 0; /* the reduction on each new tree */
+  }
+  return (double)total;
+}
+
 static void state_free(run_state *st)
 {
   for (int r = 0; r < st->prm->n; r++) {
@@ -243,6 +259,7 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   }
   cs_engine_config ec = prm->engine;
   ec.n = n;
+  ec.progress_messages = expected_messages(prm, group);
   if (st.trace) {
     ec.observer = trace_send;
     ec.observer_user = st.trace;
