@@ -498,8 +498,9 @@ START_TEST(config_keys)
     g_strfreev(opts);
   }
   /* the normalized list: options sorted by name, a repeatable one in its order, output options out */
-  char *toks[] = {"--n=4", "--cfg=b:2", "--format=csv", "--algo=x", "--cfg=a:1", "--quiet", "--with-config", "pos",
-                  NULL};
+  char *toks[] = {"--n=4",        "--cfg=b:2",        "--format=csv",   "--algo=x",   "--cfg=a:1",
+                  "--quiet",      "--with-config",    "--trace=t.csv",  "--timeline=t.png",
+                  "--per-link=l.csv", "--pairs=p.csv", "--keep-platform=x.xml", "pos", NULL};
   char *args = cs_config_args("tree", toks);
   ck_assert_str_eq(args, "tree --algo=x --cfg=b:2 --cfg=a:1 --n=4 pos");
   g_free(args);

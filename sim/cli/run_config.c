@@ -22,7 +22,11 @@ const char *const cs_config_columns[] = {"config_platform", "config_model", "con
                                          "config_cfg",      "config_seed",  "config_args",     "collsim_version",
                                          "config_key",      NULL};
 
-static const char *const output_only[] = {"format", "out", "no-header", "quiet", "with-config", NULL};
+/* Options that only choose where and how results are written: never part of
+ * config_args (a --trace or --per-link file does not change a row). */
+static const char *const output_only[] = {"format",   "out",   "no-header",     "quiet",        "with-config",
+                                          "trace",    "timeline", "per-link",   "pairs",        "keep-platform",
+                                          "write-script", NULL};
 
 cs_run_config *cs_run_config_new(const char *command)
 {
