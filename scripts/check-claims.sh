@@ -24,9 +24,15 @@
 # A SOURCE is
 #   CSV:COLUMN[KEY=VALUE,...]   COLUMN of the one row of CSV (a file with
 #                               a header) whose columns KEY equal VALUE;
+#   SUM:, MIN:, MAX:CSV:COLUMN[KEY=VALUE,...]
+#                               the sum, least or largest COLUMN over the
+#                               rows whose columns KEY equal VALUE (none:
+#                               every row; at least one row must match);
 #   TXT:FILE:N[REGEX]           the N-th blank-separated field of the one
 #                               line of FILE matching REGEX (an awk regex);
-#   SOURCE / SOURCE             their ratio.
+#   NUMBER                      itself;
+#   SOURCE / SOURCE             their ratio;
+#   SOURCE + SOURCE             their sum (+ binds looser than /).
 # Paths are from the source folder.  Lines starting with # and blank lines
 # are comments.
 set -euo pipefail
@@ -57,6 +63,12 @@ path() {
 # value SOURCE: prints the source's number, or fails with a message on stderr.
 value() {
   local s=$1
+  if [[ $s == *" + "* ]]; then
+    local a b
+    a=$(value "${s%% + *}") && b=$(value "${s#* + }") || return 1
+    awk -v a="$a" -v b="$b" 'BEGIN { printf "%.17g\n", a + b }'
+    return
+  fi
   if [[ $s == *" / "* ]]; then
     local a b
     a=$(value "${s%% / *}") && b=$(value "${s#* / }") || return 1
@@ -64,20 +76,26 @@ value() {
     return
   fi
   case $s in
-    CSV:*)
-      local rest=${s#CSV:} file col filters
+    CSV:* | SUM:* | MIN:* | MAX:*)
+      local agg=${s%%:*} rest=${s#*:} file col filters
       file=${rest%%:*}; rest=${rest#*:}; col=${rest%%\[*}; filters=${rest#*\[}; filters=${filters%\]}
-      awk -F, -v col="$col" -v filters="$filters" -v name="$file" '
+      awk -F, -v agg="$agg" -v col="$col" -v filters="$filters" -v name="$file" '
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
                   nf = split(filters, f, ",")
                   for (j = 1; j <= nf; j++) { k[j] = substr(f[j], 1, index(f[j], "=") - 1); v[j] = substr(f[j], index(f[j], "=") + 1)
                     if (!(k[j] in c)) { print name ": no column " k[j] > "/dev/stderr"; bad = 1; exit 1 } }
                   if (!(col in c)) { print name ": no column " col > "/dev/stderr"; bad = 1; exit 1 }
                   next }
-        { for (j = 1; j <= nf; j++) if ($c[k[j]] != v[j]) next; n++; got = $c[col] }
+        { for (j = 1; j <= nf; j++) if ($c[k[j]] != v[j]) next
+          x = $c[col] + 0; sum += x; if (!n || x < lo) lo = x; if (!n || x > hi) hi = x
+          n++; got = $c[col] }
         END { if (bad) exit 1
-              if (n != 1) { print name ": " n " rows with " filters " (want 1)" > "/dev/stderr"; exit 1 }
-              print got }' "$(path "$file")"
+              if (agg == "CSV" && n != 1) { print name ": " n " rows with " filters " (want 1)" > "/dev/stderr"; exit 1 }
+              if (n < 1) { print name ": no row with " filters > "/dev/stderr"; exit 1 }
+              if (agg == "SUM") printf "%.17g\n", sum
+              else if (agg == "MIN") printf "%.17g\n", lo
+              else if (agg == "MAX") printf "%.17g\n", hi
+              else print got }' "$(path "$file")"
       ;;
     TXT:*)
       local rest=${s#TXT:} file n re
@@ -87,6 +105,7 @@ value() {
         END { if (m != 1) { print name ": " m " lines match /" re "/ (want 1)" > "/dev/stderr"; exit 1 }
               print got }' "$(path "$file")"
       ;;
+    [0-9]*) echo "$s" ;; # a number
     *) echo "unknown source '$s'" >&2; return 1 ;;
   esac
 }
