@@ -165,8 +165,9 @@ while IFS= read -r line || [ -n "$line" ]; do
   num=$(printf "$fmt" "$v")
   want=${text//\{\}/$num}
   if ! grep -qF -- "$want" "$d"; then
-    head=${text%%\{\}*}
-    hit=$(grep -nF -- "$head" "$d" | head -n 1 || true)
+    head=${text%%\{\}*} tail=${text#*\{\}}
+    hit=$(grep -nF -- "$head" "$d" | grep -F -- "$tail" | head -n 1 || true)
+    [ -n "$hit" ] || hit=$(grep -nF -- "$head" "$d" | head -n 1 || true)
     if [ -n "$head" ] && [ -n "$hit" ]; then
       fail "$doc:${hit%%:*}" "says \"${hit#*:}\"; $source gives $num: want \"$want\""
     else
