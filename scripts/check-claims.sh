@@ -11,7 +11,8 @@
 # one line per claim that does not hold, naming the document's line, and a
 # summary; exit status 0 when every claim holds, 1 otherwise.
 #
-# A claim is one line of the claims file, fields separated by " | ":
+# A claim is one line of the claims file, fields separated by " | " (TEXT
+# may hold " | " too):
 #   DOC | TEXT | FORMAT | SOURCE
 #     TEXT, with {} replaced by the SOURCE's value printed with FORMAT (a
 #     printf format), must appear on one line of DOC;
@@ -121,7 +122,15 @@ while IFS= read -r line || [ -n "$line" ]; do
   lineno=$((lineno + 1))
   case $line in '' | '#'*) continue ;; esac
   where="${claims#"$src"/}:$lineno"
-  IFS='|' read -r doc text fmt source <<< "${line// | /|}"
+  # DOC is the first field, FORMAT and SOURCE the last two: TEXT, between
+  # them, may hold " | " (a markdown table's row)
+  doc=${line%% | *} source=${line##* | } rest=${line#* | }
+  rest=${rest% | *}
+  fmt=${rest##* | } text=${rest% | *}
+  if [ -z "$text" ] || [ "$text" = "$rest" ]; then
+    fail "$where" "a claim is DOC | TEXT | FORMAT | SOURCE"
+    continue
+  fi
   [ -z "$only" ] || [ "$doc" = "$only" ] || continue
   d=${doc_copy[$doc]:-$(path "$doc")}
   if [ ! -f "$d" ]; then
