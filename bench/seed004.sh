@@ -5,7 +5,8 @@
 # 8,192 processes beside "a few minutes" (read as 300 s).
 #
 #   bench/seed004.sh            Figure 1 points (about 2 minutes)
-#   bench/seed004.sh --mcmc     also the MCMC modes (about 15 minutes)
+#   bench/seed004.sh --mcmc     also the MCMC modes, collective at i = 16 and
+#                               at i = 1, its slowest (about 10 minutes)
 #
 # Prints one line per run (wall seconds, peak RSS, simulated time, the
 # target) and one verdict per target.  Run it on a quiet machine.
@@ -56,5 +57,6 @@ if [ "$mcmc" = 1 ]; then
   run 300 "mcmc -n 8192 --balance none" mcmc -n 8192 --balance none
   run 300 "mcmc -n 8192 --balance async" mcmc -n 8192 --balance async
   run 300 "mcmc -n 8192 --balance collective --interval 16" mcmc -n 8192 --balance collective --interval 16
+  run 300 "mcmc -n 8192 --balance collective --interval 1" mcmc -n 8192 --balance collective --interval 1
 fi
 echo "runs beyond their target: $fails"

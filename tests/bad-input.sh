@@ -54,6 +54,8 @@ declare -A base=(
   [demo]="demo -n 16 -q"
   [groupmap]="groupmap --world 64 --members $work/members.txt --no-times --samples 10 -q --out $out"
   [compare]="compare $work/rows.csv $work/rows.csv"
+  [comm]="comm create-group -n 16 --group-size 4 -q --out $out"
+  [mcmc]="mcmc --platform torus:2x2x2/2 -n 16 --balance none -q --out $out"
 )
 numbers=(nan inf -1 0 1e999 99999999999999999999 "" abc " 3")
 paths=(/dev/null / "$work/missing/x" /etc/hostname/x "")

@@ -689,6 +689,39 @@ START_TEST(progress_levels)
 }
 END_TEST
 
+/* A log gets a heartbeat between completions: a sweep whose point runs for
+ * minutes ticks; a tick a minute after the last line draws one, a tick
+ * within the minute does not, and completions draw as before (at most one
+ * line per 10 s). */
+START_TEST(progress_heartbeat)
+{
+  setup_tmp();
+  char *path = tmp_path("beat.txt");
+  FILE *f = fopen(path, "w");
+  cs_progress *p = cs_progress_new(f, "sweep", 4, 4, FALSE);
+  cs_progress_set_tty(p, FALSE);
+  cs_progress_set_running(p, 2);
+  cs_progress_tick(p); /* at 0 s: nothing */
+  cs_progress_set_start(p, g_get_monotonic_time() - 61 * G_USEC_PER_SEC);
+  cs_progress_tick(p); /* 61 s without a line */
+  cs_progress_tick(p); /* just drew */
+  cs_progress_done(p, 1, FALSE); /* within the log interval: no line */
+  cs_progress_set_start(p, g_get_monotonic_time() - 72 * G_USEC_PER_SEC);
+  cs_progress_tick(p);           /* 11 s after the last line: no heartbeat yet */
+  cs_progress_done(p, 1, FALSE); /* a completion after the interval */
+  fflush(f);
+  char *text = slurp(path);
+  ck_assert_msg(g_str_equal(text, "sweep: 0/4 done, 2 running, elapsed 1m01s, ETA ?\n"
+                                  "sweep: 2/4 done, 2 running, elapsed 1m12s, ETA 1m12s\n"),
+                "%s", text);
+  cs_progress_finish(p);
+  fclose(f);
+  g_free(text);
+  g_free(path);
+  teardown_tmp();
+}
+END_TEST
+
 /* ---------------------------------------------------- end to end (fake) ---- */
 
 static const char *SMALL = "name: small\n"
@@ -1152,6 +1185,7 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, progress_text);
   tcase_add_test(tc, progress_streams);
   tcase_add_test(tc, progress_levels);
+  tcase_add_test(tc, progress_heartbeat);
   suite_add_tcase(s, tc);
   tc = tcase_create("runner");
   tcase_set_timeout(tc, 60);

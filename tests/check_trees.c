@@ -4,7 +4,9 @@
  * m = 1, m = n, k = 2 and n not a power of k: the run verifies (the driver's
  * verifier: spans exactly the members, degree <= k, links agree, minimal
  * height), and the message counts equal the exact expressions documented in
- * each algorithm's file, computed here independently from the membership.
+ * each algorithm's file, computed here independently from the membership,
+ * and so does the registry's formula of each algorithm (the total that the
+ * progress line counts deliveries against).
  * Check runs each case in a forked child, so SimGrid starts once per case.
  */
 #include "algorithms/spanning_trees/kary.h"
@@ -120,14 +122,20 @@ static void check_case(const tree_case *tc)
   ck_assert_int_eq(res.verified, 1);
   cs_group *g = cs_group_draw(tc->n, tc->f, tc->colors, CS_COLOR_MOD, tc->seed);
   ck_assert_int_eq(res.m, g->m);
+  const cs_tree_algo *algo = cs_tree_algo_find(tc->algo);
   if (!strcmp(tc->algo, "shrink-balance")) {
     /* No closed form; its upward pass alone reaches every vertex. */
     ck_assert_uint_ge(res.messages, (uint64_t)tc->n - 1);
+    ck_assert_ptr_null(algo->messages);
   } else {
     uint64_t want = expected_messages(tc, g);
     ck_assert_msg(res.messages == want, "%s n=%d f=%g k=%d C=%d seed=%llu m=%lld: %llu messages, expected %llu",
                   tc->algo, tc->n, tc->f, tc->k, tc->colors, (unsigned long long)tc->seed, (long long)g->m,
                   (unsigned long long)res.messages, (unsigned long long)want);
+    /* The registry's formula (the progress line's total) is this count too. */
+    cs_tree_shape shape = {.n = g->n, .k = tc->k, .colors = g->colors, .color = g->color, .m_color = g->m_color};
+    ck_assert_ptr_nonnull(algo->messages);
+    ck_assert_uint_eq(algo->messages(&shape), want);
   }
   ck_assert_uint_eq(res.messages_bracketed - res.messages, expected_bracket_messages(tc, g));
   ck_assert_uint_le(res.bytes, res.bytes_bracketed);

@@ -471,6 +471,22 @@ double tt_cost_node_collect(const cs_sched_params *prm, const cs_cost_params *c,
   return tt_cost_in(c, CS_LVL_CORE, prm->tt->cpn - 1, m);
 }
 
+/* Gather's and reduce's last steps: every supernode's part over its L2 link
+ * to supernode 0 (the gateways' landings there receive at once), then from
+ * the landing nodes to the root at once, through the root's port. */
+double tt_cost_parts_to_root(const cs_sched_params *prm, const cs_cost_params *c)
+{
+  int64_t nps = prm->tt->nps, landed = tt_most_landings(prm, 0, 1);
+  double S = tt_supernode_bytes(prm), t = tt_cost_in(c, CS_LVL_GATEWAY, tt_most_landings(prm, 0, 0), S);
+  if (landed == 0)
+    return t;
+  cs_cost_step s = cs_cost_fan(CS_LVL_NODE, (double)(nps - 1), (double)landed * S);
+  s.port_bytes = (double)(prm->tt->sn - 1 - tt_landings_at(prm, 0, 0)) * S;
+  s.recvs = s.sends;
+  s.sends = 1;
+  return t + cs_cost_step_time(c, &s);
+}
+
 double tt_cost_node_reduce(const cs_sched_params *prm, const cs_cost_params *c)
 {
   int64_t others = prm->tt->cpn - 1;

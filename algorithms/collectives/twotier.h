@@ -168,6 +168,9 @@ double tt_cost_node_collect(const cs_sched_params *prm, const cs_cost_params *c,
 /* tt_node_reduce's two steps, and tt_reduce_exchange's two. */
 double tt_cost_node_reduce(const cs_sched_params *prm, const cs_cost_params *c);
 double tt_cost_reduce_exchange(const cs_sched_params *prm, const cs_cost_params *c);
+/* Gather's and reduce's last steps (sn > 1): the supernodes' parts over L2
+ * to supernode 0, then to the root at once. */
+double tt_cost_parts_to_root(const cs_sched_params *prm, const cs_cost_params *c);
 /* Their formulas (the steps, then what the counts are). */
 #define TT_REDUCE_EXCHANGE_COST \
   "fan_0(cpn-1, n/cpn) + (cpn-1)*(n/cpn)*g + fanin_0(cpn-1, n/cpn) + [nps > 1: fan_1(owners-1, ko*S), nps-1 " \

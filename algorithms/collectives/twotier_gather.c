@@ -84,19 +84,10 @@ static void ops_direct(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 
 static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 {
-  int64_t nps = prm->tt->nps, cpn = prm->tt->cpn, landed = tt_most_landings(prm, 0, 1);
-  double b = tt_block_bytes(prm), S = tt_supernode_bytes(prm);
+  int64_t nps = prm->tt->nps, cpn = prm->tt->cpn;
+  double b = tt_block_bytes(prm);
   double t = tt_cost_node_collect(prm, c, b) + tt_cost_in(c, CS_LVL_NODE, nps - 1, (double)cpn * b);
-  if (prm->tt->sn < 2)
-    return t;
-  t += tt_cost_in(c, CS_LVL_GATEWAY, tt_most_landings(prm, 0, 0), S);
-  if (landed == 0)
-    return t;
-  cs_cost_step s = cs_cost_fan(CS_LVL_NODE, (double)(nps - 1), (double)landed * S);
-  s.port_bytes = (double)(prm->tt->sn - 1 - tt_landings_at(prm, 0, 0)) * S;
-  s.recvs = s.sends;
-  s.sends = 1;
-  return t + cs_cost_step_time(c, &s);
+  return prm->tt->sn > 1 ? t + tt_cost_parts_to_root(prm, c) : t;
 }
 
 static double cost_direct(const cs_sched_params *prm, const cs_cost_params *c)

@@ -159,24 +159,10 @@ static double cost_combine_part(const cs_sched_params *prm, const cs_cost_params
   return cs_cost_step_time(c, &s) + tt_cost_in(c, CS_LVL_NODE, h - 1, slice);
 }
 
-/* Steps 7-8: parts over L2 to supernode 0, then to the root at once. */
-static double cost_to_root(const cs_sched_params *prm, const cs_cost_params *c)
-{
-  int64_t nps = prm->tt->nps, landed = tt_most_landings(prm, 0, 1), most = tt_most_landings(prm, 0, 0);
-  double S = tt_supernode_bytes(prm), t = tt_cost_in(c, CS_LVL_GATEWAY, most, S);
-  if (landed == 0)
-    return t;
-  cs_cost_step s = cs_cost_fan(CS_LVL_NODE, (double)(nps - 1), (double)landed * S);
-  s.port_bytes = (double)(prm->tt->sn - 1 - tt_landings_at(prm, 0, 0)) * S;
-  s.recvs = s.sends;
-  s.sends = 1;
-  return t + cs_cost_step_time(c, &s);
-}
-
 static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 {
   double t = tt_cost_node_reduce(prm, c) + tt_cost_reduce_exchange(prm, c) + cost_combine_part(prm, c);
-  return prm->tt->sn > 1 ? t + cost_to_root(prm, c) : t;
+  return prm->tt->sn > 1 ? t + tt_cost_parts_to_root(prm, c) : t; /* steps 7-8 */
 }
 
 const cs_coll_algo cs_algo_twotier_reduce = {

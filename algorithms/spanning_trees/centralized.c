@@ -25,6 +25,18 @@
 enum { TAG_GATHER = CS_TAG_ALGO_BASE, TAG_SCATTER };
 
 void centralized_run(cs_proc *p, const cs_tree_ctx *ctx, cs_tree_node *out);
+uint64_t centralized_messages(const cs_tree_shape *s);
+
+/* The count at the top of this file. */
+uint64_t centralized_messages(const cs_tree_shape *s)
+{
+  int64_t m = 0;
+  for (int c = 0; c < s->colors; c++)
+    m += s->m_color[c];
+  if (m == 0)
+    return (uint64_t)s->n - 1;
+  return (uint64_t)s->n - 1 + (s->color[0] < 0) + (uint64_t)(m - 1);
+}
 
 /* Upward gatherv; returns the ids of the subtree's members (count in *len). */
 static int32_t *gather_up(cs_proc *p, const cs_tree_ctx *ctx, int64_t *len)

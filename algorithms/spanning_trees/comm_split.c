@@ -28,6 +28,16 @@
 enum { TAG_ALLGATHER = CS_TAG_ALGO_BASE };
 
 void comm_split_run(cs_proc *p, const cs_tree_ctx *ctx, cs_tree_node *out);
+uint64_t comm_split_messages(const cs_tree_shape *s);
+
+/* n * ceil(log2 n): every process sends once per round of Bruck's allgather. */
+uint64_t comm_split_messages(const cs_tree_shape *s)
+{
+  uint64_t rounds = 0;
+  while ((1ULL << rounds) < (uint64_t)s->n)
+    rounds++;
+  return (uint64_t)s->n * rounds;
+}
 
 static void bruck_allgather(cs_proc *p, int n)
 {

@@ -19,17 +19,46 @@
  * + ceil((m - 1) / k)  children ids back
  * The paper's n + 4m + m/k counts the downward pass as m; s >= m - 1, with
  * equality when every vertex on the way to a member is itself a member.
- * With m = 0 only the n - 1 upward messages are sent.
+ * With m = 0 only the n - 1 upward messages are sent.  With C colours the
+ * upward pass and s are shared and the last three terms are summed over the
+ * colours (rank_and_hash_messages).
  */
 #include "algorithms/spanning_trees/rank_hash.h"
 #include "algorithms/spanning_trees/hash_exchange.h"
 #include "algorithms/spanning_trees/kary.h"
 
+#include <glib.h>
 #include <string.h>
 
 enum { TAG_COUNT_UP = CS_TAG_ALGO_BASE, TAG_RANKS_DOWN };
 
 void rank_hash_run(cs_proc *p, const cs_tree_ctx *ctx, cs_tree_node *out);
+
+/* s: non-root vertices of the parent heap whose subtree holds a member. */
+static uint64_t vertices_above_members(const cs_tree_shape *s)
+{
+  int64_t *below = g_new0(int64_t, s->n > 0 ? s->n : 1);
+  uint64_t count = 0;
+  for (int64_t v = (int64_t)s->n - 1; v > 0; v--) {
+    below[v] += s->color[v] >= 0;
+    count += below[v] > 0;
+    below[kary_parent(v, s->k)] += below[v];
+  }
+  g_free(below);
+  return count;
+}
+
+uint64_t rank_and_hash_messages(const cs_tree_shape *s)
+{
+  uint64_t total = (uint64_t)s->n - 1, m = 0;
+  for (int c = 0; c < s->colors; c++) {
+    uint64_t mc = (uint64_t)s->m_color[c], k = (uint64_t)s->k;
+    m += mc;
+    if (mc > 0)
+      total += (2 * mc - 1) + (mc - 1) + (mc - 1 + k - 1) / k;
+  }
+  return m > 0 ? total + vertices_above_members(s) : total;
+}
 
 static int64_t sum_of(const int64_t *v, int colors)
 {

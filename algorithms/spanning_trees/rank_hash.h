@@ -4,4 +4,6 @@
 #define COLLSIM_RANK_HASH_H
 #include "algorithms/spanning_trees/tree_algo.h"
 void rank_and_hash(cs_proc *p, const cs_tree_ctx *ctx, cs_tree_node *out);
+/* Its exact message count (rank_hash.c's top comment), for any C. */
+uint64_t rank_and_hash_messages(const cs_tree_shape *s);
 #endif

@@ -40,11 +40,26 @@ typedef struct cs_tree_node {
 
 typedef void (*cs_tree_run_fn)(cs_proc *p, const cs_tree_ctx *ctx, cs_tree_node *out);
 
+/* The drawn group as a message-count formula sees it (the driver's, not a
+ * process's knowledge). */
+typedef struct cs_tree_shape {
+  int n, k, colors;
+  const int32_t *color;   /* colour of each rank 0..n-1, -1 when it does not join */
+  const int64_t *m_color; /* members per colour */
+} cs_tree_shape;
+
+/* The exact number of messages the algorithm sends (the driver's bracket
+ * not included), from the group alone: its formula, documented at the top of
+ * its file and checked against runs by tests/check_trees.c.  The driver
+ * measures progress against it. */
+typedef uint64_t (*cs_tree_messages_fn)(const cs_tree_shape *s);
+
 typedef struct cs_tree_algo {
   const char *name;
   const char *description;
   cs_tree_run_fn run;
-  int multicolor;  /* accepts colors > 1 */
+  int multicolor;                /* accepts colors > 1 */
+  cs_tree_messages_fn messages;  /* NULL: no closed form (data-dependent) */
 } cs_tree_algo;
 
 /* The registry (algorithms/spanning_trees/registry.c). */

@@ -112,6 +112,7 @@ static cs_tree_script *search_best(const cs_cli *c, const ar_opts *o, const cs_p
 {
   cs_engine_config quiet = *ec;
   quiet.quiet = true;
+  cs_trace_detach(&quiet); /* --trace records the run of the winner, not the trials */
   cs_tree_choice best;
   if (!cs_tree_search(p, n, (int)o->search_iterations, &quiet, c->quiet ? NULL : stderr, &best, err))
     return NULL;
@@ -158,7 +159,7 @@ static int run_allreduce(const cs_cli *c, const ar_opts *o)
   if (!prepare(c, o, &R, &e) || !cs_allreduce_run(R.platform, R.script, (int)o->iterations, &R.ec, &r, &e) ||
       (o->write_script && !cs_ts_save(R.script, o->write_script, &e))) {
     rc = cs_cli_fail(c, e);
-  } else {
+  } else if ((rc = cs_cli_trace_write(c)) == 0) {
     cs_record *rec = result_record(R.platform, R.script, &r, R.trees, o->iterations, R.ec.model);
     rc = cs_cli_emit(c, &rec, 1, allreduce_columns, "collsim allreduce");
     cs_record_free(rec);
@@ -198,7 +199,8 @@ int cs_allreduce_main(int argc, char **argv)
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
-  int rc = cs_cli_parse(&c, "allreduce", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts, NULL,
+  int rc = cs_cli_parse(&c, "allreduce", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts,
+                        NULL,
                         "the Allreduce benchmark with scripted trees (seed 002; SMP clusters: --cluster or "
                         "--platform smp:...)",
                         "Examples:\n  collsim allreduce --cluster 4w --trees lam --iterations 1000 -n 32\n"

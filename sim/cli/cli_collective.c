@@ -213,6 +213,8 @@ static int write_extra(const cs_cli *c, const char *path, GString *text)
 
 static int run(const cs_cli *c, const coll_opts *o)
 {
+  if (!o->timed && cs_cli_trace_refuse(c, "--timed"))
+    return 2;
   plan P = {0};
   GError *e = NULL;
   cs_coll_options opt = {o->links || o->per_link, o->timed, o->verify, o->gamma, c->quiet};
@@ -229,6 +231,8 @@ static int run(const cs_cli *c, const coll_opts *o)
   if (ok && o->keep_platform)
     ok = cs_platform_write_file(P.platform, o->keep_platform, &e);
   int rc = ok ? 0 : cs_cli_fail(c, e);
+  if (rc == 0)
+    rc = cs_cli_trace_write(c);
   if (rc == 0)
     rc = write_extra(c, o->pairs, out.pairs);
   if (rc == 0)
@@ -281,7 +285,7 @@ int cs_collective_main(int argc, char **argv)
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
-  int rc = cs_cli_parse(&c, "collective", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts,
+  int rc = cs_cli_parse(&c, "collective", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts,
                         NULL, "one collective on any platform: traffic per link, timed runs (seed 001)",
                         "Examples:\n"
                         "  collsim collective --platform percs:64,16,16 --coll scatter --algo binomial --block 64KiB "

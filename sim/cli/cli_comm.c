@@ -315,6 +315,8 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
     rc = cs_comm_run(&prm, &res, &e);
     if (rc != 0)
       cs_cli_fail(c, e);
+    else
+      rc = cs_cli_trace_write(c);
     if (rc == 0 || res.why) {
       cs_record *r = cs_comm_result_record(&prm, &res);
       int out = cs_cli_emit(c, &r, 1, cs_comm_csv_columns(op), "collsim comm");
@@ -342,6 +344,8 @@ static int run_ids(const cs_cli *c, comm_opts *o)
 {
   if (o->impl && !cs_comm_protocol_find(o->impl, CS_COMM_SPLIT))
     return cs_cli_usage(c, "--impl %s has no split: ids counts leader or mpich splits", o->impl);
+  if (cs_cli_trace_refuse(c, "split, create, create-group or bench (comm ids only counts)"))
+    return 2;
   GError *e = NULL;
   cs_platform *p = comm_platform(c, o, CS_COMM_SPLIT, NULL, &e);
   int rc = p && cs_platform_resolve(p, 0, &e) ? 0 : cs_cli_fail(c, e);
@@ -380,6 +384,8 @@ static int run_space(const cs_cli *c, const comm_opts *o)
   static const char *const names[] = {"C", "P", "M"};
   int64_t cpm[3];
   GError *e = NULL;
+  if (cs_cli_trace_refuse(c, "split, create, create-group or bench (comm space is a model)"))
+    return 2;
   if (!cs_spec_counts("cpm", o->cpm ? o->cpm : "1000,100,10", ',', names, 3, 3, cpm, &e)) {
     int rc = cs_cli_fail(c, e);
     g_error_free(e);
@@ -461,7 +467,7 @@ int cs_comm_main(int argc, char **argv)
   const char *given = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
   char *cmd = g_strdup_printf("comm%s%s", given ? " " : "", given ? given : "");
   cs_cli c;
-  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts,
+  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts,
                         "split|create|create-group|ids|bench|space",
                         "communicators: leader-based and MPICH split/create, context ids (seed 003); group-collective "
                         "creation (seed 004)",

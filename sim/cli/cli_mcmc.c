@@ -96,7 +96,7 @@ static int run_mcmc(const cs_cli *c, const mcmc_opts *o)
     rc = cs_mcmc_bench_run(&prm, &res, &e);
     if (rc != 0)
       cs_cli_fail(c, e);
-    else {
+    else if ((rc = cs_cli_trace_write(c)) == 0) {
       cs_record *r = cs_mcmc_result_record(&prm, &res);
       rc = cs_cli_emit(c, &r, 1, cs_mcmc_csv_columns, "collsim mcmc");
       cs_record_free(r);
@@ -146,7 +146,7 @@ int cs_mcmc_main(int argc, char **argv)
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
-  int rc = cs_cli_parse(&c, "mcmc", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts, "",
+  int rc = cs_cli_parse(&c, "mcmc", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts, "",
                         "the MCMC load-balancing benchmark of seed 004 (Section 4.2): none, async or collective",
                         "Example: collsim mcmc --platform torus:8x16x16/4 -n 8192 --balance async --format json",
                         argc, argv);

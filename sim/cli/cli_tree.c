@@ -12,7 +12,7 @@
 #include <string.h>
 
 typedef struct tree_opts {
-  char *algo, *members, *keep_platform, *trace, *color_rule;
+  char *algo, *members, *keep_platform, *color_rule;
   int64_t n, k, colors;
   double f;
   bool list, no_verify, no_bracket;
@@ -51,8 +51,7 @@ static int run_tree(const cs_cli *c, const tree_opts *o, const cs_tree_algo *alg
   cs_tree_params prm = {
       .algo = algo, .n = (int)o->n, .f = o->f, .k = (int)o->k, .colors = (int)o->colors,
       .color_rule = o->color_rule && strcmp(o->color_rule, "random") == 0 ? CS_COLOR_RANDOM : CS_COLOR_MOD,
-      .seed = c->seed, .members_file = o->members, .bracket = !o->no_bracket, .verify = !o->no_verify,
-      .trace_file = o->trace};
+      .seed = c->seed, .members_file = o->members, .bracket = !o->no_bracket, .verify = !o->no_verify};
   cs_platform *p = cs_cli_platform(c, "torus:auto/4", &e);
   char *xml = NULL, *desc = NULL;
   bool is_temp = false;
@@ -73,9 +72,11 @@ static int run_tree(const cs_cli *c, const tree_opts *o, const cs_tree_algo *alg
     rc = cs_tree_run(&prm, &res, &e);
     if (rc == 0 && o->keep_platform && !cs_platform_write_file(p, o->keep_platform, &e))
       rc = 2;
-    if (rc != 0) {
+    if (rc != 0)
       cs_cli_fail(c, e);
-    } else {
+    else
+      rc = cs_cli_trace_write(c);
+    if (rc == 0) {
       cs_record *r = cs_tree_result_record(&res);
       rc = cs_cli_emit(c, &r, 1, cs_tree_csv_columns, "collsim tree");
       cs_record_free(r);
@@ -109,8 +110,6 @@ int cs_tree_main(int argc, char **argv)
       {"members", 0, CS_OPT_PATH_IN, &o.members, "FILE", "explicit member ranks instead of -f", 0, 0, 0, 0, NULL},
       {"keep-platform", 0, CS_OPT_PATH_OUT, &o.keep_platform, "FILE", "also write the platform XML here", 0, 0, 0,
        0, NULL},
-      {"trace", 0, CS_OPT_PATH_OUT, &o.trace, "FILE", "record every message (src,dst,bytes,phase) to a CSV", 0, 0,
-       0, 0, NULL},
       {"no-verify", 0, CS_OPT_FLAG, &o.no_verify, NULL, "do not fail on a tree that does not verify", 0, 0, 0, 0,
        NULL},
       {"no-bracket", 0, CS_OPT_FLAG, &o.no_bracket, NULL, "run the algorithm without the bracketing "
@@ -118,8 +117,8 @@ int cs_tree_main(int argc, char **argv)
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
-  int rc = cs_cli_parse(&c, "tree", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED, opts, NULL,
-                        "build a spanning tree over a system-ranked process group (seed 000)",
+  int rc = cs_cli_parse(&c, "tree", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts,
+                        NULL, "build a spanning tree over a system-ranked process group (seed 000)",
                         "Example: collsim tree --algo rank-hash -n 131072 -f 0.6 -k 3 --seed 7", argc, argv);
   const cs_tree_algo *algo = NULL;
   if (rc == 0 && c.rest[0])

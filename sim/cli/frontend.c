@@ -72,6 +72,13 @@ static void add_common(cs_cli *c)
       {"shm-lat", 0, CS_OPT_QUANTITY, &c->shm_lat, "US", "smp: shared-memory latency, us (default 80)", 0, 1e9,
        CS_QTY_TIME, 1e-6, NULL},
   };
+  const cs_opt trace[] = {
+      {"trace", 0, CS_OPT_PATH_OUT, &c->trace, "FILE", "write every message delivered to a CSV: t_send_s,t_recv_s,"
+       "src,dst,src_host,dst_host,bytes,tag,ctx,phase (timed runs)", 0, 0, 0, 0, NULL},
+      {"timeline", 0, CS_OPT_PATH_OUT, &c->timeline, "FILE.png", "draw messages per rank and link load per tier "
+       "over simulated time (gnuplot; runs of at most " G_STRINGIFY(CS_TIMELINE_MAX_RANKS) " ranks and "
+       G_STRINGIFY(CS_TIMELINE_MAX_MESSAGES) " messages, else refused)", 0, 0, 0, 0, NULL},
+  };
   const cs_opt seed[] = {
       {"seed", 0, CS_OPT_U64, &c->seed, "S", "seed of everything random in the run (default 1)", 0, 0, 0, 0, NULL},
   };
@@ -84,6 +91,7 @@ static void add_common(cs_cli *c)
       {CS_CLI_ENGINE, engine, G_N_ELEMENTS(engine)},
       {CS_CLI_PLATFORM, platform, G_N_ELEMENTS(platform)},
       {CS_CLI_SEED, seed, G_N_ELEMENTS(seed)},
+      {CS_CLI_TRACE, trace, G_N_ELEMENTS(trace)},
   };
   for (size_t g = 0; g < G_N_ELEMENTS(groups); g++)
     if (c->groups & groups[g].flag)
@@ -235,6 +243,10 @@ static bool finish_parse(cs_cli *c, GError **err)
     g_ptr_array_add(c->run->tokens, g_strdup(c->rest[i]));
   c->run->has_seed = (c->groups & CS_CLI_SEED) != 0;
   c->run->seed = c->seed;
+  if (c->timeline && !g_str_has_suffix(c->timeline, ".png"))
+    return cs_input_error(err, "--timeline %s: the timeline is a PNG image, name it FILE.png", c->timeline);
+  if (c->trace || c->timeline)
+    c->tracer = cs_trace_new(c->trace != NULL, c->timeline != NULL);
   for (guint i = 0; i < c->opts->len; i++) {
     const cs_opt *o = g_ptr_array_index(c->opts, i);
     char what[64];
@@ -308,6 +320,9 @@ void cs_cli_free(cs_cli *c)
   g_free(c->torus);
   g_free(c->net);
   g_free(c->cluster);
+  g_free(c->trace);
+  g_free(c->timeline);
+  cs_trace_free(c->tracer);
   if (c->cfg)
     g_ptr_array_free(c->cfg, TRUE);
   for (guint i = 0; c->opts && i < c->opts->len; i++) {
@@ -521,6 +536,8 @@ bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send,
     ec->local_copy_bw = p->local_copy_bw;
     ec->host_channels = p->host_channels;
   }
+  if (c->tracer)
+    cs_trace_attach(c->tracer, p, ec);
   note_engine(c->run, p, ec, c->cfg);
   if (c->cfg && c->cfg->len) {
     ec->extra_cfg = g_ptr_array_new_with_free_func(g_free);
@@ -539,6 +556,26 @@ void cs_cli_engine_clear(cs_engine_config *ec)
   if (ec->extra_cfg)
     g_ptr_array_free(ec->extra_cfg, TRUE);
   ec->extra_cfg = NULL;
+}
+
+/* ---- message trace ---- */
+
+int cs_cli_trace_refuse(const cs_cli *c, const char *needs)
+{
+  if (!c->trace && !c->timeline)
+    return 0;
+  return cs_cli_usage(c, "%s records the messages of a simulated run: it needs %s", c->trace ? "--trace" : "--timeline",
+                      needs);
+}
+
+int cs_cli_trace_write(const cs_cli *c)
+{
+  GError *e = NULL;
+  bool ok = !c->tracer || ((!c->timeline || cs_trace_write_timeline(c->tracer, c->timeline, &e)) &&
+                           (!c->trace || cs_trace_write_csv(c->tracer, c->trace, &e)));
+  int rc = ok ? 0 : cs_cli_fail(c, e);
+  g_clear_error(&e);
+  return rc;
 }
 
 /* ---- output ---- */

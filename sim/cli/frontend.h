@@ -12,6 +12,13 @@
  *    --factory, --crosstraffic), platform (--platform SPEC and the older
  *    aliases --torus/--cores/--link-bw/--link-lat, --net, --cluster and its
  *    --cycles/--net-lat/--shm-lat), seed (--seed).
+ *  - Message trace (CS_CLI_TRACE, for subcommands that run a simulation):
+ *    --trace FILE (one CSV row per message delivered) and --timeline
+ *    FILE.png (gnuplot: messages per rank and link load per tier over
+ *    time, small runs), recorded by sim/drivers/trace.h through the engine
+ *    configuration cs_cli_engine makes; the subcommand refuses them on an
+ *    untimed run (cs_cli_trace_refuse) and writes them after a run that
+ *    succeeded (cs_cli_trace_write).
  *  - Errors map to exit statuses once: bad input (CS_INPUT_ERROR, an option
  *    error) prints one line "collsim CMD: error: ..." and gives 2; anything
  *    else gives 1.
@@ -34,6 +41,7 @@
 #include "platforms/platform.h"
 #include "sim/cli/run_config.h"
 #include "sim/drivers/record.h"
+#include "sim/drivers/trace.h"
 #include "sim/contracts/output_path.h"
 #include "sim/contracts/units.h"
 #include "sim/engine/sg_engine.h"
@@ -74,6 +82,7 @@ enum {
   CS_CLI_ENGINE = 1 << 1,
   CS_CLI_PLATFORM = 1 << 2,
   CS_CLI_SEED = 1 << 3,
+  CS_CLI_TRACE = 1 << 4,
 };
 
 typedef struct cs_cli {
@@ -98,6 +107,9 @@ typedef struct cs_cli {
   /* seed */
   uint64_t seed;
   bool seed_given;
+  /* message trace */
+  char *trace, *timeline;
+  cs_trace *tracer;          /* when either is given: attached by cs_cli_engine */
   /* the run's configuration (options as given, then what the run resolved) */
   cs_run_config *run;
   GPtrArray *made_dirs;      /* folders made for output paths, removed at the end when empty */
@@ -138,6 +150,15 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
 bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send, double default_o_recv,
                    cs_engine_config *ec, GError **err);
 void cs_cli_engine_clear(cs_engine_config *ec);
+
+/* --trace or --timeline given to a run that simulates nothing: the bad-input
+ * status (2) with a message that they need `needs` (e.g. "--timed"); 0 when
+ * neither was given. */
+int cs_cli_trace_refuse(const cs_cli *c, const char *needs);
+/* After a run that succeeded: the timeline, then the trace (each through a
+ * temporary file moved into place).  0, or the exit status after one
+ * message (2 for a run too large to draw). */
+int cs_cli_trace_write(const cs_cli *c);
 
 /* Write records to --out (atomically) or stdout in the chosen format; with
  * --with-config, the configuration columns are added to each record. */

@@ -114,6 +114,8 @@ void cs_send_ctx(cs_proc *p, int dst, uint32_t ctx, int tag, const void *data, s
   m->bytes = bytes;
   m->data = NULL;
   m->note = NULL;
+  m->phase = p->phase;
+  m->t_sent = 0;
   if (data != NULL && data_len > 0) {
     m->data = malloc(data_len);
     g_assert(m->data != NULL);

@@ -46,6 +46,8 @@ typedef struct cs_msg {
   size_t bytes;   /* simulated size of the message */
   void *data;     /* payload (NULL for a virtual payload), owned by the message */
   void *note;     /* the transport's own (NULL until it sets it) */
+  int phase;      /* the sender's phase when it sent it (cs_phase) */
+  double t_sent;  /* simulated time the sender posted it (set by the timed backend, else 0) */
 } cs_msg;
 
 typedef struct cs_counters {

@@ -11,6 +11,7 @@
 
 #define TTY_INTERVAL_S 0.25
 #define LOG_INTERVAL_S 10.0
+#define LOG_HEARTBEAT_S 60.0
 
 struct cs_progress {
   FILE *stream;
@@ -122,7 +123,10 @@ static void draw(cs_progress *p, double el)
 static gboolean all_done(const cs_progress *p) { return p->total > 0 && p->done == p->total; }
 
 /* Terminal: redraw at most every TTY_INTERVAL_S (and at the end).  Log: a
- * line on a completion, at most one every LOG_INTERVAL_S, and the last one. */
+ * line on a completion, at most one every LOG_INTERVAL_S, and the last one;
+ * between completions (cs_progress_tick: a sweep's point that runs for
+ * minutes) a heartbeat line every LOG_HEARTBEAT_S, so a log never falls
+ * silent for longer. */
 static void maybe_draw(cs_progress *p, gboolean completion)
 {
   if (p->quiet)
@@ -132,9 +136,13 @@ static void maybe_draw(cs_progress *p, gboolean completion)
     if (p->last_draw_s < 0 || el - p->last_draw_s >= TTY_INTERVAL_S || (completion && all_done(p)))
       draw(p, el);
   } else {
-    if (!completion)
-      return; /* a log file gets lines on completions only */
-    if (p->last_draw_s < 0 || el - p->last_draw_s >= LOG_INTERVAL_S || all_done(p))
+    double since = el - (p->last_draw_s < 0 ? 0 : p->last_draw_s);
+    if (!completion) {
+      if (since >= LOG_HEARTBEAT_S)
+        draw(p, el);
+      return;
+    }
+    if (p->last_draw_s < 0 || since >= LOG_INTERVAL_S || all_done(p))
       draw(p, el);
   }
 }
@@ -159,11 +167,7 @@ void cs_progress_set(cs_progress *p, size_t done, double done_weight)
 
 void cs_progress_set_running(cs_progress *p, size_t running) { p->running = running; }
 
-void cs_progress_tick(cs_progress *p)
-{
-  if (p->tty)
-    maybe_draw(p, FALSE);
-}
+void cs_progress_tick(cs_progress *p) { maybe_draw(p, FALSE); }
 
 void cs_progress_message(cs_progress *p, const char *fmt, ...)
 {

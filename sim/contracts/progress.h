@@ -30,7 +30,8 @@ void cs_progress_done(cs_progress *p, double weight, gboolean failed);
 void cs_progress_set(cs_progress *p, size_t done, double done_weight);
 /* Items now running (shown as "N running" when more than one job). */
 void cs_progress_set_running(cs_progress *p, size_t running);
-/* Redraw if due (call from an idle loop so elapsed time keeps moving). */
+/* Redraw if due (call from an idle loop so elapsed time keeps moving); to a
+ * log, a heartbeat line after a minute without one. */
 void cs_progress_tick(cs_progress *p);
 
 /* Print a message line (a newline is added), clearing the progress line

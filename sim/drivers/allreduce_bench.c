@@ -122,6 +122,7 @@ bool cs_allreduce_run(const cs_platform *pf, const cs_tree_script *s, int iterat
   ec->platform_file = xml;
   ec->cores = pf->cores;
   ec->host_of = node_of;
+  ec->progress_messages = (double)cs_ts_messages(s) * (double)run.repetitions; /* progress against it */
   cs_coll_timed t;
   bool ok = cs_sched_run_timed(&run, ec, &t, err);
   if (ok) {

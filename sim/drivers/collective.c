@@ -8,6 +8,7 @@
 #include "sim/contracts/tempdir.h"
 #include "sim/contracts/units.h"
 #include "sim/drivers/cost_params.h"
+#include "sim/drivers/trace.h"
 #include "sim/engine/sg_routes.h"
 
 #include <inttypes.h>
@@ -35,14 +36,6 @@ struct cs_coll_session {
   cs_routes *routes; /* --links (traffic per link) and --timed (the cost parameters) */
 };
 
-/* The platform family names the links SimGrid made itself. */
-static const char *tier_of_link(void *user, const char *name) { return cs_platform_link_tier(user, name); }
-
-static gboolean ends_of_link(void *user, const char *name, char **src, char **dst)
-{
-  return cs_platform_link_ends(user, name, src, dst);
-}
-
 cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_options *o, const cs_engine_config *ec,
                                       GError **err)
 {
@@ -64,7 +57,7 @@ cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_option
     s->host_of = cs_platform_host_map(p, s->tt.p);
     s->ec.host_of = s->host_of;
   }
-  cs_link_namer namer = {tier_of_link, ends_of_link, (void *)p};
+  cs_link_namer namer = cs_platform_link_namer(p); /* the family names the links SimGrid made itself */
   s->routes = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), &namer, err);
   if (!s->routes)
     goto fail;
@@ -210,6 +203,7 @@ static bool run_timed(run_state *R, GError **err)
 {
   warn_if_long(R);
   R->timed_pairs = g_array_new(FALSE, FALSE, sizeof(pair_rec));
+  R->S->ec.progress_messages = (double)R->pattern.messages; /* the untimed pattern's: progress against it */
   if (!cs_coll_run_timed(R->it->algo, &R->prm, &R->S->ec, R->S->opt.gamma, to_timed, R->timed_pairs, R->delivered,
                          &R->t, err))
     return false;

@@ -12,12 +12,10 @@
  * algorithm run alone from t = 0.
  */
 #include "sim/drivers/spanning_tree_run.h"
-#include "sim/contracts/tempdir.h"
 #include "algorithms/spanning_trees/kary.h"
 #include "sim/contracts/transport.h"
 #include "sim/checks/spanning_tree_verify.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,8 +31,6 @@ typedef struct run_state {
   int32_t **children;
   double *t_start, *t_end;
   double t_done;        /* last reduction end */
-  FILE *trace;
-  char *trace_tmp;      /* in the run's temporary folder; moved into place only on success */
 } run_state;
 
 static int group_color_of(const cs_tree_ctx *ctx, int rank)
@@ -109,11 +105,6 @@ static void tree_proc_main(cs_proc *p, void *user)
   cs_serve(p);
 }
 
-static void trace_send(int src, int dst, size_t bytes, cs_phase phase, void *user)
-{
-  fprintf((FILE *)user, "%d,%d,%zu,%s\n", src, dst, bytes, phase == CS_PHASE_ALGO ? "algo" : "bracket");
-}
-
 static void summarise(run_state *st, cs_tree_result *res)
 {
   const cs_tree_params *prm = st->prm;
@@ -183,6 +174,22 @@ static int check_all_received(const run_state *st, GError **err)
   return 1;
 }
 
+/* Every message of the run, when the algorithm has a formula (else 0): the
+ * engine's progress line counts deliveries against it. */
+static double expected_messages(const cs_tree_params *prm, const cs_group *g)
+{
+  if (!prm->algo->messages)
+    return 0;
+  cs_tree_shape shape = {.n = g->n, .k = prm->k, .colors = g->colors, .color = g->color, .m_color = g->m_color};
+  uint64_t total = prm->algo->messages(&shape);
+  if (prm->bracket) {
+    total += (uint64_t)g->n - 1; /* the broadcast on the parent tree */
+    for (int c = 0; c < g->colors; c++)
+      total += g->m_color[c] > 0 ? (uint64_t)g->m_color[c] - 1 : 0; /* the reduction on each new tree */
+  }
+  return (double)total;
+}
+
 static void state_free(run_state *st)
 {
   for (int r = 0; r < st->prm->n; r++) {
@@ -230,23 +237,9 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   res->model = prm->engine.model;
 
   int rc = 0;
-  if (prm->trace_file) {
-    st.trace_tmp = cs_tempfile("trace", ".csv", err);
-    st.trace = st.trace_tmp ? fopen(st.trace_tmp, "w") : NULL;
-    if (!st.trace) {
-      if (err && !*err)
-        g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot write the trace's temporary file: %s", g_strerror(errno));
-      rc = 1;
-      goto out;
-    }
-    fprintf(st.trace, "src,dst,bytes,phase\n");
-  }
   cs_engine_config ec = prm->engine;
   ec.n = n;
-  if (st.trace) {
-    ec.observer = trace_send;
-    ec.observer_user = st.trace;
-  }
+  ec.progress_messages = expected_messages(prm, group);
   gint64 t0 = g_get_monotonic_time();
   if (!cs_engine_run(&ec, st.procs, tree_proc_main, &st, err)) {
     rc = err && *err && (*err)->domain == CS_INPUT_ERROR ? 2 : 1;
@@ -264,16 +257,6 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   if (rc == 0)
     rc = check_all_received(&st, err);
 out:
-  if (st.trace && fclose(st.trace) != 0 && rc == 0) {
-    g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot write trace file %s", prm->trace_file);
-    rc = 1;
-  }
-  if (st.trace_tmp) {
-    if (rc == 0 && !cs_tempfile_commit(st.trace_tmp, prm->trace_file, err))
-      rc = 2;
-    cs_tempfile_remove(st.trace_tmp);
-    g_free(st.trace_tmp);
-  }
   state_free(&st);
   cs_group_free(group);
   return rc;

@@ -19,7 +19,6 @@ typedef struct cs_tree_params {
   const char *members_file;
   gboolean bracket;          /* default TRUE */
   gboolean verify;           /* default TRUE */
-  const char *trace_file;    /* write the (src, dst, bytes, phase) stream here */
   const char *platform_desc; /* for the output */
   cs_engine_config engine;
 } cs_tree_params;

@@ -151,12 +151,10 @@ static void observe(int src, int dst, size_t bytes, cs_phase phase, void *user)
 
 /* A message taken by its receiver: its bytes on the links between the two
  * hosts. */
-static void count_delivery(int src, int dst, int src_host, int dst_host, size_t bytes, void *user)
+static void count_delivery(const cs_delivery *d, void *user)
 {
-  (void)src;
-  (void)dst;
   timed_run *T = user;
-  cs_linkusage_add(T->run->delivered, src_host, dst_host, bytes - T->run->header_bytes, 1);
+  cs_linkusage_add(T->run->delivered, d->src_host, d->dst_host, d->bytes - T->run->header_bytes, 1);
 }
 
 static int cmp_i64(const void *a, const void *b)

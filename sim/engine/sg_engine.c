@@ -334,12 +334,18 @@ static void cpu_busy(cs_proc *p, double seconds, held h)
 
 static bool same_host(int a, int b) { return host_index(a) == host_index(b); }
 
-/* The configuration's delivery hook, if any, for m taken by p. */
+/* The configuration's delivery hooks, if any, for m taken by p. */
 static void report_delivery(const cs_proc *p, const cs_msg *m)
 {
-  if (eng.cfg->on_delivery)
-    eng.cfg->on_delivery(m->src, p->rank, host_index(m->src), host_index(p->rank), m->bytes,
-                         eng.cfg->on_delivery_user);
+  const cs_engine_config *c = eng.cfg;
+  if (!c->on_delivery && !c->tracer)
+    return;
+  cs_delivery d = {m->t_sent, simgrid_get_clock(), m->src, p->rank, host_index(m->src), host_index(p->rank),
+                   m->bytes, m->tag, m->ctx, (cs_phase)m->phase};
+  if (c->on_delivery)
+    c->on_delivery(&d, c->on_delivery_user);
+  if (c->tracer)
+    c->tracer(&d, c->tracer_user);
 }
 
 /* ---- channels between hosts (host_channels) ---- */
@@ -406,6 +412,7 @@ static void channel_push(int src, int dst, cs_msg *m)
 
 static void sg_send(cs_proc *p, int dst, cs_msg *m)
 {
+  m->t_sent = simgrid_get_clock();
   die_if_failed(p, (held){m, false});
   bool local = same_host(p->rank, dst);
   bool copied = local && eng.cfg->local_copy_bw > 0;
@@ -1058,6 +1065,8 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.hosts = NULL;
   g_free(eng.st);
   eng.st = NULL;
+  if (c->tracer_end)
+    c->tracer_end(c, c->tracer_user);
   return TRUE;
 }
 

@@ -16,7 +16,21 @@
 
 #define CS_MAX_RECV_WINDOW 16
 
-typedef struct cs_engine_config {
+/* One message taken by its receiver (the delivery hooks below). */
+typedef struct cs_delivery {
+  double t_send;         /* simulated time the sender posted it (called cs_send, before its send overhead) */
+  double t_recv;         /* simulated time the receiver took it (after its receive overhead) */
+  int src, dst;          /* ranks */
+  int src_host, dst_host; /* hosts: indices in natural order of host names (node-g is host g on collsim's platforms) */
+  size_t bytes;          /* simulated bytes */
+  int tag;
+  uint32_t ctx;
+  cs_phase phase;        /* the sender's phase */
+} cs_delivery;
+
+typedef struct cs_engine_config cs_engine_config;
+
+struct cs_engine_config {
   const char *platform_file;  /* SimGrid XML */
   int n;                      /* simulated processes */
   int cores;                  /* ranks per host; rank r on host r / cores (in-order mapping) */
@@ -60,12 +74,19 @@ typedef struct cs_engine_config {
   void (*observer)(int src, int dst, size_t bytes, cs_phase phase, void *user);
   void *observer_user;
   /* Called when a process takes a message out of the network, i.e. on every
-   * delivery (e.g. to count the traffic each link carried), or NULL: the
-   * sending and receiving ranks, their hosts (indices in natural order of
-   * host names: node-g is host g on collsim's platforms) and the message's
-   * simulated bytes.  Messages a failed process discards are not reported. */
-  void (*on_delivery)(int src, int dst, int src_host, int dst_host, size_t bytes, void *user);
+   * delivery (e.g. to count the traffic each link carried), or NULL: what
+   * was delivered, when (cs_delivery).  Messages a failed process discards
+   * are not reported. */
+  void (*on_delivery)(const cs_delivery *d, void *user);
   void *on_delivery_user;
+  /* A second delivery hook, kept apart from the driver's on_delivery: the
+   * message trace of --trace and --timeline (sim/drivers/trace.h), set by
+   * the front-end.  tracer_end, if not NULL, is called at the end of every
+   * cs_engine_run that returns TRUE, with the platform still loaded (to
+   * look up routes). */
+  void (*tracer)(const cs_delivery *d, void *user);
+  void (*tracer_end)(const cs_engine_config *c, void *user);
+  void *tracer_user;
   /* Progress on stderr for runs longer than a second, measured in the work
    * that advances: messages delivered against progress_messages when the
    * driver knows the run's total, else the simulated clock against
@@ -87,7 +108,7 @@ typedef struct cs_engine_config {
    * it was doing keeps its host's processor to its planned end. */
   int fail_rank;
   double fail_at;
-} cs_engine_config;
+};
 
 /* A process found waiting forever (cs_engine_stuck): blocked in cs_recv_ctx
  * for (src, ctx, tag). */
