@@ -141,7 +141,7 @@ static cs_platform *platform_new(const cs_platform_family *f)
 cs_platform *cs_platform_parse(const char *spec, GError **err)
 {
   if (!spec || !*spec) {
-    cs_input_error(err, "empty platform spec (e.g. torus:8x8x16/4, percs:64,16,16, smp:8x4, or a SimGrid XML file)");
+    cs_input_error(err, "empty platform spec (e.g. torus:8x8x16/4, percs:64,16,16, smp:4w, or a SimGrid XML file)");
     return NULL;
   }
   const char *colon = strchr(spec, ':');

@@ -1,8 +1,8 @@
 /* Clusters of SMP nodes on a switched Ethernet (seed 002, Section 5): the
  * platform family "smp".
  *
- *   smp:NODESxCORES[@MHZ][/params]   e.g. smp:8x4, smp:6x4@300
- *   smp:2w | smp:4w | smp:8w         the paper's three clusters
+ *   smp:NODESxCORES@MHZ[/params]   e.g. smp:8x4@166, smp:6x4@300
+ *   smp:2w | smp:4w | smp:8w       the paper's three clusters
  *
  * m nodes of c processors, one 100 Mbit/s full-duplex link from each node to
  * a non-blocking switch, messages between processes of one node through
@@ -10,8 +10,8 @@
  * rank r on node r mod m (map=spread, the default; map=inorder puts rank r
  * on node r / c).  Presets: 2w (16 x 2-way Pentium III 450 MHz), 4w (8 x
  * 4-way Pentium Pro 166 MHz), 8w (4 x 8-way Pentium Pro 200 MHz);
- * NODESxCORES equal to a preset's shape takes that preset's processor, any
- * other shape needs @MHZ.
+ * a cluster given by its shape needs its clock, @MHZ, even when the shape is
+ * a preset's (8x4 alone is refused rather than given 4w's 166 MHz).
  *
  * Timing model (one calibration for all clusters; the paper gives no
  * parameters): every message costs the sending process o_send and the
@@ -79,8 +79,8 @@ static const preset presets[] = {
 
 static bool fail(GError **err, const char *spec, const char *why)
 {
-  g_set_error(err, CS_INPUT_ERROR, 1, "bad cluster '%s': %s (NODESxCORES, e.g. 8x4, or 2w, 4w, 8w; other shapes "
-              "add @MHZ, e.g. 6x4@300)", spec, why);
+  g_set_error(err, CS_INPUT_ERROR, 1, "bad cluster '%s': %s (NODESxCORES@MHZ, e.g. 6x4@300, or a preset: "
+              "2w = 16x2@450, 4w = 8x4@166, 8w = 4x8@200)", spec, why);
   return false;
 }
 
@@ -137,19 +137,13 @@ static bool parse_shape(cs_platform *p, smp *c, const char *spec, GError **err)
     g_error_free(e);
     return false;
   }
-  pr = preset_shaped(v[0], v[1]);
-  if (pr)
-    apply_preset(p, c, pr);
-  else if (!at)
-    return fail(err, spec, "no processor known for this shape: give its clock");
-  else
-    p->cpu = "processor given by @MHZ";
+  if (!at) /* no clock is borrowed from a preset of the same shape */
+    return fail(err, spec, "a shape needs its processors' clock: add @MHZ");
+  p->cpu = "processor given by @MHZ";
   p->nodes = v[0];
   p->cores = (int)v[1];
-  if (at) {
-    c->mhz = mhz;
-    c->preset_shape = false;
-  }
+  c->mhz = mhz;
+  c->preset_shape = false;
   return true;
 }
 

@@ -375,3 +375,4 @@ differences_section "$readme" >> "$tmp"
 mv "$tmp" "$readme"
 trap - EXIT
 echo "compare-seed000: wrote $readme"
+differences_check "$readme" seed000

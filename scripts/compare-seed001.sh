@@ -504,3 +504,4 @@ chmod 644 "$tmp"
 mv "$tmp" "$readme"
 trap - EXIT
 echo "compare-seed001: wrote $readme"
+differences_check "$readme" seed001

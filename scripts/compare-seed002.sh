@@ -433,3 +433,4 @@ chmod 644 "$tmp"
 mv "$tmp" "$readme"
 trap - EXIT
 echo "compare-seed002: wrote $readme"
+differences_check "$readme" seed002

@@ -3,8 +3,12 @@
 # README carries over the existing section's text (everything after its
 # heading up to the next "## " heading); a new README takes it from
 # $DIFFERENCES_FROM when set (the committed README, for a reproduction into
-# a fresh folder), else gets a placeholder.
+# a fresh folder), else gets a placeholder.  The carried-over text is not
+# trusted: differences_check then checks its numbers and comparisons (those
+# listed in tests/docs-claims.txt) against the files beside the new README.
 #   differences_section README   (prints the section on stdout)
+#   differences_check README SEED (SEED: seed002, ...; warns on stderr, naming
+#                                  each README line that the files contradict)
 differences_section() {
   local readme=$1
   if ! { [ -f "$readme" ] && grep -q '^## Differences' "$readme"; } && [ -n "${DIFFERENCES_FROM:-}" ]; then
@@ -19,4 +23,16 @@ differences_section() {
     echo "<!-- Written by hand: where our numbers differ from the paper's, and why. -->"
     echo "_To be written._"
   fi
+}
+
+differences_check() {
+  local readme=$1 seed=$2 dir out
+  dir=$(cd "$(dirname "$readme")" && pwd)
+  if ! out=$(bash "$(dirname "${BASH_SOURCE[0]}")/check-claims.sh" --only "results/$seed/README.md" \
+               --map "results/$seed=$dir" --doc "results/$seed/README.md=$dir/README.md" 2>&1); then
+    echo "$(basename "$0"): WARNING: the hand-written text of $readme says what the files beside it do not" \
+         "(fix these sentences; tests/docs-claims.txt lists the checks):" >&2
+    printf '%s\n' "$out" | sed 's/^/  /' >&2
+  fi
+  return 0
 }

@@ -39,27 +39,51 @@ START_TEST(bad_inputs)
   expect_bad("--platform SPEC is required", "--trees", "lam", NULL);
   expect_bad("bad cluster", "--cluster", "8x", NULL);
   expect_bad("bad cluster", "--cluster", "6x4", NULL); /* no processor known for this shape */
-  expect_bad("unknown trees", "--cluster", "8x4", "--trees", "spiral", NULL);
-  expect_bad("n = 33 is larger than the platform", "--cluster", "8x4", "-n", "33", NULL);
-  expect_bad("--order", "--cluster", "8x4", "--order", "random", NULL);
-  expect_bad("--groups", "--cluster", "8x4", "--trees", "hierarchical", "--groups", "5", NULL);
+  /* 4w's shape without a clock: refused, not given 4w's 166 MHz */
+  expect_bad("a shape needs its processors' clock: add @MHZ", "--cluster", "8x4", NULL);
+  expect_bad("unknown trees", "--cluster", "4w", "--trees", "spiral", NULL);
+  expect_bad("n = 33 is larger than the platform", "--cluster", "4w", "-n", "33", NULL);
+  expect_bad("--order", "--cluster", "4w", "--order", "random", NULL);
+  expect_bad("--groups", "--cluster", "4w", "--trees", "hierarchical", "--groups", "5", NULL);
   char *broken = harness_write_file(tmpdir, "broken.yaml",
                                     "name: broken\nn: 3\nroot: 0\nreduce:\n  0: [recv 1, recv 2]\n  1: [send 0]\n"
                                     "  2: [send 1]\nbcast:\n  0: [send 1, send 2]\n  1: [recv 0]\n  2: [recv 0]\n");
-  expect_bad("rank", "--cluster", "8x4", "--trees", broken, "-n", "3", NULL);
+  expect_bad("rank", "--cluster", "4w", "--trees", broken, "-n", "3", NULL);
   char *missing = harness_path(tmpdir, "missing.yaml");
-  expect_bad("missing.yaml", "--cluster", "8x4", "--trees", missing, NULL);
+  expect_bad("missing.yaml", "--cluster", "4w", "--trees", missing, NULL);
   g_free(broken);
   g_free(missing);
 }
 END_TEST
 
-static void run_json(harness_result *r, const char *trees, const char *n)
+static void run_json_on(harness_result *r, const char *cluster, const char *trees, const char *n)
 {
-  harness_runl(r, "allreduce", "--cluster", "8x4", "--trees", trees, "-n", n, "--iterations", "20", "--format",
+  harness_runl(r, "allreduce", "--cluster", cluster, "--trees", trees, "-n", n, "--iterations", "20", "--format",
                "json", "-q", NULL);
   ck_assert_msg(r->exit_status == 0, "%s: %s", trees, r->err);
 }
+
+static void run_json(harness_result *r, const char *trees, const char *n)
+{
+  run_json_on(r, "4w", trees, n);
+}
+
+/* A shape with its clock given is that cluster: 8x4@166 times as the 4w
+ * preset does, and says its clock in its label. */
+START_TEST(shape_with_clock)
+{
+  harness_result a, b;
+  run_json(&a, "lam", "32");
+  run_json_on(&b, "8x4@166", "lam", "32");
+  double x, y;
+  ck_assert(harness_json_double(a.out, "us_per_allreduce", &x));
+  ck_assert(harness_json_double(b.out, "us_per_allreduce", &y));
+  ck_assert_msg(x == y, "4w %g us, 8x4@166 %g us", x, y);
+  ck_assert_msg(strstr(b.out, "\"8x4@166\"") != NULL, "no 8x4@166 label: %s", b.out);
+  harness_result_clear(&a);
+  harness_result_clear(&b);
+}
+END_TEST
 
 START_TEST(json_and_counts)
 {
@@ -94,7 +118,7 @@ START_TEST(dumped_script_runs_the_same)
 {
   char *yaml = harness_path(tmpdir, "lam32.yaml");
   harness_result a, b, c;
-  harness_runl(&a, "tree-script", "--from", "lam", "-n", "32", "--cluster", "8x4", "--out", yaml, NULL);
+  harness_runl(&a, "tree-script", "--from", "lam", "-n", "32", "--cluster", "4w", "--out", yaml, NULL);
   ck_assert_msg(a.exit_status == 0, "%s", a.err);
   run_json(&b, "lam", "32");
   run_json(&c, yaml, "32");
@@ -194,6 +218,7 @@ int main(void)
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, bad_inputs);
   tcase_add_test(tc, json_and_counts);
+  tcase_add_test(tc, shape_with_clock);
   tcase_add_test(tc, dumped_script_runs_the_same);
   tcase_add_test(tc, search_finds_the_fastest_tree);
   tcase_add_test(tc, identical_runs);

@@ -137,7 +137,7 @@ static void loop_ops(const cs_sched_params *prm, int64_t r, cs_oplist *o)
   cs_ops_send(o, 0, 1 << 24, cs_units_range(1, 4));
 }
 
-static const cs_coll_algo loops = {"loops", CS_COLL_ALLGATHER, "test", plan_blocks, loop_ops, false};
+static const cs_coll_algo loops = {"loops", CS_COLL_ALLGATHER, "test", plan_blocks, loop_ops, false, NULL, NULL};
 
 START_TEST(pattern_loops)
 {

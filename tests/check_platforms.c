@@ -45,7 +45,7 @@ static cs_platform *parse_ok(const char *spec)
 
 static const char *const WITH_PARAMS[] = {"torus:2x2x2/4,bw=1GBps,lat=50ns", "percs:2,2,2/lat=1us,l2=5GBps",
                                           "dragonfly:3,2,1,2/term=20GBps", "smp:4w/cycles=4000",
-                                          "smp:4w", "smp:8x4", "smp:6x4@300/net_lat=100us,map=inorder",
+                                          "smp:4w", "smp:8x4@166", "smp:6x4@300/net_lat=100us,map=inorder",
                                           "cpm:6875,8,2", "cpm:2048,1024,1", "cpm:1,1,1024",
                                           "cpm:3,2,2/proc_lat=1us,proc_bw=8GBps,shm_lat=300ns,shm_bw=3GBps,"
                                           "net_lat=20us,net_bw=10Gbps,o_msg=2.5us,speed=2.5Gf",
@@ -124,7 +124,8 @@ START_TEST(bad_specs_refused)
       {"torus:8x8x8/4,bw=nan", "is not a non-negative number"},
       {"torus:8x8x8/4,lat=inf", "is not a non-negative number"},
       {"percs:4,0,4", "NPS must be at least 1"},
-      {"smp:9x9", "give its clock"},
+      {"smp:9x9", "needs its processors' clock"},
+      {"smp:8x4", "add @MHZ"},
       {"smp:4w/map=random", "expected spread or inorder"},
       {"smp:8x4@-5", "not a non-negative number"},
       {"cpm:0,2,2", "C must be at least 1"},

@@ -36,7 +36,7 @@ static void ring_ops(const cs_sched_params *prm, int64_t r, cs_oplist *o)
   cs_ops_step(o, 0, -1);
 }
 
-static const cs_coll_algo ring = {"ring", CS_COLL_ALLGATHER, "test", plan_per_rank, ring_ops, false};
+static const cs_coll_algo ring = {"ring", CS_COLL_ALLGATHER, "test", plan_per_rank, ring_ops, false, NULL, NULL};
 
 /* Linear reduce to 0 of one unit. */
 static bool plan_one(cs_sched_params *prm, GError **err)
@@ -63,7 +63,8 @@ static void linear_reduce_ops(const cs_sched_params *prm, int64_t r, cs_oplist *
     cs_ops_recv_reduce(o, 1, 1, all);
 }
 
-static const cs_coll_algo linear_reduce = {"linear", CS_COLL_REDUCE, "test", plan_one, linear_reduce_ops, false};
+static const cs_coll_algo linear_reduce = {"linear", CS_COLL_REDUCE, "test", plan_one, linear_reduce_ops, false,
+                                           NULL, NULL};
 
 /* Scatter by direct sends, with defects 4 (send what one does not hold),
  * 5 (receive names other units), 6 (receive never matched). */
@@ -86,7 +87,7 @@ static void direct_scatter_ops(const cs_sched_params *prm, int64_t r, cs_oplist 
 }
 
 static const cs_coll_algo direct_scatter = {"direct", CS_COLL_SCATTER, "test", plan_per_rank,
-                                            direct_scatter_ops, false};
+                                            direct_scatter_ops, false, NULL, NULL};
 
 static bool run(const cs_coll_algo *a, int64_t sn, int64_t nps, int64_t cpn, uint64_t size, cs_replay_stats *st,
                 GError **err)

@@ -191,7 +191,7 @@ START_TEST(allreduce_trace)
 {
   char *one = harness_path(tmpdir, "one.csv"), *two = harness_path(tmpdir, "two.csv");
   harness_result r;
-  run_ok(&r, one, "allreduce", "--cluster", "8x4", "-n", "8", "--iterations", "3", "--format", "json", NULL);
+  run_ok(&r, one, "allreduce", "--cluster", "4w", "-n", "8", "--iterations", "3", "--format", "json", NULL);
   gint64 per = json_int(r.out, "messages_per_allreduce");
   double us = json_num(r.out, "us_per_allreduce");
   harness_result_clear(&r);
@@ -207,7 +207,7 @@ START_TEST(allreduce_trace)
   ck_assert_msg(last >= 3 * us * 1e-6, "last receive %g before the 3 timed operations' %g us", last, 3 * us);
   cs_trace_free(t);
   assert_canonical(one);
-  run_ok(&r, two, "allreduce", "--cluster", "8x4", "-n", "8", "--iterations", "3", NULL);
+  run_ok(&r, two, "allreduce", "--cluster", "4w", "-n", "8", "--iterations", "3", NULL);
   harness_result_clear(&r);
   assert_same_file(one, two);
   g_free(one);
@@ -471,7 +471,7 @@ START_TEST(bad_input_leaves_nothing)
   EXPECT_NOTHING("comm space", "comm", "space", "--timeline", png);
   EXPECT_NOTHING("at most 256 ranks", "tree", "-a", "rank-hash", "-n", "300", "-q", "--trace", csv, "--timeline",
                  png);
-  EXPECT_NOTHING("20000 messages", "allreduce", "--cluster", "8x4", "-q", "--iterations", "1000",
+  EXPECT_NOTHING("20000 messages", "allreduce", "--cluster", "4w", "-q", "--iterations", "1000",
                  "--timeline", png);
   EXPECT_NOTHING("FILE.png", "tree", "-a", "rank-hash", "-n", "8", "-q", "--timeline", csv);
   char *file = harness_write_file(tmpdir, "a-file", "not a folder\n");

@@ -17,7 +17,8 @@
 #    others take 8 to 10 s (p = 16,384), 4 s (35,000 messages) or hours
 #    (10^6 messages).
 #  - seed 002: every row of sec52.csv (one per point of results/seed002/
-#    sec52.yaml, a second each).
+#    sec52.yaml, a second each) and of split-2w.csv (the commands of
+#    split-2w.cmd, a second each).
 # The runs go two at a time (the machine's cores).  JOBS, LIMIT_S and
 # MAX_TIMED_MESSAGES may be set in the environment.  Prints,
 # per file, the rows re-run and compared and the rows skipped and why.
@@ -190,6 +191,17 @@ if need "$s52"; then
       --format csv -q
   done < "$s52"
   echo "seed002/sec52.csv: $rows rows, $rows re-run and compared"
+fi
+sp=$src/results/seed002/split-2w.csv
+if need "$sp" && need "$src/results/seed002/split-2w.cmd"; then
+  row=1 # the header; then the result line of each command, in order
+  while IFS= read -r cmd; do
+    row=$((row + 1))
+    check seed002/split-2w.csv "$tmpd/split-$runs" last "$(sed -n "${row}p" "$sp")"
+    run "$tmpd/split-$runs" "$collsim" "${cmd#collsim }"
+  done < <(grep '^collsim ' "$src/results/seed002/split-2w.cmd")
+  [ "$row" = "$(grep -c . "$sp")" ] || fail "MISSING rows of seed002/split-2w.csv: $((row - 1)) commands"
+  echo "seed002/split-2w.csv: $((row - 1)) rows re-run and compared"
 fi
 
 # ---- the runs, JOBS at a time, then the comparisons ----

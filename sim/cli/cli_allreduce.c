@@ -203,7 +203,7 @@ int cs_allreduce_main(int argc, char **argv)
                         NULL,
                         "the Allreduce benchmark with scripted trees (seed 002; SMP clusters: --cluster or "
                         "--platform smp:...)",
-                        "Examples:\n  collsim allreduce --cluster 8x4 --trees lam --iterations 1000 -n 32\n"
+                        "Examples:\n  collsim allreduce --cluster 4w --trees lam --iterations 1000 -n 32\n"
                         "  collsim allreduce --cluster 4w --trees best --write-script best-4w.yaml\n",
                         argc, argv);
   if (rc == 0 && c.rest[0])
@@ -235,7 +235,7 @@ int cs_tree_script_main(int argc, char **argv)
   cs_cli c;
   int rc = cs_cli_parse(&c, "tree-script", CS_CLI_PLATFORM, opts, NULL,
                         "write a reduce/broadcast tree as an editable YAML script (placement: --cluster, default "
-                        "8x4)",
+                        "4w)",
                         NULL, argc, argv);
   GError *e = NULL;
   cs_platform *p = NULL;
@@ -249,7 +249,7 @@ int cs_tree_script_main(int argc, char **argv)
   else if (rc == 0 && !o.n)
     rc = cs_cli_usage(&c, "-n is required");
   if (rc == 0) {
-    bool ok = (p = cs_cli_platform(&c, "smp:8x4", &e)) && cs_platform_resolve(p, o.n, &e);
+    bool ok = (p = cs_cli_platform(&c, "smp:4w", &e)) && cs_platform_resolve(p, o.n, &e);
     if (ok && o.groups > p->cores)
       ok = cs_input_error(&e, "--groups must be between 1 and the cores per node (%d)", p->cores);
     if (ok && (s = generate(&o, o.from, p, (int)o.n, &e))) {

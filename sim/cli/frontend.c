@@ -54,7 +54,7 @@ static void add_common(cs_cli *c)
   };
   const cs_opt platform[] = {
       {"platform", 0, CS_OPT_STRING, &c->platform, "SPEC", "the machine: torus:8x8x16/4, percs:64,16,16, "
-       "dragonfly:9,4,2,2,4, smp:8x4, or a SimGrid XML file (collsim platform --list)", 0, 0, 0, 0, NULL},
+       "dragonfly:9,4,2,2,4, smp:4w, or a SimGrid XML file (collsim platform --list)", 0, 0, 0, 0, NULL},
       {"torus", 0, CS_OPT_STRING, &c->torus, "SHAPE", "alias: --platform torus:SHAPE/CORES (XxYxZ or auto)", 0, 0,
        0, 0, NULL},
       {"cores", 0, CS_OPT_INT, &c->cores, "C", "ranks per node of a torus or an XML file", 1, 1024, 0, 0, NULL},
@@ -63,8 +63,8 @@ static void add_common(cs_cli *c)
       {"link-lat", 0, CS_OPT_QUANTITY, &c->link_lat, "NS", "torus latency per hop, ns (default 100)", 0, 1e9,
        CS_QTY_TIME, 1e-9, NULL},
       {"net", 0, CS_OPT_STRING, &c->net, "SPEC", "alias: --platform percs:... or dragonfly:...", 0, 0, 0, 0, NULL},
-      {"cluster", 0, CS_OPT_STRING, &c->cluster, "SPEC", "alias: --platform smp:SPEC (8x4, 2w, 4w, 8w, 6x4@300)", 0,
-       0, 0, 0, NULL},
+      {"cluster", 0, CS_OPT_STRING, &c->cluster, "SPEC", "alias: --platform smp:SPEC (2w, 4w, 8w, or "
+       "NODESxCORES@MHZ, e.g. 6x4@300: a shape has no default clock)", 0, 0, 0, 0, NULL},
       {"cycles", 0, CS_OPT_QUANTITY, &c->cycles, "C", "smp: CPU cycles per message sent and received (default "
        "8000)", 0, 1e12, CS_QTY_NUMBER, 1, NULL},
       {"net-lat", 0, CS_OPT_QUANTITY, &c->net_lat, "US", "smp: node-to-node latency, us (default 300)", 0, 1e9,

@@ -30,7 +30,7 @@ static const command commands[] = {
      "collsim collective --platform percs:64,16,16 --coll scatter --algo binomial --block 64KiB --links",
      cs_collective_main},
     {"allreduce", "the Allreduce benchmark with scripted reduce/broadcast trees (seed 002)",
-     "collsim allreduce --cluster 8x4 --trees lam --iterations 1000 -n 32", cs_allreduce_main},
+     "collsim allreduce --cluster 4w --trees lam --iterations 1000 -n 32", cs_allreduce_main},
     {"tree-script", "write a reduce/broadcast tree as an editable YAML script",
      "collsim tree-script --from lam -n 32 --out my.yaml", cs_tree_script_main},
     {"groupmap", "every representation of a group map, measured, and the strategies' picks (seed 003)",
