@@ -314,13 +314,14 @@ static cs_routes *routes_of(const char *spec)
   /* SimGrid loads one platform per process (each test runs in its own) */
   static char *opened;
   static cs_routes *routes;
+  static cs_platform *p; /* kept (static) for the namer and SimGrid until the process ends */
+  static char *xml;
   if (opened) {
     ck_assert_str_eq(opened, spec);
     return routes;
   }
   GError *e = NULL;
-  cs_platform *p = cs_platform_parse(spec, &e);
-  char *xml = NULL;
+  p = cs_platform_parse(spec, &e);
   bool is_temp = false;
   ck_assert_msg(p && cs_platform_resolve(p, 0, &e) && cs_platform_xml_for_run(p, &xml, &is_temp, &e), "%s",
                 e ? e->message : "?");

@@ -14,7 +14,8 @@ typedef struct harness_result {
   int exit_status;  /* exit code, or -1 when the process was killed */
   int term_signal;  /* the signal that killed it, or 0 */
   char *out;        /* everything written on stdout (never NULL) */
-  char *err;        /* everything written on stderr (never NULL) */
+  char *err;        /* everything written on stderr (never NULL), less the
+                       sanitizer build's notice about stack switches */
 } harness_result;
 
 /* Path of the collsim binary under test (static storage). */

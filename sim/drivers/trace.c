@@ -116,7 +116,7 @@ static int row_cmp(const void *x, const void *y)
 
 static void sort_rows(cs_trace *t)
 {
-  if (!t->sorted)
+  if (!t->sorted && t->rows->len > 1) /* an empty GArray's data is NULL, which qsort must not get */
     qsort(t->rows->data, t->rows->len, sizeof(cs_trace_row), row_cmp);
   t->sorted = true;
 }
