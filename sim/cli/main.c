@@ -13,6 +13,7 @@
 #include "sim/sweep/sweep.h"
 
 #include <glib.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,10 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+  /* The terminal's character set, so GLib prints help text such as
+   * "Bjørndalen" as written on a UTF-8 terminal; numbers keep the C
+   * locale (LC_NUMERIC untouched: CSV and JSON always use '.'). */
+  setlocale(LC_CTYPE, "");
   if (argc < 2) {
     fprintf(stderr, "collsim: error: no command given (run 'collsim --help')\n");
     return 2;
