@@ -866,6 +866,8 @@ typedef struct outcome {
   char *err; /* what was printed on stderr during the run */
 } outcome;
 
+static bool show_progress; /* timed_run without quiet: the progress line goes to o.err */
+
 static outcome timed_run(int n, cs_proc_main_fn fn, int window, int fail_rank, double fail_at)
 {
   char *dir = g_dir_make_tmp("check-msg-XXXXXX", NULL);
@@ -880,7 +882,7 @@ static outcome timed_run(int n, cs_proc_main_fn fn, int window, int fail_rank, d
   ec.cores = 1;
   ec.o_send = ec.o_recv = O_MSG;
   ec.recv_window = window;
-  ec.quiet = 1;
+  ec.quiet = !show_progress;
   ec.fail_rank = fail_rank;
   ec.fail_at = fail_at;
   cs_proc *procs = g_new0(cs_proc, n);
@@ -1162,6 +1164,51 @@ START_TEST(deadlock_without_failure_is_reported)
 END_TEST
 
 /* A failure of a rank that does not exist, or at no time, is bad input. */
+/* Progress while the simulation is busy: rank 0 sends PROGRESS_MSGS
+ * messages at once; rank 1 spends PROGRESS_WORK_US of wall time on each it
+ * takes (a stand-in for a stretch of simulation that is slow to compute).
+ * Without quiet, the engine's progress line appears during the run, from
+ * its first second, counting the messages delivered so far: a line with
+ * 1 <= done < PROGRESS_MSGS, not only the last one. */
+#define PROGRESS_MSGS 12
+#define PROGRESS_WORK_US 200000
+
+static void slow_receiver_main(cs_proc *p, void *user)
+{
+  (void)user;
+  for (int i = 0; i < PROGRESS_MSGS; i++) {
+    if (cs_rank(p) == 0)
+      cs_send(p, 1, 1, NULL, 0);
+    else if (cs_rank(p) == 1) {
+      cs_msg_free(p, cs_recv(p, 0, 1));
+      g_usleep(PROGRESS_WORK_US);
+    }
+  }
+  cs_serve(p);
+}
+
+START_TEST(progress_is_drawn_while_the_simulation_runs)
+{
+  show_progress = true;
+  outcome o = timed_run(2, slow_receiver_main, 1, -1, 0);
+  assert_no_deadlock(&o, 2);
+  ck_assert_int_eq(o.received[1], PROGRESS_MSGS);
+  int mid_run = 0, last = -1;
+  for (const char *s = strstr(o.err, " done, elapsed"); s; s = strstr(s + 1, " done, elapsed")) {
+    const char *number = s; /* "...: 5 done, elapsed 1s" */
+    while (number > o.err && g_ascii_isdigit(number[-1]))
+      number--;
+    ck_assert_msg(number < s, "no count before 'done': %s", o.err);
+    int done = atoi(number);
+    mid_run += done >= 1 && done < PROGRESS_MSGS;
+    last = done;
+  }
+  ck_assert_msg(mid_run >= 1, "no progress line during the run; stderr: %s", o.err);
+  ck_assert_int_eq(last, PROGRESS_MSGS);
+  g_free(o.err);
+}
+END_TEST
+
 START_TEST(bad_failure_is_input_error)
 {
   char *dir = g_dir_make_tmp("check-msg-XXXXXX", NULL);
@@ -1224,6 +1271,7 @@ static Suite *msg_suite(void)
   tcase_add_loop_test(tc, failed_process_stops_and_is_detected, 0, 6);
   tcase_add_loop_test(tc, deadlock_after_failure_is_reported, 0, 2);
   tcase_add_test(tc, deadlock_without_failure_is_reported);
+  tcase_add_test(tc, progress_is_drawn_while_the_simulation_runs);
   tcase_add_loop_test(tc, bad_failure_is_input_error, 0, 2);
   suite_add_tcase(s, tc);
   return s;

@@ -140,9 +140,10 @@ int cs_mcmc_bench_run(const cs_mcmc_params *prm, cs_mcmc_result *res, GError **e
   ec.shared_cpu = 0;
   ec.fail_rank = prm->cfg.fail_rank;
   ec.fail_at = prm->cfg.fail_at;
-  /* Progress: every mode ends near the baseline (none), the ideal (async)
-   * or between; the noise stretches a step by at most 1 + jitter. */
-  ec.progress_sim_bound = cs_mcmc_baseline_s(&prm->cfg) * (1 + prm->cfg.jitter);
+  /* Progress: the walkers' computation, whatever the mode: each item costs
+   * its group t_item of compute in all (t_item / size on each member; the
+   * noise averages out), so the run computes items x t_item seconds. */
+  ec.progress_compute_s = (double)cs_mcmc_total_items(&prm->cfg) * prm->cfg.t_item;
   gint64 t0 = g_get_monotonic_time();
   int rc = 0;
   if (!cs_engine_run(&ec, procs, process_main, &st, err))

@@ -33,6 +33,7 @@
 #include "sim/contracts/progress.h"
 
 #include <math.h>
+#include <stdatomic.h>
 
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
@@ -65,6 +66,7 @@ static struct {
   int64_t in_flight;   /* messages sent and not yet in their receiver's hands */
   int retired;         /* processes whose own part is over (in cs_serve) */
   int64_t taken;       /* messages in their receivers' hands so far (progress) */
+  double computed;     /* seconds of cs_compute so far, all processes (progress) */
   double *busy_until;  /* shared_cpu: per host, when its processor is next free */
   sg_host_t *hosts;    /* in natural order of names */
   size_t nhosts;
@@ -305,6 +307,14 @@ static void die_if_failed(cs_proc *p, held h)
     fail_now(p, h);
 }
 
+/* What the run has done so far, written by the simulation (the main
+ * thread) after each delivery and each computation, read by the progress
+ * thread (run_with_progress), which touches nothing else of the run. */
+static struct {
+  _Atomic int64_t taken;   /* messages delivered */
+  _Atomic double computed; /* seconds of cs_compute, summed over the processes */
+} published;
+
 /* `seconds` of CPU time: a core of its own (a sleep), or with shared_cpu the
  * host's one processor, taken in turns first come first served: the work
  * starts when the processor is free and runs to its end (a nonpreemptive
@@ -500,6 +510,7 @@ static cs_msg *take(cs_proc *p, cs_msg *m)
   cpu_busy(p, eng.cfg->o_recv, (held){m, true});
   eng.in_flight--; /* only now is the message in the process's hands */
   eng.taken++;
+  atomic_store_explicit(&published.taken, eng.taken, memory_order_relaxed);
   report_delivery(p, m);
   return m;
 }
@@ -549,6 +560,10 @@ static void sg_compute(cs_proc *p, double seconds)
 {
   die_if_failed(p, NOTHING);
   cpu_busy(p, seconds, NOTHING);
+  if (seconds > 0) {
+    eng.computed += seconds;
+    atomic_store_explicit(&published.computed, eng.computed, memory_order_relaxed);
+  }
 }
 
 static double sg_now(const cs_proc *p)
@@ -833,66 +848,90 @@ static int natural_name_cmp(const void *a, const void *b)
 /* The progress line of a run: what it counts, and how much is done. */
 typedef struct run_meter {
   const char *label;
-  size_t total;  /* 0: open-ended */
-  bool by_clock; /* simulated ms against a bound, else messages delivered */
+  size_t total;     /* 0: open-ended */
+  bool by_compute;  /* ms of computation, else messages delivered */
 } run_meter;
 
 static run_meter meter_of(const cs_engine_config *c)
 {
   if (c->progress_messages >= 1)
     return (run_meter){"messages delivered", (size_t)c->progress_messages, false};
-  if (c->progress_sim_bound > 0)
-    return (run_meter){"simulated ms (of a bound)", (size_t)ceil(c->progress_sim_bound * 1e3), true};
+  if (c->progress_compute_s > 0)
+    return (run_meter){"ms computed (all processes)", (size_t)ceil(c->progress_compute_s * 1e3), true};
   return (run_meter){"messages delivered (total not known: no ETA)", 0, false};
 }
 
 static size_t meter_done(const run_meter *m)
 {
-  size_t done = m->by_clock ? (size_t)(simgrid_get_clock() * 1e3) : (size_t)eng.taken;
-  return m->total && done > m->total ? m->total : done;
+  double done = m->by_compute ? atomic_load_explicit(&published.computed, memory_order_relaxed) * 1e3
+                              : (double)atomic_load_explicit(&published.taken, memory_order_relaxed);
+  return m->total && done > (double)m->total ? m->total : (size_t)done;
 }
 
-/* Runs the simulation in slices of simulated time sized to take about 0.2 s
- * of wall time each, reporting progress between slices (from the main stack,
- * never from an actor's small one) from the first second on.  Slicing does
- * not change the order of events.  When a slice neither advances the clock
- * nor delivers a message nor finishes a process, the rest runs in one go. */
+#define PROGRESS_FIRST_US 1000000 /* the first line after a second of the run */
+#define PROGRESS_POLL_US 250000   /* then a look every quarter second */
+
+/* The progress thread's state: it wakes every PROGRESS_POLL_US, reads the
+ * published counters and draws; the simulation never waits for it. */
+typedef struct progress_watch {
+  run_meter meter;
+  gint64 start_us;
+  GMutex lock;
+  GCond wake;
+  bool stop;
+  cs_progress *line; /* made once the run has lasted PROGRESS_FIRST_US */
+} progress_watch;
+
+static gpointer watch_progress(gpointer data)
+{
+  progress_watch *w = data;
+  g_mutex_lock(&w->lock);
+  while (!w->stop) {
+    g_cond_wait_until(&w->wake, &w->lock, g_get_monotonic_time() + PROGRESS_POLL_US);
+    if (w->stop)
+      break;
+    if (!w->line && g_get_monotonic_time() - w->start_us >= PROGRESS_FIRST_US) {
+      w->line = cs_progress_new(stderr, w->meter.label, w->meter.total, (double)w->meter.total, FALSE);
+      cs_progress_set_start(w->line, w->start_us);
+    }
+    if (w->line) {
+      size_t done = meter_done(&w->meter);
+      cs_progress_set(w->line, done, (double)done);
+    }
+  }
+  g_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+/* Runs the simulation in one go (as with --quiet: the same events in the
+ * same order) while a second thread draws the progress line from the
+ * counters the simulation publishes, from the first second on, however
+ * long any stretch of the simulation takes. */
 static void run_with_progress(const cs_engine_config *c)
 {
+  atomic_store_explicit(&published.taken, 0, memory_order_relaxed);
+  atomic_store_explicit(&published.computed, 0, memory_order_relaxed);
   if (c->quiet) {
     simgrid_run();
     return;
   }
-  gint64 start = g_get_monotonic_time();
-  run_meter meter = meter_of(c);
-  cs_progress *progress = NULL;
-  double slice = 1e-6;
-  for (;;) {
-    double before = simgrid_get_clock();
-    int done_before = eng.retired;
-    int64_t taken_before = eng.taken;
-    gint64 w0 = g_get_monotonic_time();
-    simgrid_run_until(before + slice);
-    double wall = (double)(g_get_monotonic_time() - w0) / 1e6;
-    slice = wall < 0.1 ? slice * 2 : wall > 0.4 ? slice / 2 : slice;
-    if (eng.retired >= c->n ||
-        (simgrid_get_clock() == before && eng.retired == done_before && eng.taken == taken_before))
-      break;
-    if (!progress && g_get_monotonic_time() - start > 1000000) {
-      progress = cs_progress_new(stderr, meter.label, meter.total, (double)meter.total, FALSE);
-      cs_progress_set_start(progress, start);
-    }
-    if (progress) {
-      size_t done = meter_done(&meter);
-      cs_progress_set(progress, done, (double)done);
-    }
-  }
+  progress_watch w = {.meter = meter_of(c), .start_us = g_get_monotonic_time()};
+  g_mutex_init(&w.lock);
+  g_cond_init(&w.wake);
+  GThread *watcher = g_thread_new("progress", watch_progress, &w);
   simgrid_run();
-  if (progress) {
-    size_t done = meter.total ? meter.total : (size_t)eng.taken;
-    cs_progress_set(progress, done, (double)done);
-    cs_progress_finish(progress);
+  g_mutex_lock(&w.lock);
+  w.stop = true;
+  g_cond_signal(&w.wake);
+  g_mutex_unlock(&w.lock);
+  g_thread_join(watcher);
+  if (w.line) {
+    size_t done = w.meter.total ? w.meter.total : (size_t)eng.taken;
+    cs_progress_set(w.line, done, (double)done);
+    cs_progress_finish(w.line);
   }
+  g_mutex_clear(&w.lock);
+  g_cond_clear(&w.wake);
 }
 
 /* Failure, deadlock and process states of a new run. */
@@ -1016,6 +1055,7 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.in_flight = 0;
   eng.retired = 0;
   eng.taken = 0;
+  eng.computed = 0;
   reset_ends(c);
   eng.mailboxes = g_new(sg_mailbox_t, c->n);
   eng.busy_until = g_new0(double, nhosts);
@@ -1085,7 +1125,7 @@ const cs_stuck *cs_engine_stuck(int *count)
   return eng.stuck;
 }
 
-/* The time of the event that ended the run.  SimGrid's clock may have
- * moved on to the end of the progress reporter's last slice
- * (simgrid_run_until), so it is read when the end is observed. */
+/* The time of the event that ended the run, read when the end is
+ * observed: SimGrid's clock may move on after it (a daemon actor's timer,
+ * such as the failure actor's). */
 double cs_engine_clock(void) { return eng.end_clock >= 0 ? eng.end_clock : simgrid_get_clock(); }

@@ -87,15 +87,16 @@ struct cs_engine_config {
   void (*tracer)(const cs_delivery *d, void *user);
   void (*tracer_end)(const cs_engine_config *c, void *user);
   void *tracer_user;
-  /* Progress on stderr for runs longer than a second, measured in the work
-   * that advances: messages delivered against progress_messages when the
-   * driver knows the run's total, else the simulated clock against
-   * progress_sim_bound (a bound on the run's simulated time), each with an
-   * ETA; with neither, messages delivered so far and no ETA.  Off when
-   * quiet. */
+  /* Progress on stderr for runs longer than a second, drawn by a second
+   * thread every quarter second from the first second on, measured in the
+   * work that advances: messages delivered against progress_messages when
+   * the driver knows the run's total, else seconds of cs_compute (summed
+   * over the processes) against progress_compute_s, each with an ETA at the
+   * rate so far; with neither, messages delivered so far and no ETA.  Off
+   * when quiet. */
   int quiet;
   double progress_messages;  /* the run's messages, 0 = not known */
-  double progress_sim_bound; /* seconds the run's clock will not pass, 0 = none known */
+  double progress_compute_s; /* the run's cs_compute seconds over all processes, 0 = not known */
   /* Process failure (fail-stop): the process fail_rank (-1 = none) stops for
    * good at fail_at simulated seconds.  Computing or paying an overhead, its
    * sleep is cut at fail_at; blocked in a receive, it is woken (a daemon
