@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# How early the progress line appears and how right its ETA is (issue 15,
+# item 4: the first line within a second or two, the ETA right within a
+# factor of two).  Each run below goes to a pseudo-terminal (script(1)), so
+# collsim redraws its line every quarter second; for every line the ETA is
+# set against the time that was really left (the run's last elapsed value
+# minus the line's), and the run's worst ratio either way is printed beside
+# the target.  Lines with less than max(2 s, 5 % of the run) left are not
+# judged (the elapsed time is printed in whole seconds).
+#
+#   bench/eta.sh            all runs (about 3 minutes on 2 cores)
+#   bench/eta.sh --quick    the three runs under 10 s
+#
+# Environment: COLLSIM (default ./collsim).  Run it on a quiet machine.
+# Exit status: 0 printed (whatever the verdicts); 1 a run failed; 2 bad
+# arguments or no collsim.
+set -euo pipefail
+export LC_ALL=C
+
+collsim=${COLLSIM:-./collsim}
+[ -x "$collsim" ] || { echo "bench/eta.sh: no collsim at '$collsim' (set COLLSIM)" >&2; exit 2; }
+command -v script > /dev/null || { echo "bench/eta.sh: script(1) (util-linux) not found" >&2; exit 2; }
+quick=0
+case "${1:-}" in
+  "") ;;
+  --quick) quick=1 ;;
+  *) echo "bench/eta.sh: unknown argument '$1' (--quick or nothing)" >&2; exit 2 ;;
+esac
+
+printf '# machine: %s cores, %s; load before: %s\n' "$(nproc)" \
+  "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '# commit %s\n' "$(git -C "$(dirname "$0")/.." describe --always --dirty 2>/dev/null || echo '?')"
+printf '%-70s %6s %6s %7s %7s %7s  %s\n' run wall_s first_s judged eta_min eta_max verdict
+
+# Seconds in collsim's duration format: 45s, 1m05s, 2h03m, 3d04h.
+to_seconds='
+function secs(s,   t, n) {
+  t = 0
+  while (match(s, /^[0-9]+[dhms]/)) {
+    n = substr(s, 1, RLENGTH - 1) + 0
+    u = substr(s, RLENGTH, 1)
+    t += n * (u == "d" ? 86400 : u == "h" ? 3600 : u == "m" ? 60 : 1)
+    s = substr(s, RLENGTH + 1)
+  }
+  return t
+}'
+
+# run LABEL ARGS...: one run on a pseudo-terminal, its line.
+run() {
+  local label=$1
+  shift
+  local log
+  log=$(mktemp)
+  local start end
+  start=$(date +%s.%N)
+  if ! script -qefc "$(printf '%q ' "$collsim" "$@") > /dev/null" /dev/null > "$log" 2>&1; then
+    echo "bench/eta.sh: collsim $* failed:" >&2
+    tr '\r' '\n' < "$log" | tail -n 3 >&2
+    rm -f "$log"
+    exit 1
+  fi
+  end=$(date +%s.%N)
+  tr '\r' '\n' < "$log" | awk -v label="$label" -v wall="$(echo "$end - $start" | bc)" "$to_seconds"'
+    / done, elapsed / {
+      el = $0; sub(/.* elapsed /, "", el); sub(/,.*/, "", el)
+      n++; elapsed[n] = secs(el)
+      eta[n] = -1
+      if ($0 ~ /ETA /) { e = $0; sub(/.*ETA /, "", e); eta[n] = secs(e) }
+    }
+    END {
+      if (n == 0) { printf "%-70s %6.1f %6s %7s %7s %7s  %s\n", label, wall, "-", 0, "-", "-", "no line (under a second)"; exit }
+      T = elapsed[n]; lo = 1e9; hi = 0; judged = 0
+      for (i = 1; i < n; i++) {
+        left = T - elapsed[i]
+        if (eta[i] < 0 || left < 2 || left < 0.05 * T) continue
+        r = (eta[i] + 0.5) / left   # the ETA is printed rounded to the second
+        judged++; if (r < lo) lo = r; if (r > hi) hi = r
+      }
+      if (!judged) { printf "%-70s %6.1f %6d %7d %7s %7s  %s\n", label, wall, elapsed[1], 0, "-", "-", "too short to judge"; exit }
+      worst = (1 / lo > hi) ? 1 / lo : hi
+      printf "%-70s %6.1f %6d %7d %7.2f %7.2f  %s\n", label, wall, elapsed[1], judged, lo, hi,
+             (worst <= 2 ? "within 2x" : sprintf("off by %.1fx (target 2x)", worst))
+    }'
+  rm -f "$log"
+}
+
+run "collective percs:16,8,8 bcast vandegeijn 64MiB --timed" \
+  collective --platform percs:16,8,8 --coll bcast --algo vandegeijn --bytes 64MiB --timed
+run "allreduce --cluster 4w --trees lam --iterations 20000" allreduce --cluster 4w --trees lam --iterations 20000
+run "mcmc -n 1024 --balance async" mcmc -n 1024 --balance async
+if [ $quick = 0 ]; then
+  run "mcmc -n 2048 --balance async --jitter 0.01" mcmc -n 2048 --balance async --jitter 0.01
+  run "comm create-group -n 8192 --group-size 8192" comm create-group -n 8192 --group-size 8192
+  run "tree --algo comm-split --colors 4 -n 32768 -f 1 (issue 15's run)" tree --algo comm-split --colors 4 -n 32768 -f 1
+fi
+printf '# load after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
