@@ -179,11 +179,12 @@ static inline __attribute__((always_inline)) uint64_t high_position(const ef_sta
                                                                     unsigned (*popcount)(uint64_t),
                                                                     unsigned (*select_in_word)(uint64_t, unsigned))
 {
-  uint64_t p = s->hsamp[gid / EF_SAMPLE_ONES];
+  uint64_t g = (uint64_t)gid; /* unsigned: / and % by a power of two are a shift and a mask */
+  uint64_t p = s->hsamp[g / EF_SAMPLE_ONES];
   const uint64_t *words = s->high.words;
   uint64_t wi = p >> 6;
   uint64_t x = words[wi] & (~UINT64_C(0) << (p & 63)); /* the ones from p on */
-  unsigned r = (unsigned)(gid % EF_SAMPLE_ONES);
+  unsigned r = (unsigned)(g % EF_SAMPLE_ONES);
   unsigned c = popcount(x);
   while (c <= r) {
     r -= c;
