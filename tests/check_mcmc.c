@@ -143,6 +143,25 @@ END_TEST
 
 #define expect_bad(word, ...) harness_expect_bad(tmpdir, word, "mcmc", __VA_ARGS__)
 
+/* The JSON keys scripts rely on (issue 14's interface), in every mode:
+ * null where the mode has no such thing (interval outside collective). */
+START_TEST(json_keys_in_every_mode)
+{
+  static const char *const keys[] = {"n", "g", "balance", "interval", "jitter", "seed", "time_s", "ideal_s",
+                                     "baseline_s", "regroupings_mean", "regroupings_sd", "regroupings_min",
+                                     "regroupings_max", "wall_s"};
+  const char *modes[][5] = {{"--balance", "none", NULL}, {"--balance", "async", NULL},
+                            {"--balance", "collective", "--interval", "8", NULL}};
+  char *j = run(modes[_i]);
+  for (size_t k = 0; k < G_N_ELEMENTS(keys); k++)
+    ck_assert_msg(harness_json_has(j, keys[k]), "%s: no \"%s\" in %s", modes[_i][1], keys[k], j);
+  double interval = NAN;
+  ck_assert_int_eq(harness_json_double(j, "interval", &interval), _i == 2);
+  ck_assert(_i != 2 || interval == 8);
+  g_free(j);
+}
+END_TEST
+
 START_TEST(bad_inputs)
 {
   expect_bad("--interval", "--platform", PLATFORM, "--interval", "0", NULL);
@@ -166,6 +185,7 @@ int main(void)
   tcase_add_loop_test(tc, async_chain_of_merges, 0, 2);
   tcase_add_test(tc, collective_table_1_rows);
   tcase_add_test(tc, failure_rebuilds_or_deadlocks);
+  tcase_add_loop_test(tc, json_keys_in_every_mode, 0, 3);
   tcase_add_test(tc, bad_inputs);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

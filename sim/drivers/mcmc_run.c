@@ -186,14 +186,15 @@ cs_record *cs_mcmc_result_record(const cs_mcmc_params *prm, const cs_mcmc_result
 {
   cs_record *r = cs_record_new();
   const cs_mcmc_config *c = &prm->cfg;
-  bool collective = strcmp(prm->balance->name, "collective") == 0;
   cs_rec_i64(r, "n", c->n);
   cs_rec_i64(r, "g", c->g);
   cs_rec_str(r, "balance", prm->balance->name);
-  if (collective)
+  /* every mode gives every key scripts rely on: null where the mode has no such thing */
+  if (strcmp(prm->balance->name, "collective") == 0)
     cs_rec_i64(r, "interval", c->interval);
-  if (strcmp(prm->balance->name, "async") == 0)
-    cs_rec_str(r, "create", c->create_impl);
+  else
+    cs_rec_str(r, "interval", NULL);
+  cs_rec_str(r, "create", strcmp(prm->balance->name, "async") == 0 ? c->create_impl : NULL);
   cs_rec_num(r, "jitter", c->jitter, "%g");
   cs_rec_u64(r, "seed", c->seed);
   cs_rec_verdict(r, "verified", res->verified ? "yes" : "no", res->verified);
