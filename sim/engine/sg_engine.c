@@ -27,6 +27,9 @@
  *   process's sleeps cut at fail_at, and a discard loop it never leaves.
  * - The run ends at quiescence, or at a deadlock the engine finds and
  *   records itself (end_if_stuck), never with SimGrid's deadlock report.
+ * - Progress: the simulation runs in one simgrid_run (the same events with
+ *   or without --quiet); a second thread, which calls nothing of SimGrid,
+ *   draws the line from counters the simulation publishes as atomics.
  */
 #include "sim/engine/sg_engine.h"
 #include "sim/contracts/transport.h"
