@@ -69,7 +69,6 @@ static struct {
   int64_t in_flight;   /* messages sent and not yet in their receiver's hands */
   int retired;         /* processes whose own part is over (in cs_serve) */
   int64_t taken;       /* messages in their receivers' hands so far (progress) */
-  double computed;     /* seconds of cs_compute so far, all processes (progress) */
   double *busy_until;  /* shared_cpu: per host, when its processor is next free */
   sg_host_t *hosts;    /* in natural order of names */
   size_t nhosts;
@@ -563,10 +562,10 @@ static void sg_compute(cs_proc *p, double seconds)
 {
   die_if_failed(p, NOTHING);
   cpu_busy(p, seconds, NOTHING);
-  if (seconds > 0) {
-    eng.computed += seconds;
-    atomic_store_explicit(&published.computed, eng.computed, memory_order_relaxed);
-  }
+  if (seconds > 0) /* the main thread is its only writer: load, add, store */
+    atomic_store_explicit(&published.computed,
+                          atomic_load_explicit(&published.computed, memory_order_relaxed) + seconds,
+                          memory_order_relaxed);
 }
 
 static double sg_now(const cs_proc *p)
@@ -1058,7 +1057,6 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.in_flight = 0;
   eng.retired = 0;
   eng.taken = 0;
-  eng.computed = 0;
   reset_ends(c);
   eng.mailboxes = g_new(sg_mailbox_t, c->n);
   eng.busy_until = g_new0(double, nhosts);
