@@ -13,6 +13,7 @@
 #include "platforms/platform.h"
 #include "sim/contracts/tempdir.h"
 #include "sim/drivers/spanning_tree_run.h"
+#include "sim/engine/sg_engine.h"
 
 #include <check.h>
 #include <math.h>
@@ -139,6 +140,16 @@ static void check_case(const tree_case *tc)
   }
   ck_assert_uint_eq(res.messages_bracketed - res.messages, expected_bracket_messages(tc, g));
   ck_assert_uint_le(res.bytes, res.bytes_bracketed);
+  if (algo->work) {
+    /* The declared progress work is what the run delivered: the algorithm's
+     * messages by its formula, the bracket's words (int down, int64 up). */
+    cs_tree_shape shape = {.n = g->n, .k = tc->k, .colors = g->colors, .color = g->color, .m_color = g->m_color};
+    double want = algo->work(&shape) + (double)(tc->n - 1) * cs_message_work(sizeof(int));
+    for (int c = 0; c < g->colors; c++)
+      want += g->m_color[c] > 0 ? (double)(g->m_color[c] - 1) * cs_message_work(sizeof(int64_t)) : 0;
+    ck_assert_msg(fabs(cs_engine_work() - want) <= 1e-9 * want, "%s n=%d: delivered work %.3f, declared %.3f",
+                  tc->algo, tc->n, cs_engine_work(), want);
+  }
   cs_group_free(g);
 }
 

@@ -29,6 +29,7 @@ enum { TAG_ALLGATHER = CS_TAG_ALGO_BASE };
 
 void comm_split_run(cs_proc *p, const cs_tree_ctx *ctx, cs_tree_node *out);
 uint64_t comm_split_messages(const cs_tree_shape *s);
+double comm_split_work(const cs_tree_shape *s);
 
 /* n * ceil(log2 n): every process sends once per round of Bruck's allgather. */
 uint64_t comm_split_messages(const cs_tree_shape *s)
@@ -37,6 +38,19 @@ uint64_t comm_split_messages(const cs_tree_shape *s)
   while ((1ULL << rounds) < (uint64_t)s->n)
     rounds++;
   return (uint64_t)s->n * rounds;
+}
+
+/* The progress weight of those messages: round s carries min(2^s, n - 2^s)
+ * pairs of 8 bytes, from 8 B to n/2 x 8 B, so plain counting would make the
+ * cheap first rounds look like most of the run. */
+double comm_split_work(const cs_tree_shape *s)
+{
+  double work = 0;
+  for (int64_t dist = 1; dist < s->n; dist *= 2) {
+    int64_t count = dist < s->n - dist ? dist : s->n - dist;
+    work += (double)s->n * cs_message_work((size_t)count * 8);
+  }
+  return work;
 }
 
 static void bruck_allgather(cs_proc *p, int n)

@@ -1,5 +1,6 @@
 /* The tree-construction family: one line per algorithm (name, description,
- * entry point, accepts several colours, exact message count or NULL).  The
+ * entry point, accepts several colours, exact message count or NULL,
+ * total message work for the progress line or NULL).  The
  * CLI lists and selects algorithms from this table (collsim tree --list). */
 #include "algorithms/spanning_trees/tree_algo.h"
 
@@ -13,18 +14,19 @@ void comm_split_run(cs_proc *p, const cs_tree_ctx *ctx, cs_tree_node *out);
 uint64_t centralized_messages(const cs_tree_shape *s);
 uint64_t rank_and_hash_messages(const cs_tree_shape *s);
 uint64_t comm_split_messages(const cs_tree_shape *s);
+double comm_split_work(const cs_tree_shape *s);
 
 const cs_tree_algo cs_tree_algos[] = {
   {"centralized", "gatherv of member ids up the parent tree, scatter building the new tree (Sec. 3)",
-   centralized_run, 0, centralized_messages},
+   centralized_run, 0, centralized_messages, NULL},
   {"shrink-balance", "shrink the parent tree with leaf fillers, then supplier/consumer balancing (Sec. 4)",
-   shrink_balance_run, 0, NULL},
+   shrink_balance_run, 0, NULL, NULL},
   {"rank-hash", "count reduction, rank-range assignment, id discovery through hash intermediaries (Sec. 5)",
-   rank_hash_run, 0, rank_and_hash_messages},
+   rank_hash_run, 0, rank_and_hash_messages, NULL},
   {"rank-hash-split", "multi-colour Rank-and-Hash: per-colour counts and ranks (Sec. 6, Table 1)",
-   rank_hash_split_run, 1, rank_and_hash_messages},
+   rank_hash_split_run, 1, rank_and_hash_messages, NULL},
   {"comm-split", "MPI_Comm_split baseline: allgather of (colour, key) then a sort (MPICH/Open MPI)",
-   comm_split_run, 1, comm_split_messages},
+   comm_split_run, 1, comm_split_messages, comm_split_work},
 };
 const int cs_tree_algo_count = (int)(sizeof cs_tree_algos / sizeof cs_tree_algos[0]);
 

@@ -54,12 +54,19 @@ typedef struct cs_tree_shape {
  * measures progress against it. */
 typedef uint64_t (*cs_tree_messages_fn)(const cs_tree_shape *s);
 
+/* The sum of cs_message_work (sim/contracts/msg.h) over the same messages,
+ * for an algorithm whose message sizes differ widely: the progress line then
+ * weighs each delivered message by its size. */
+typedef double (*cs_tree_work_fn)(const cs_tree_shape *s);
+
 typedef struct cs_tree_algo {
   const char *name;
   const char *description;
   cs_tree_run_fn run;
   int multicolor;                /* accepts colors > 1 */
   cs_tree_messages_fn messages;  /* NULL: no closed form (data-dependent) */
+  cs_tree_work_fn work;          /* total cs_message_work of its messages, for the
+                                    progress line; NULL: it counts messages */
 } cs_tree_algo;
 
 /* The registry (algorithms/spanning_trees/registry.c). */

@@ -190,6 +190,22 @@ static double expected_messages(const cs_tree_params *prm, const cs_group *g)
   return (double)total;
 }
 
+/* The same messages' total cs_message_work, for an algorithm that declares
+ * it (else 0: the progress line counts messages). */
+static double expected_work(const cs_tree_params *prm, const cs_group *g)
+{
+  if (!prm->algo->work)
+    return 0;
+  cs_tree_shape shape = {.n = g->n, .k = prm->k, .colors = g->colors, .color = g->color, .m_color = g->m_color};
+  double work = prm->algo->work(&shape);
+  if (prm->bracket) {
+    work += (double)(g->n - 1) * cs_message_work(sizeof(int)); /* bracket_broadcast's words */
+    for (int c = 0; c < g->colors; c++)
+      work += g->m_color[c] > 0 ? (double)(g->m_color[c] - 1) * cs_message_work(sizeof(int64_t)) : 0;
+  }
+  return work;
+}
+
 static void state_free(run_state *st)
 {
   for (int r = 0; r < st->prm->n; r++) {
@@ -240,6 +256,7 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   cs_engine_config ec = prm->engine;
   ec.n = n;
   ec.progress_messages = expected_messages(prm, group);
+  ec.progress_work = expected_work(prm, group);
   gint64 t0 = g_get_monotonic_time();
   if (!cs_engine_run(&ec, st.procs, tree_proc_main, &st, err)) {
     rc = err && *err && (*err)->domain == CS_INPUT_ERROR ? 2 : 1;

@@ -35,6 +35,7 @@
 #include "sim/contracts/transport.h"
 #include "sim/contracts/progress.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdatomic.h>
 
@@ -314,6 +315,7 @@ static void die_if_failed(cs_proc *p, held h)
  * thread (run_with_progress), which touches nothing else of the run. */
 static struct {
   _Atomic int64_t taken;   /* messages delivered */
+  _Atomic double work;     /* their weights, cs_message_work (only main writes it) */
   _Atomic double computed; /* seconds of cs_compute, summed over the processes */
 } published;
 
@@ -513,6 +515,9 @@ static cs_msg *take(cs_proc *p, cs_msg *m)
   eng.in_flight--; /* only now is the message in the process's hands */
   eng.taken++;
   atomic_store_explicit(&published.taken, eng.taken, memory_order_relaxed);
+  atomic_store_explicit(&published.work,
+                        atomic_load_explicit(&published.work, memory_order_relaxed) + cs_message_work(m->bytes),
+                        memory_order_relaxed);
   report_delivery(p, m);
   return m;
 }
@@ -848,25 +853,29 @@ static int natural_name_cmp(const void *a, const void *b)
 /* ---- run ---- */
 
 /* The progress line of a run: what it counts, and how much is done. */
+typedef enum { METER_MESSAGES, METER_WORK, METER_COMPUTE } meter_kind;
 typedef struct run_meter {
   const char *label;
-  size_t total;     /* 0: open-ended */
-  bool by_compute;  /* ms of computation, else messages delivered */
+  size_t total; /* 0: open-ended */
+  meter_kind kind;
 } run_meter;
 
 static run_meter meter_of(const cs_engine_config *c)
 {
+  if (c->progress_work >= 1)
+    return (run_meter){"message work (log2 of 8 + bytes each)", (size_t)ceil(c->progress_work), METER_WORK};
   if (c->progress_messages >= 1)
-    return (run_meter){"messages delivered", (size_t)c->progress_messages, false};
+    return (run_meter){"messages delivered", (size_t)c->progress_messages, METER_MESSAGES};
   if (c->progress_compute_s > 0)
-    return (run_meter){"ms computed (all processes)", (size_t)ceil(c->progress_compute_s * 1e3), true};
-  return (run_meter){"messages delivered (total not known: no ETA)", 0, false};
+    return (run_meter){"ms computed (all processes)", (size_t)ceil(c->progress_compute_s * 1e3), METER_COMPUTE};
+  return (run_meter){"messages delivered (total not known: no ETA)", 0, METER_MESSAGES};
 }
 
 static size_t meter_done(const run_meter *m)
 {
-  double done = m->by_compute ? atomic_load_explicit(&published.computed, memory_order_relaxed) * 1e3
-                              : (double)atomic_load_explicit(&published.taken, memory_order_relaxed);
+  double done = m->kind == METER_COMPUTE ? atomic_load_explicit(&published.computed, memory_order_relaxed) * 1e3
+                : m->kind == METER_WORK  ? atomic_load_explicit(&published.work, memory_order_relaxed)
+                                         : (double)atomic_load_explicit(&published.taken, memory_order_relaxed);
   return m->total && done > (double)m->total ? m->total : (size_t)done;
 }
 
@@ -882,7 +891,18 @@ typedef struct progress_watch {
   GCond wake;
   bool stop;
   cs_progress *line; /* made once the run has lasted PROGRESS_FIRST_US */
+  FILE *log;         /* COLLSIM_PROGRESS_LOG, or NULL */
 } progress_watch;
+
+static void log_counters(progress_watch *w)
+{
+  if (!w->log)
+    return;
+  fprintf(w->log, "%.3f %" PRId64 " %.1f %.6f\n", (double)(g_get_monotonic_time() - w->start_us) / 1e6,
+          atomic_load_explicit(&published.taken, memory_order_relaxed),
+          atomic_load_explicit(&published.work, memory_order_relaxed),
+          atomic_load_explicit(&published.computed, memory_order_relaxed));
+}
 
 static gpointer watch_progress(gpointer data)
 {
@@ -892,6 +912,7 @@ static gpointer watch_progress(gpointer data)
     g_cond_wait_until(&w->wake, &w->lock, g_get_monotonic_time() + PROGRESS_POLL_US);
     if (w->stop)
       break;
+    log_counters(w);
     if (!w->line && g_get_monotonic_time() - w->start_us >= PROGRESS_FIRST_US) {
       w->line = cs_progress_new(stderr, w->meter.label, w->meter.total, (double)w->meter.total, FALSE);
       cs_progress_set_start(w->line, w->start_us);
@@ -912,6 +933,7 @@ static gpointer watch_progress(gpointer data)
 static void run_with_progress(const cs_engine_config *c)
 {
   atomic_store_explicit(&published.taken, 0, memory_order_relaxed);
+  atomic_store_explicit(&published.work, 0, memory_order_relaxed);
   atomic_store_explicit(&published.computed, 0, memory_order_relaxed);
   if (c->quiet) {
     simgrid_run();
@@ -920,6 +942,8 @@ static void run_with_progress(const cs_engine_config *c)
   progress_watch w = {.meter = meter_of(c), .start_us = g_get_monotonic_time()};
   g_mutex_init(&w.lock);
   g_cond_init(&w.wake);
+  const char *log_path = g_getenv("COLLSIM_PROGRESS_LOG");
+  w.log = log_path && *log_path ? fopen(log_path, "a") : NULL;
   GThread *watcher = g_thread_new("progress", watch_progress, &w);
   simgrid_run();
   g_mutex_lock(&w.lock);
@@ -927,6 +951,9 @@ static void run_with_progress(const cs_engine_config *c)
   g_cond_signal(&w.wake);
   g_mutex_unlock(&w.lock);
   g_thread_join(watcher);
+  log_counters(&w);
+  if (w.log)
+    fclose(w.log);
   if (w.line) {
     size_t done = w.meter.total ? w.meter.total : (size_t)eng.taken;
     cs_progress_set(w.line, done, (double)done);
@@ -1112,6 +1139,8 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
 }
 
 int cs_engine_retired(void) { return eng.retired; }
+
+double cs_engine_work(void) { return atomic_load_explicit(&published.work, memory_order_relaxed); }
 
 int cs_engine_failed_rank(void) { return eng.fail_applied ? eng.fail_rank : -1; }
 double cs_engine_fail_time(void) { return eng.fail_applied ? eng.fail_time : -1; }

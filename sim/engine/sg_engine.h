@@ -89,12 +89,16 @@ struct cs_engine_config {
   void *tracer_user;
   /* Progress on stderr for runs longer than a second, drawn by a second
    * thread every quarter second from the first second on, measured in the
-   * work that advances: messages delivered against progress_messages when
-   * the driver knows the run's total, else seconds of cs_compute (summed
-   * over the processes) against progress_compute_s, each with an ETA at the
-   * rate so far; with neither, messages delivered so far and no ETA.  Off
-   * when quiet. */
+   * work that advances: the weights of the messages delivered
+   * (cs_message_work, sim/contracts/msg.h) against progress_work when the
+   * driver knows their total, else messages delivered against
+   * progress_messages, else seconds of cs_compute (summed over the
+   * processes) against progress_compute_s, each with an ETA at the rate so
+   * far; with none, messages delivered so far and no ETA.  Off when quiet.
+   * With COLLSIM_PROGRESS_LOG=FILE in the environment, every look also
+   * appends "elapsed_s messages work computed_s" to FILE (bench/eta.sh). */
   int quiet;
+  double progress_work;      /* the run's total of cs_message_work, 0 = not known */
   double progress_messages;  /* the run's messages, 0 = not known */
   double progress_compute_s; /* the run's cs_compute seconds over all processes, 0 = not known */
   /* Process failure (fail-stop): the process fail_rank (-1 = none) stops for
@@ -173,6 +177,10 @@ const cs_stuck *cs_engine_stuck(int *count);
 
 /* Simulated time at the end of the run. */
 double cs_engine_clock(void);
+
+/* The sum of cs_message_work over the messages the last run delivered (what
+ * its progress line counted when its driver declared progress_work). */
+double cs_engine_work(void);
 
 /* Natural order of names: "node-9" < "node-10" (hosts and links are
  * numbered in this order). */
