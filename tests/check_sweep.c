@@ -15,6 +15,7 @@
 #include "sim/contracts/progress.h"
 #include "sim/drivers/spanning_tree_result.h"
 #include "sim/sweep/sweep.h"
+#include "sim/sweep/point_cost.h"
 
 #include <check.h>
 #include <fcntl.h>
@@ -723,6 +724,81 @@ START_TEST(progress_heartbeat)
 }
 END_TEST
 
+/* The running items' partial weight counts in the ETA: 10 s for half of
+ * the weight, nothing finished, leaves 10 s. */
+START_TEST(progress_partial)
+{
+  setup_tmp();
+  char *path = tmp_path("partial.txt");
+  FILE *f = fopen(path, "w");
+  cs_progress *p = cs_progress_new(f, "sweep", 2, 100, FALSE);
+  cs_progress_set_tty(p, FALSE);
+  cs_progress_set_start(p, g_get_monotonic_time() - 10 * G_USEC_PER_SEC);
+  cs_progress_set_partial(p, 50);
+  cs_progress_set_start(p, g_get_monotonic_time() - 70 * G_USEC_PER_SEC);
+  cs_progress_tick(p); /* heartbeat: 70 s without a line */
+  cs_progress_set_partial(p, 0);
+  cs_progress_done(p, 25, FALSE); /* partial 0, done 25 of 100 after 70 s: 3 x 70 s left */
+  fflush(f);
+  char *text = slurp(path);
+  ck_assert_msg(g_str_equal(text, "sweep: 0/2 done, elapsed 1m10s, ETA 1m10s\n"), "%s", text);
+  cs_progress_finish(p);
+  fclose(f);
+  g_free(text);
+  text = slurp(path);
+  ck_assert_msg(g_str_has_suffix(text, "sweep: 1/2 done, elapsed 1m10s, ETA 3m30s\n"), "%s", text);
+  g_free(text);
+  g_free(path);
+  teardown_tmp();
+}
+END_TEST
+
+/* A point's cost: planned messages, else the planned points' messages per
+ * process times its n, else (not planned, no n) the others' mean. */
+START_TEST(point_costs_estimate)
+{
+  const int64_t planned_n[] = {100, 200, 50, 0, 0};
+  const double planned_messages[] = {1000, 3000, 0, 0, 0};
+  const int64_t point_n[] = {0, 0, 0, 10, 0};
+  cs_point_cost c[5];
+  cs_point_costs_estimate(planned_n, planned_messages, point_n, 5, c);
+  double per_process = 4000.0 / 300.0;
+  ck_assert_double_eq_tol(c[0].fixed, POINT_COST_PER_RUN + 100 * POINT_COST_PER_PROCESS, 1e-9);
+  ck_assert_double_eq_tol(c[0].variable, 1000, 1e-9);
+  ck_assert_double_eq_tol(c[1].variable, 3000, 1e-9);
+  ck_assert_double_eq_tol(c[2].fixed, POINT_COST_PER_RUN + 50 * POINT_COST_PER_PROCESS, 1e-9);
+  ck_assert_double_eq_tol(c[2].variable, 50 * per_process, 1e-9);
+  ck_assert_double_eq_tol(c[3].variable, 10 * per_process, 1e-9);
+  double mean = 0;
+  for (int i = 0; i < 4; i++)
+    mean += cs_point_cost_total(&c[i]) / 4;
+  ck_assert_double_eq_tol(cs_point_cost_total(&c[4]), mean, 1e-9);
+  /* nothing known at all: every point costs one run's start */
+  const int64_t none[] = {0, 0};
+  const double zero[] = {0, 0};
+  cs_point_costs_estimate(none, zero, none, 2, c);
+  ck_assert_double_eq_tol(cs_point_cost_total(&c[0]), POINT_COST_PER_RUN, 1e-9);
+}
+END_TEST
+
+/* A running point's done cost, from the last complete line of its log. */
+START_TEST(point_cost_follows_log)
+{
+  setup_tmp();
+  char *path = tmp_path("point.log");
+  cs_point_cost c = {100, 1000};
+  ck_assert_double_eq(cs_point_cost_done(&c, path), 0); /* no file yet */
+  g_file_set_contents(path, "", 0, NULL);
+  ck_assert_double_eq(cs_point_cost_done(&c, path), 0); /* not started */
+  g_file_set_contents(path, "0.250 10 30.0 0.000000 10 40\n0.500 20 60.0 0.000000 20 40\n0.75", -1, NULL);
+  ck_assert_double_eq_tol(cs_point_cost_done(&c, path), 100 + 1000 * 0.5, 1e-9); /* the torn line is skipped */
+  g_file_set_contents(path, "1.000 7 0.0 0.000000 7 0\n", -1, NULL);
+  ck_assert_double_eq_tol(cs_point_cost_done(&c, path), 100, 1e-9); /* total not known: the start only */
+  g_free(path);
+  teardown_tmp();
+}
+END_TEST
+
 /* ---------------------------------------------------- end to end (fake) ---- */
 
 static const char *SMALL = "name: small\n"
@@ -1159,6 +1235,89 @@ START_TEST(real_smoke)
 }
 END_TEST
 
+/* Runs collsim with argv (NULL-terminated, argv[0] ignored) and one more
+ * environment variable; its exit status, stderr in *err_text if not NULL. */
+static int run_with_env(const char *collsim, const char *const *args, const char *name, const char *value,
+                        char **err_text)
+{
+  GPtrArray *argv = g_ptr_array_new();
+  g_ptr_array_add(argv, (gpointer)collsim);
+  for (const char *const *a = args; *a; a++)
+    g_ptr_array_add(argv, (gpointer)*a);
+  g_ptr_array_add(argv, NULL);
+  char **env = g_environ_setenv(g_get_environ(), name, value, TRUE);
+  int status = -1;
+  gboolean ran = g_spawn_sync(NULL, (char **)argv->pdata, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                              err_text, &status, NULL);
+  g_strfreev(env);
+  g_ptr_array_free(argv, TRUE);
+  ck_assert(ran);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static const char *real_collsim(void)
+{
+  const char *collsim = g_getenv("COLLSIM");
+  return collsim && *collsim ? collsim : "./collsim";
+}
+
+/* COLLSIM_PLAN: the run stops before SimGrid and tells n and the messages
+ * its progress counts (comm-split, n = 40, f = 1: 40 x 6 rounds, 39 in the
+ * bracket's broadcast, 39 in its reduction); COLLSIM_PROGRESS_LOG: a quiet
+ * run still logs, and its last line has the meter at its total. */
+START_TEST(real_plan_and_log)
+{
+  setup_tmp();
+  const char *args[] = {"tree", "--algo", "comm-split", "-n", "40", "-f", "1", "--quiet", NULL};
+  char *plan = tmp_path("plan.txt");
+  ck_assert_int_eq(run_with_env(real_collsim(), args, "COLLSIM_PLAN", plan, NULL), 0);
+  char *text = slurp(plan);
+  long long n = 0;
+  double messages = -1, work = -1, compute = -1;
+  ck_assert_int_eq(sscanf(text, "%lld %lf %lf %lf", &n, &messages, &work, &compute), 4);
+  ck_assert_int_eq(n, 40);
+  ck_assert_double_eq(messages, 40 * 6 + 39 + 39);
+  ck_assert(work > messages); /* every message weighs log2(8 + bytes) >= 3 */
+  g_free(text);
+  char *log = tmp_path("progress.log");
+  ck_assert_int_eq(run_with_env(real_collsim(), args, "COLLSIM_PROGRESS_LOG", log, NULL), 0);
+  text = slurp(log);
+  char **lines = g_strsplit(g_strchomp(text), "\n", -1);
+  guint count = g_strv_length(lines);
+  ck_assert_uint_ge(count, 1);
+  double el, got_messages, got_work, computed, done, total;
+  ck_assert_int_eq(sscanf(lines[count - 1], "%lf %lf %lf %lf %lf %lf", &el, &got_messages, &got_work, &computed,
+                          &done, &total), 6);
+  ck_assert_double_eq(got_messages, messages);
+  ck_assert_double_eq_tol(got_work, work, 0.1); /* the log prints one decimal */
+  ck_assert(total >= work && total < work + 1 && done >= total - 1);
+  g_strfreev(lines);
+  g_free(text);
+  g_free(log);
+  g_free(plan);
+  teardown_tmp();
+}
+END_TEST
+
+/* Not quiet, a sweep plans its points first (its own progress line), then
+ * counts them to the end. */
+START_TEST(real_sweep_plans)
+{
+  setup_tmp();
+  char *yaml = g_build_filename(srcdir(), "experiments", "smoke.yaml", NULL);
+  char *out = tmp_path("planned.csv");
+  const char *args[] = {"sweep", yaml, "--out", out, NULL};
+  char *err = NULL;
+  ck_assert_int_eq(run_with_env(real_collsim(), args, "COLLSIM_UNUSED", "1", &err), 0);
+  ck_assert_msg(strstr(err, "smoke: planning (each point's size, for the ETA): 28/28 done"), "%s", err);
+  ck_assert_msg(strstr(err, "smoke: 28/28 done"), "%s", err);
+  g_free(err);
+  g_free(out);
+  g_free(yaml);
+  teardown_tmp();
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
   Suite *s = suite_create("sweep");
@@ -1187,6 +1346,9 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, progress_streams);
   tcase_add_test(tc, progress_levels);
   tcase_add_test(tc, progress_heartbeat);
+  tcase_add_test(tc, progress_partial);
+  tcase_add_test(tc, point_costs_estimate);
+  tcase_add_test(tc, point_cost_follows_log);
   suite_add_tcase(s, tc);
   tc = tcase_create("runner");
   tcase_set_timeout(tc, 60);
@@ -1201,6 +1363,8 @@ static Suite *sweep_suite(void)
   tc = tcase_create("real");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, real_smoke);
+  tcase_add_test(tc, real_plan_and_log);
+  tcase_add_test(tc, real_sweep_plans);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -18,6 +18,7 @@ struct cs_progress {
   char *label;
   size_t total, done, failed, running;
   double total_weight, done_weight;
+  double partial_weight; /* done by the running items (cs_progress_set_partial) */
   gboolean quiet, tty;
   gint64 start_us;
   double last_draw_s;   /* elapsed at the last draw, < 0 before the first */
@@ -89,10 +90,11 @@ void cs_progress_set_start(cs_progress *p, gint64 start_us) { p->start_us = star
 
 static double eta(const cs_progress *p, double el)
 {
-  if (p->done_weight <= 0)
+  double done = p->done_weight + p->partial_weight;
+  if (done <= 0)
     return NAN;
-  double remaining = p->total_weight - p->done_weight;
-  return remaining <= 0 ? 0 : el * remaining / p->done_weight;
+  double remaining = p->total_weight - done;
+  return remaining <= 0 ? 0 : el * remaining / done;
 }
 
 static void clear_line(cs_progress *p)
@@ -166,6 +168,8 @@ void cs_progress_set(cs_progress *p, size_t done, double done_weight)
 }
 
 void cs_progress_set_running(cs_progress *p, size_t running) { p->running = running; }
+
+void cs_progress_set_partial(cs_progress *p, double weight) { p->partial_weight = weight > 0 ? weight : 0; }
 
 void cs_progress_tick(cs_progress *p) { maybe_draw(p, FALSE); }
 

@@ -3,9 +3,11 @@
  * 0.25 s); otherwise (a log file, a Slurm output) one full line is printed per
  * update, at most one every 10 s, plus the last one.  Quiet prints nothing.
  *
- * The ETA is weighted: each item has a weight (the sweep uses n, the process
- * count), and the remaining time is elapsed * remaining weight / done weight,
- * so a sweep whose large points come last is not grossly under-estimated. */
+ * The ETA is weighted: each item has a weight (the sweep uses its points'
+ * planned cost, sim/sweep/point_cost.h), and the remaining time is elapsed *
+ * remaining weight / done weight, where the done weight includes what the
+ * running items have done (cs_progress_set_partial), so a sweep whose large
+ * points come last is not grossly under-estimated. */
 #ifndef COLLSIM_PROGRESS_H
 #define COLLSIM_PROGRESS_H
 
@@ -28,6 +30,10 @@ void cs_progress_done(cs_progress *p, double weight, gboolean failed);
  * weight; never moves backwards.  A total of 0 is open-ended: "N done",
  * no ETA. */
 void cs_progress_set(cs_progress *p, size_t done, double done_weight);
+/* The weight of what the running items have done so far (a sweep's points
+ * part way through): counted in the ETA, replaced by each call, not by
+ * cs_progress_done. */
+void cs_progress_set_partial(cs_progress *p, double weight);
 /* Items now running (shown as "N running" when more than one job). */
 void cs_progress_set_running(cs_progress *p, size_t running);
 /* Redraw if due (call from an idle loop so elapsed time keeps moving); to a

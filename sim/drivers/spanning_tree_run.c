@@ -174,36 +174,21 @@ static int check_all_received(const run_state *st, GError **err)
   return 1;
 }
 
-/* Every message of the run, when the algorithm has a formula (else 0): the
- * engine's progress line counts deliveries against it. */
-static double expected_messages(const cs_tree_params *prm, const cs_group *g)
+/* What the engine's progress line counts against: every message of the
+ * run when the algorithm has a formula, and their total cs_message_work
+ * when it declares one (each 0 when not known).  The bracket adds the
+ * broadcast's words (int) on the parent tree and the reduction's (int64_t)
+ * on each new tree. */
+static void expected_totals(const cs_tree_params *prm, const cs_group *g, double *messages, double *work)
 {
-  if (!prm->algo->messages)
-    return 0;
   cs_tree_shape shape = {.n = g->n, .k = prm->k, .colors = g->colors, .color = g->color, .m_color = g->m_color};
-  uint64_t total = prm->algo->messages(&shape);
-  if (prm->bracket) {
-    total += (uint64_t)g->n - 1; /* the broadcast on the parent tree */
-    for (int c = 0; c < g->colors; c++)
-      total += g->m_color[c] > 0 ? (uint64_t)g->m_color[c] - 1 : 0; /* the reduction on each new tree */
-  }
-  return (double)total;
-}
-
-/* The same messages' total cs_message_work, for an algorithm that declares
- * it (else 0: the progress line counts messages). */
-static double expected_work(const cs_tree_params *prm, const cs_group *g)
-{
-  if (!prm->algo->work)
-    return 0;
-  cs_tree_shape shape = {.n = g->n, .k = prm->k, .colors = g->colors, .color = g->color, .m_color = g->m_color};
-  double work = prm->algo->work(&shape);
-  if (prm->bracket) {
-    work += (double)(g->n - 1) * cs_message_work(sizeof(int)); /* bracket_broadcast's words */
-    for (int c = 0; c < g->colors; c++)
-      work += g->m_color[c] > 0 ? (double)(g->m_color[c] - 1) * cs_message_work(sizeof(int64_t)) : 0;
-  }
-  return work;
+  double down = prm->bracket ? (double)(g->n - 1) : 0, up = 0;
+  for (int c = 0; prm->bracket && c < g->colors; c++)
+    up += g->m_color[c] > 0 ? (double)(g->m_color[c] - 1) : 0;
+  *messages = prm->algo->messages ? (double)prm->algo->messages(&shape) + down + up : 0;
+  *work = prm->algo->work ? prm->algo->work(&shape) + down * cs_message_work(sizeof(int)) +
+                                up * cs_message_work(sizeof(int64_t))
+                          : 0;
 }
 
 static void state_free(run_state *st)
@@ -255,8 +240,7 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   int rc = 0;
   cs_engine_config ec = prm->engine;
   ec.n = n;
-  ec.progress_messages = expected_messages(prm, group);
-  ec.progress_work = expected_work(prm, group);
+  expected_totals(prm, group, &ec.progress_messages, &ec.progress_work);
   gint64 t0 = g_get_monotonic_time();
   if (!cs_engine_run(&ec, st.procs, tree_proc_main, &st, err)) {
     rc = err && *err && (*err)->domain == CS_INPUT_ERROR ? 2 : 1;

@@ -35,6 +35,7 @@
 #include "sim/contracts/transport.h"
 #include "sim/contracts/progress.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdatomic.h>
@@ -890,18 +891,23 @@ typedef struct progress_watch {
   GMutex lock;
   GCond wake;
   bool stop;
+  bool draw;         /* not quiet: the line on stderr */
   cs_progress *line; /* made once the run has lasted PROGRESS_FIRST_US */
   FILE *log;         /* COLLSIM_PROGRESS_LOG, or NULL */
 } progress_watch;
 
+/* One line of COLLSIM_PROGRESS_LOG: elapsed seconds, messages delivered,
+ * their work, seconds computed, then the meter's done and total (total 0:
+ * not known), flushed at once so a reader (collsim sweep) sees it. */
 static void log_counters(progress_watch *w)
 {
   if (!w->log)
     return;
-  fprintf(w->log, "%.3f %" PRId64 " %.1f %.6f\n", (double)(g_get_monotonic_time() - w->start_us) / 1e6,
+  fprintf(w->log, "%.3f %" PRId64 " %.1f %.6f %zu %zu\n", (double)(g_get_monotonic_time() - w->start_us) / 1e6,
           atomic_load_explicit(&published.taken, memory_order_relaxed),
           atomic_load_explicit(&published.work, memory_order_relaxed),
-          atomic_load_explicit(&published.computed, memory_order_relaxed));
+          atomic_load_explicit(&published.computed, memory_order_relaxed), meter_done(&w->meter), w->meter.total);
+  fflush(w->log);
 }
 
 static gpointer watch_progress(gpointer data)
@@ -913,7 +919,7 @@ static gpointer watch_progress(gpointer data)
     if (w->stop)
       break;
     log_counters(w);
-    if (!w->line && g_get_monotonic_time() - w->start_us >= PROGRESS_FIRST_US) {
+    if (w->draw && !w->line && g_get_monotonic_time() - w->start_us >= PROGRESS_FIRST_US) {
       w->line = cs_progress_new(stderr, w->meter.label, w->meter.total, (double)w->meter.total, FALSE);
       cs_progress_set_start(w->line, w->start_us);
     }
@@ -929,21 +935,23 @@ static gpointer watch_progress(gpointer data)
 /* Runs the simulation in one go (as with --quiet: the same events in the
  * same order) while a second thread draws the progress line from the
  * counters the simulation publishes, from the first second on, however
- * long any stretch of the simulation takes. */
+ * long any stretch of the simulation takes, and appends them to
+ * COLLSIM_PROGRESS_LOG if set (also when quiet: collsim sweep reads its
+ * points' progress there). */
 static void run_with_progress(const cs_engine_config *c)
 {
   atomic_store_explicit(&published.taken, 0, memory_order_relaxed);
   atomic_store_explicit(&published.work, 0, memory_order_relaxed);
   atomic_store_explicit(&published.computed, 0, memory_order_relaxed);
-  if (c->quiet) {
+  const char *log_path = g_getenv("COLLSIM_PROGRESS_LOG");
+  FILE *log = log_path && *log_path ? fopen(log_path, "a") : NULL;
+  if (c->quiet && !log) {
     simgrid_run();
     return;
   }
-  progress_watch w = {.meter = meter_of(c), .start_us = g_get_monotonic_time()};
+  progress_watch w = {.meter = meter_of(c), .start_us = g_get_monotonic_time(), .draw = !c->quiet, .log = log};
   g_mutex_init(&w.lock);
   g_cond_init(&w.wake);
-  const char *log_path = g_getenv("COLLSIM_PROGRESS_LOG");
-  w.log = log_path && *log_path ? fopen(log_path, "a") : NULL;
   GThread *watcher = g_thread_new("progress", watch_progress, &w);
   simgrid_run();
   g_mutex_lock(&w.lock);
@@ -961,6 +969,22 @@ static void run_with_progress(const cs_engine_config *c)
   }
   g_mutex_clear(&w.lock);
   g_cond_clear(&w.wake);
+}
+
+/* COLLSIM_PLAN=FILE: the run is not simulated.  FILE gets one line, "n
+ * messages work compute_s" (what the progress line would count against,
+ * 0 where not known), and the process exits 0 before SimGrid starts:
+ * collsim sweep weighs its points by it before running them. */
+static void write_plan_and_exit(const cs_engine_config *c, const char *path)
+{
+  FILE *f = fopen(path, "w");
+  if (!f || fprintf(f, "%d %.17g %.17g %.17g\n", c->n, c->progress_messages, c->progress_work,
+                    c->progress_compute_s) < 0 || fclose(f) != 0) {
+    fprintf(stderr, "collsim: cannot write the plan to %s: %s\n", path, g_strerror(errno));
+    exit(1);
+  }
+  fflush(NULL);
+  exit(0);
 }
 
 /* Failure, deadlock and process states of a new run. */
@@ -1058,6 +1082,9 @@ gboolean cs_engine_load(const cs_engine_config *c, GError **err)
 gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_fn fn, void *user,
                        GError **err)
 {
+  const char *plan = g_getenv("COLLSIM_PLAN");
+  if (plan && *plan)
+    write_plan_and_exit(c, plan);
   if (!cs_engine_load(c, err))
     return FALSE;
 

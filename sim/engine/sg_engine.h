@@ -96,7 +96,10 @@ struct cs_engine_config {
    * processes) against progress_compute_s, each with an ETA at the rate so
    * far; with none, messages delivered so far and no ETA.  Off when quiet.
    * With COLLSIM_PROGRESS_LOG=FILE in the environment, every look also
-   * appends "elapsed_s messages work computed_s" to FILE (bench/eta.sh). */
+   * appends "elapsed_s messages work computed_s done total" to FILE, quiet
+   * or not (collsim sweep follows its points there).  With COLLSIM_PLAN=FILE
+   * the run is not simulated: FILE gets "n messages work compute_s" and the
+   * process exits 0 (collsim sweep weighs its points by it). */
   int quiet;
   double progress_work;      /* the run's total of cs_message_work, 0 = not known */
   double progress_messages;  /* the run's messages, 0 = not known */

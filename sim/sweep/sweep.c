@@ -58,6 +58,8 @@
 #include "sim/contracts/output_path.h"
 #include "sim/contracts/progress.h"
 #include "sim/drivers/spanning_tree_result.h"
+#include "sim/sweep/point_cost.h"
+#include "sim/contracts/tempdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -380,6 +382,8 @@ typedef struct job {
   GString *out, *err;
   gboolean out_overflow;
   gboolean killed; /* we sent it SIGTERM (stopping): its end is not a failure */
+  cs_point_cost cost;
+  char *log_path; /* its COLLSIM_PROGRESS_LOG, followed for the ETA (NULL when quiet) */
 } job;
 
 typedef struct sweep {
@@ -392,10 +396,19 @@ typedef struct sweep {
   off_t out_len;       /* generic: bytes of the output so far */
   gboolean quiet;
   cs_progress *progress;
+  cs_point_cost *costs; /* of the pending points, in order (point_cost.h); NULL when quiet */
   char *exe_display;
   size_t written, failed;
   int stop_status; /* 0, or the status to exit with (2: bad input, 1: write error) */
 } sweep;
+
+/* The environment of a point's run: ours, with its progress log. */
+static char **job_environment(const job *j)
+{
+  char **env = g_get_environ();
+  return j->log_path ? g_environ_setenv(env, "COLLSIM_PROGRESS_LOG", j->log_path, TRUE)
+                     : g_environ_unsetenv(env, "COLLSIM_PROGRESS_LOG");
+}
 
 static gboolean spawn_job(job *j, GError **err)
 {
@@ -410,11 +423,13 @@ static gboolean spawn_job(job *j, GError **err)
     close(o[1]);
     return FALSE;
   }
+  char **env = job_environment(j);
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
     g_set_error(err, CS_EXPERIMENT_ERROR, 4, "fork: %s", g_strerror(errno));
     close(o[0]), close(o[1]), close(e[0]), close(e[1]);
+    g_strfreev(env);
     return FALSE;
   }
   if (pid == 0) {
@@ -430,12 +445,13 @@ static gboolean spawn_job(job *j, GError **err)
     dup2(o[1], 1);
     dup2(e[1], 2);
     prctl(PR_SET_PDEATHSIG, SIGTERM); /* a sweep killed outright leaves no orphan running */
-    execv("/proc/self/exe", j->argv);
+    execve("/proc/self/exe", j->argv, env);
     static const char msg[] = "collsim sweep: cannot execute /proc/self/exe\n";
     ssize_t unused = write(2, msg, sizeof msg - 1);
     (void)unused;
     _exit(127);
   }
+  g_strfreev(env);
   close(o[1]);
   close(e[1]);
   j->pid = pid;
@@ -458,6 +474,9 @@ static void job_clear(job *j)
   if (j->err)
     g_string_free(j->err, TRUE);
   g_strfreev(j->argv);
+  if (j->log_path)
+    cs_tempfile_remove(j->log_path);
+  g_free(j->log_path);
   memset(j, 0, sizeof *j);
   j->out_fd = j->err_fd = -1;
   j->pid = 0;
@@ -672,7 +691,8 @@ static void finish_job(sweep *sw, job *j, int status)
   }
   if (failed)
     sw->failed++;
-  cs_progress_done(sw->progress, sw->e->generic ? 1.0 : (double)j->pt->n, failed);
+  cs_progress_set_partial(sw->progress, 0); /* its part is done now; the others' is set again at the tick */
+  cs_progress_done(sw->progress, cs_point_cost_total(&j->cost), failed);
 }
 
 static void kill_all(job *jobs, int njobs)
@@ -682,6 +702,16 @@ static void kill_all(job *jobs, int njobs)
       kill(jobs[i].pid, SIGTERM);
       jobs[i].killed = TRUE;
     }
+}
+
+/* How much of their cost the running points have done (point_cost.h). */
+static double running_cost(const job *jobs, int njobs)
+{
+  double done = 0;
+  for (int i = 0; i < njobs; i++)
+    if (jobs[i].pid > 0)
+      done += cs_point_cost_done(&jobs[i].cost, jobs[i].log_path);
+  return done;
 }
 
 /* Run the pending points with up to njobs children; returns FALSE on an
@@ -705,9 +735,10 @@ static gboolean run_points(sweep *sw, GPtrArray *pending, int njobs, GError **er
       job *j = &jobs[slot];
       j->pt = g_ptr_array_index(pending, next);
       j->argv = cs_sweep_point_argv(sw->e, j->pt, sw->exe_display);
+      j->cost = sw->costs ? sw->costs[next] : (cs_point_cost){1, 0};
+      j->log_path = sw->costs ? cs_tempfile("point", ".log", NULL) : NULL;
       if (!spawn_job(j, err)) {
-        g_strfreev(j->argv);
-        j->argv = NULL;
+        job_clear(j);
         ok = FALSE;
         break;
       }
@@ -765,6 +796,7 @@ static gboolean run_points(sweep *sw, GPtrArray *pending, int njobs, GError **er
       job_clear(j);
       running--;
     }
+    cs_progress_set_partial(sw->progress, running_cost(jobs, njobs));
     cs_progress_tick(sw->progress);
   }
   g_free(pfd);
@@ -1221,7 +1253,6 @@ int cs_sweep_main(int argc, char **argv)
   /* pending points */
   pending = g_ptr_array_new();
   size_t in_shard = 0, present = 0;
-  double weight = 0;
   for (size_t i = 0; i < cs_experiment_npoints(e); i++) {
     const cs_point *p = cs_experiment_point(e, i);
     if ((int)(p->index % (size_t)shard_n) != shard_i)
@@ -1232,7 +1263,6 @@ int cs_sweep_main(int argc, char **argv)
       continue;
     }
     g_ptr_array_add(pending, (gpointer)p);
-    weight += e->generic ? 1 : p->n;
   }
 
   if (dry_run) {
@@ -1265,6 +1295,11 @@ int cs_sweep_main(int argc, char **argv)
     g_free(plat);
   }
 
+  /* the ETA's weights: every pending point planned (point_cost.h) */
+  cs_point_cost *costs = quiet ? NULL : cs_point_costs_plan(e, pending, exe);
+  double weight = 0;
+  for (guint i = 0; i < pending->len; i++)
+    weight += costs ? cs_point_cost_total(&costs[i]) : 1;
   sweep sw = {
       .e = e,
       .out_path = out_path,
@@ -1275,6 +1310,7 @@ int cs_sweep_main(int argc, char **argv)
       .out_len = gen_len,
       .quiet = quiet,
       .progress = cs_progress_new(stderr, e->name, pending->len, weight, quiet),
+      .costs = costs,
       .exe_display = exe,
   };
   saved_signals saved;
@@ -1283,6 +1319,7 @@ int cs_sweep_main(int argc, char **argv)
   restore_signals(&saved);
   gen_header = sw.header;
   cs_progress_finish(sw.progress);
+  g_free(costs);
   if (!ran) {
     fprintf(stderr, "collsim sweep: %s\n", err->message);
     status = 1;
