@@ -82,7 +82,7 @@ run() {
       for (i = 1; i <= n; i++) {
         left = T - elapsed[i]
         if (eta[i] < 0 || left < 2 || left < 0.05 * T) continue
-        r = (eta[i] + 0.5) / left   # the ETA is printed rounded to the second
+        r = eta[i] / left   # the ETA is printed rounded to the nearest second
         judged++; if (r < lo) lo = r; if (r > hi) hi = r
       }
       if (!judged) { printf "%-70s %6.1f %6d %7d %7s %7s  %s\n", label, wall, first, 0, "-", "-", "too short to judge"; exit }
@@ -110,15 +110,15 @@ if [ $quick = 0 ]; then
   run "tree --algo comm-split -n 4096 -f .5 --colors 2 dragonfly:17,8,4,4,8 (prediction)" \
     tree --algo comm-split -n 4096 -f 0.5 --colors 2 --platform dragonfly:17,8,4,4,8
   # A sweep weighs its points by their planned cost (sim/sweep/point_cost.h),
-  # whose two constants come from the first sweep below; the others are
-  # predictions.  The planning line is not judged, the sweep's line is.
+  # whose constants come from the first and the last sweep below; the middle
+  # one is a prediction.  The planning line is not judged, the sweep's is.
   sweeps=$(mktemp -d)
   trap 'rm -rf "$sweeps"' EXIT
-  run "sweep experiments/seed001-table2.yaml (reproduce seed001's step)" \
+  run "sweep experiments/seed001-table2.yaml (calibration: point costs)" \
     sweep experiments/seed001-table2.yaml --out "$sweeps/seed001-table2.csv"
   run "sweep experiments/seed004-fig2-small.yaml (prediction)" \
     sweep experiments/seed004-fig2-small.yaml --out "$sweeps/seed004-fig2-small.csv"
-  run "sweep experiments/seed000-table2.yaml (prediction)" \
+  run "sweep experiments/seed000-table2.yaml (calibration: n^0.2)" \
     sweep experiments/seed000-table2.yaml --out "$sweeps/seed000-table2.csv"
 fi
 printf '# load after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

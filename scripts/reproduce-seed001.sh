@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # seed001: collectives on two-tier direct networks (Jain, Lau, Kale): Tables 2-5
-# Duration: about 10 min on one core; --quick about 30 s
+# Duration: about 1.5 min on one core (83 s on a 2-core Intel Xeon, 2026-11-27); --quick about 30 s
 #
 # On the paper's PERCS machine (64 supernodes x 16 nodes x 16 cores), makes in DIR:
 #   tables.csv, .cmd   one untimed `collsim collective --links --batch` over
@@ -8,7 +8,7 @@
 #                      Tables 3, 4 and 5, one row per run and tier (~1 s)
 #   table2.csv, .cmd   collsim sweep experiments/seed001-table2.yaml: one timed
 #                      `collsim collective --timed` per point, the cost-model
-#                      Table 2 (23 runs, ~10 min)
+#                      Table 2 (23 runs, ~1.5 min)
 #   README.md          scripts/compare-seed001.sh: every cell beside the
 #                      paper's, the match rule, the reasons for differences
 # --quick makes tables.csv, and table2.csv for the 8 cheapest runs: those on
@@ -40,7 +40,7 @@ if is_quick; then
   t2=$(quick_yaml table2 "$src/experiments/seed001-table2.yaml" 'platform=percs:64,16,1' 'algo=binomial|two-tier')
   step table2.csv 25 "collsim sweep quick-table2.yaml (p = 1,024, binomial and two-tier)" sweep_csv table2 "$t2"
 else
-  step table2.csv 600 "collsim sweep experiments/seed001-table2.yaml (23 timed runs)" sweep_csv table2 \
+  step table2.csv 90 "collsim sweep experiments/seed001-table2.yaml (23 timed runs)" sweep_csv table2 \
     "$src/experiments/seed001-table2.yaml"
 fi
 step README.md 5 "scripts/compare-seed001.sh" readme

@@ -64,8 +64,10 @@ void cs_point_costs_estimate(const int64_t *planned_n, const double *planned_mes
     out[i] = (cs_point_cost){0, -1};
     if (n <= 0)
       continue; /* below: the mean */
-    out[i].fixed = POINT_COST_PER_RUN + POINT_COST_PER_PROCESS * (double)n;
-    out[i].variable = planned_n[i] > 0 && planned_messages[i] > 0 ? planned_messages[i] : per_process * (double)n;
+    double size = pow((double)n, POINT_COST_SIZE_EXPONENT);
+    out[i].fixed = (POINT_COST_PER_RUN + POINT_COST_PER_PROCESS * (double)n) * size;
+    out[i].variable =
+        (planned_n[i] > 0 && planned_messages[i] > 0 ? planned_messages[i] : per_process * (double)n) * size;
     sum += cs_point_cost_total(&out[i]);
     known++;
   }
