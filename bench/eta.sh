@@ -86,9 +86,9 @@ run() {
         judged++; if (r < lo) lo = r; if (r > hi) hi = r
       }
       if (!judged) { printf "%-70s %6.1f %6d %7d %7s %7s  %s\n", label, wall, first, 0, "-", "-", "too short to judge"; exit }
-      worst = (1 / lo > hi) ? 1 / lo : hi
+      worst = lo == 0 ? 1e9 : (1 / lo > hi) ? 1 / lo : hi
       printf "%-70s %6.1f %6d %7d %7.2f %7.2f  %s\n", label, wall, first, judged, lo, hi,
-             (worst <= 2 ? "within 2x" : sprintf("off by %.1fx (target 2x)", worst))
+             (worst <= 2 ? "within 2x" : lo == 0 ? "ETA 0s with time left (target 2x)" : sprintf("off by %.1fx (target 2x)", worst))
     }' "$log"
   rm -f "$log"
 }
