@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # seed000: balanced spanning trees on BG/P (Langer, Venkataraman, Kale): Figures 3-4, Tables 1-2
-# Duration: about 50 min on one core (135 points up to n = 131,072, 3 GB each at the largest); --quick about 1 min
+# Duration: about 50 min on one core (135 points up to n = 131,072, 3 GB each at the largest); --quick about 20 s (bench/out/reproduce-quick.txt)
 #
 # Makes in DIR, one `collsim sweep` per experiment (experiments/seed000-*.yaml):
 #   fig3.csv, .cmd     Figure 3: centralized, Shrink-and-Balance and Rank-and-Hash,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # seed001: collectives on two-tier direct networks (Jain, Lau, Kale): Tables 2-5
-# Duration: about 1.5 min on one core (83 s on a 2-core Intel Xeon, 2026-11-27); --quick about 30 s
+# Duration: about 1.5 min on one core (83 s on a 2-core Intel Xeon, 2026-11-27); --quick about 5 s (bench/out/reproduce-quick.txt)
 #
 # On the paper's PERCS machine (64 supernodes x 16 nodes x 16 cores), makes in DIR:
 #   tables.csv, .cmd   one untimed `collsim collective --links --batch` over
@@ -38,7 +38,7 @@ runs=$(grep -cv '^\s*\(#\|$\)' "$src/experiments/seed001-tables.batch")
 step tables.csv 5 "collsim collective --links --batch experiments/seed001-tables.batch ($runs untimed runs)" tables
 if is_quick; then
   t2=$(quick_yaml table2 "$src/experiments/seed001-table2.yaml" 'platform=percs:64,16,1' 'algo=binomial|two-tier')
-  step table2.csv 25 "collsim sweep quick-table2.yaml (p = 1,024, binomial and two-tier)" sweep_csv table2 "$t2"
+  step table2.csv 5 "collsim sweep quick-table2.yaml (p = 1,024, binomial and two-tier)" sweep_csv table2 "$t2"
 else
   step table2.csv 90 "collsim sweep experiments/seed001-table2.yaml (23 timed runs)" sweep_csv table2 \
     "$src/experiments/seed001-table2.yaml"

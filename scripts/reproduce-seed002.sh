@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # seed002: configurable reduce/broadcast trees in LAM-MPI (Bjørndalen et al.): Figures 5-8, Section 5.2
-# Duration: about 6 min on one core; --quick about 1 min
+# Duration: about 1 min on one core (57 s on a 2-core Intel Xeon, 2026-11-27); --quick about 10 s (bench/out/reproduce-quick.txt)
 #
 # On collsim's simulated SMP clusters (2w = 16 x 2-way, 4w = 8 x 4-way,
 # 8w = 4 x 8-way), 1000 timed Allreduce operations per run; makes in DIR:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # seed003-maps: compact group maps (Kamal, Mirtaheri, Wagner): Tables 1-2, our cells beside the paper's
 # Compared with: results/seed003/
-# Duration: about 1 min on one core; --quick about 30 s
+# Duration: about 1 min on one core; --quick about 20 s (bench/out/reproduce-quick.txt)
 #
 # Every group map representation of the paper's Table 1-2 groups, measured by
 # `collsim groupmap`; makes in DIR:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # seed003: communicators and group maps (Kamal, Mirtaheri, Wagner): Tables 1-2, Section 8 sets A-C and 8.2
-# Duration: about 45 min on one core (runs of 2.5-5.4 GB of memory); --quick about 1 min
+# Duration: about 45 min on one core (runs of 2.5-5.4 GB of memory); --quick about 20 s (bench/out/reproduce-quick.txt)
 #
 # Makes in DIR what seed003-maps makes (maps.csv, times.csv, comparison.md:
 # Tables 1-2), then:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # seed004: noncollective communicator creation (Dinan et al.): Figures 1-2, Table 1, the failure example
-# Duration: about 5 h on one core (Figure 2 to 8,192 processes ~2 h 30 min, the noise on 8,192 ~1 h 40 min); --quick about 2 min
+# Duration: about 5 h on one core (Figure 2 to 8,192 processes ~2 h 30 min, the noise on 8,192 ~1 h 40 min); --quick about 25 s (bench/out/reproduce-quick.txt)
 #
 # Makes in DIR (times on one core of a 2-core machine):
 #   fig1.csv, .cmd     collsim sweep experiments/seed004-fig1.yaml: Figure 1,
