@@ -5,13 +5,38 @@
 #include "sim/contracts/tempdir.h"
 #include "sim/sweep/sweep.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
-/* Runs the point's command with COLLSIM_PLAN; its n and messages, or FALSE. */
-static gboolean plan_point(const cs_experiment *e, const cs_point *p, const char *exe, int64_t *n, double *messages)
+/* Waits for pid until deadline (g_get_monotonic_time), then kills it (a
+ * command that never reaches the simulation, e.g. an untimed one, would run
+ * whole); TRUE and its status if it exited by itself. */
+static gboolean wait_until(GPid pid, gint64 deadline, int *status)
+{
+  for (;;) {
+    pid_t w = waitpid(pid, status, WNOHANG);
+    if (w == pid)
+      return TRUE;
+    if (w < 0 && errno != EINTR)
+      return FALSE;
+    if (g_get_monotonic_time() >= deadline) {
+      kill(pid, SIGKILL);
+      while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+        ;
+      return FALSE;
+    }
+    g_usleep(5000);
+  }
+}
+
+/* Runs the point's command with COLLSIM_PLAN until deadline; its n and
+ * messages, or FALSE. */
+static gboolean plan_point(const cs_experiment *e, const cs_point *p, const char *exe, gint64 deadline, int64_t *n,
+                           double *messages)
 {
   char *path = cs_tempfile("plan", ".txt", NULL);
   if (!path)
@@ -25,10 +50,13 @@ static gboolean plan_point(const cs_experiment *e, const cs_point *p, const char
   g_ptr_array_add(full, NULL);
   char **env = g_environ_setenv(g_get_environ(), "COLLSIM_PLAN", path, TRUE);
   env = g_environ_unsetenv(env, "COLLSIM_PROGRESS_LOG");
-  gint status = -1;
-  gboolean ran = g_spawn_sync(NULL, (char **)full->pdata, env,
-                              G_SPAWN_FILE_AND_ARGV_ZERO | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                              NULL, NULL, NULL, NULL, &status, NULL);
+  int status = -1;
+  GPid pid = 0;
+  gboolean ran = g_spawn_async(NULL, (char **)full->pdata, env,
+                               G_SPAWN_FILE_AND_ARGV_ZERO | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                                   G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &pid, NULL) &&
+                 wait_until(pid, deadline, &status);
   gboolean ok = FALSE;
   char *text = NULL;
   if (ran && WIFEXITED(status) && WEXITSTATUS(status) == 0 && g_file_get_contents(path, &text, NULL, NULL)) {
@@ -88,7 +116,7 @@ cs_point_cost *cs_point_costs_plan(const cs_experiment *e, GPtrArray *pending, c
   for (size_t i = 0; i < count; i++) {
     const cs_point *p = g_ptr_array_index(pending, i);
     point_n[i] = e->generic ? 0 : p->n;
-    if (g_get_monotonic_time() < deadline && !plan_point(e, p, exe, &planned_n[i], &planned_messages[i]))
+    if (g_get_monotonic_time() < deadline && !plan_point(e, p, exe, deadline, &planned_n[i], &planned_messages[i]))
       planned_n[i] = 0;
     cs_progress_done(line, 1, FALSE);
   }

@@ -22,6 +22,8 @@
  * with E = 0, replayed from the runs' own times).  Every other sweep is a
  * prediction (bench/eta.sh).
  *
+ * Planning stops at POINT_PLAN_BUDGET_S, killing a plan still running then
+ * (a command that never reaches the simulation would run whole).
  * A point whose messages are not known (mcmc, shrink-balance) gets n times
  * the messages per process of the points that know theirs (0 if none); a
  * point not planned (its plan failed, or planning ran out of its time
