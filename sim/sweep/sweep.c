@@ -1142,7 +1142,10 @@ static const char *const SUMMARY_FORMAT =
 static const char *const DESCRIPTION =
     "Points run in the experiment's order (its parameters' lists nested in the\n"
     "order written, the first outermost); --shard I/N keeps those whose index is\n"
-    "I modulo N.\n"
+    "I modulo N.  Unless --quiet, the progress line's ETA weighs each point by\n"
+    "its size: every pending point is first planned (its run stops before the\n"
+    "simulation and tells its processes and messages; 5 s at most), and a\n"
+    "running point is followed as it goes.\n"
     "\n"
     "Examples:\n"
     "  collsim sweep experiments/smoke.yaml --out smoke.csv\n"
