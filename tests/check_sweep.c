@@ -620,14 +620,21 @@ START_TEST(progress_text)
 }
 END_TEST
 
+/* A progress line in log mode (not a terminal) on f. */
+static cs_progress *log_progress(FILE *f, const char *label, size_t total, double weight)
+{
+  cs_progress *p = cs_progress_new(f, label, total, weight, FALSE);
+  cs_progress_set_tty(p, FALSE);
+  return p;
+}
+
 START_TEST(progress_streams)
 {
   setup_tmp();
   char *path = tmp_path("progress.txt");
   FILE *f = fopen(path, "w");
   /* log mode: first completion and the last one */
-  cs_progress *p = cs_progress_new(f, "x", 3, 3, FALSE);
-  cs_progress_set_tty(p, FALSE);
+  cs_progress *p = log_progress(f, "x", 3, 3);
   cs_progress_done(p, 1, FALSE);
   cs_progress_done(p, 1, TRUE);
   cs_progress_tick(p);
@@ -668,15 +675,13 @@ START_TEST(progress_levels)
   setup_tmp();
   char *path = tmp_path("levels.txt");
   FILE *f = fopen(path, "w");
-  cs_progress *p = cs_progress_new(f, "open", 0, 0, FALSE);
-  cs_progress_set_tty(p, FALSE);
+  cs_progress *p = log_progress(f, "open", 0, 0);
   cs_progress_set_start(p, g_get_monotonic_time() - 5 * G_USEC_PER_SEC);
   cs_progress_set(p, 10, 10);
   cs_progress_set(p, 20, 20); /* within the log interval: no line */
   cs_progress_set(p, 15, 15); /* backwards: ignored */
   cs_progress_finish(p);
-  p = cs_progress_new(f, "known", 100, 100, FALSE);
-  cs_progress_set_tty(p, FALSE);
+  p = log_progress(f, "known", 100, 100);
   cs_progress_set(p, 50, 50);
   cs_progress_set(p, 100, 100);
   cs_progress_finish(p);
@@ -700,8 +705,7 @@ START_TEST(progress_heartbeat)
   setup_tmp();
   char *path = tmp_path("beat.txt");
   FILE *f = fopen(path, "w");
-  cs_progress *p = cs_progress_new(f, "sweep", 4, 4, FALSE);
-  cs_progress_set_tty(p, FALSE);
+  cs_progress *p = log_progress(f, "sweep", 4, 4);
   cs_progress_set_running(p, 2);
   cs_progress_tick(p); /* at 0 s: nothing */
   cs_progress_set_start(p, g_get_monotonic_time() - 61 * G_USEC_PER_SEC);
@@ -732,8 +736,7 @@ START_TEST(progress_partial)
   setup_tmp();
   char *path = tmp_path("partial.txt");
   FILE *f = fopen(path, "w");
-  cs_progress *p = cs_progress_new(f, "sweep", 2, 100, FALSE);
-  cs_progress_set_tty(p, FALSE);
+  cs_progress *p = log_progress(f, "sweep", 2, 100);
   cs_progress_set_partial(p, 50);
   cs_progress_set_start(p, g_get_monotonic_time() - 70 * G_USEC_PER_SEC);
   cs_progress_tick(p); /* heartbeat: 70 s without a line */
