@@ -116,8 +116,8 @@ static int row_cmp(const void *x, const void *y)
 
 static void sort_rows(cs_trace *t)
 {
-  if (!t->sorted && t->rows->len > 1) /* an empty GArray's data is NULL, which qsort must not get */
-    qsort(t->rows->data, t->rows->len, sizeof(cs_trace_row), row_cmp);
+  if (!t->sorted)
+    g_array_sort(t->rows, row_cmp); /* leaves an empty array alone (its data is NULL) */
   t->sorted = true;
 }
 

@@ -172,8 +172,7 @@ static void emit_pairs(timed_run *T, cs_pair_sink sink, void *user)
   g_hash_table_iter_init(&it, T->pairs);
   while (g_hash_table_iter_next(&it, &k, &v))
     g_array_append_val(keys, *(int64_t *)k);
-  if (keys->len > 1) /* an empty GArray's data may be NULL, which qsort must not get */
-    qsort(keys->data, keys->len, sizeof(int64_t), cmp_i64);
+  g_array_sort(keys, cmp_i64); /* leaves an empty array alone (its data is NULL) */
   for (guint i = 0; i < keys->len; i++) {
     int64_t key = g_array_index(keys, int64_t, i);
     pair_traffic *t = g_hash_table_lookup(T->pairs, &key);
