@@ -40,16 +40,17 @@ uint64_t comm_split_messages(const cs_tree_shape *s)
   return (uint64_t)s->n * rounds;
 }
 
+/* Pairs each process sends in the round at distance dist: min(dist, n - dist). */
+static int64_t round_pairs(int64_t dist, int64_t n) { return dist < n - dist ? dist : n - dist; }
+
 /* The progress weight of those messages: round s carries min(2^s, n - 2^s)
  * pairs of 8 bytes, from 8 B to n/2 x 8 B, so plain counting would make the
  * cheap first rounds look like most of the run. */
 double comm_split_work(const cs_tree_shape *s)
 {
   double work = 0;
-  for (int64_t dist = 1; dist < s->n; dist *= 2) {
-    int64_t count = dist < s->n - dist ? dist : s->n - dist;
-    work += (double)s->n * cs_message_work((size_t)count * 8);
-  }
+  for (int64_t dist = 1; dist < s->n; dist *= 2)
+    work += (double)s->n * cs_message_work((size_t)round_pairs(dist, s->n) * 8);
   return work;
 }
 
@@ -58,7 +59,7 @@ static void bruck_allgather(cs_proc *p, int n)
   int r = cs_rank(p);
   cs_mem_hold(p, n); /* the receive buffer: one 8-byte pair per process */
   for (int64_t dist = 1; dist < n; dist *= 2) {
-    int64_t count = dist < n - dist ? dist : n - dist;
+    int64_t count = round_pairs(dist, n);
     int to = (int)((r - dist + n) % n), from = (int)((r + dist) % n);
     cs_send(p, to, TAG_ALLGATHER, NULL, (size_t)count * 8);
     cs_msg_free(p, cs_recv(p, from, TAG_ALLGATHER));

@@ -983,7 +983,6 @@ static void write_plan_and_exit(const cs_engine_config *c, const char *path)
     fprintf(stderr, "collsim: cannot write the plan to %s: %s\n", path, g_strerror(errno));
     exit(1);
   }
-  fflush(NULL);
   exit(0);
 }
 

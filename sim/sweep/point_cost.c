@@ -33,14 +33,14 @@ static gboolean wait_until(GPid pid, gint64 deadline, int *status)
   }
 }
 
-/* Runs the point's command with COLLSIM_PLAN until deadline; its n and
- * messages, or FALSE. */
-static gboolean plan_point(const cs_experiment *e, const cs_point *p, const char *exe, gint64 deadline, int64_t *n,
+/* Runs the point's command with COLLSIM_PLAN until deadline; writes its n
+ * and messages if the plan succeeds, else nothing. */
+static void plan_point(const cs_experiment *e, const cs_point *p, const char *exe, gint64 deadline, int64_t *n,
                            double *messages)
 {
   char *path = cs_tempfile("plan", ".txt", NULL);
   if (!path)
-    return FALSE;
+    return;
   char **argv = cs_sweep_point_argv(e, p, exe);
   /* G_SPAWN_FILE_AND_ARGV_ZERO: run /proc/self/exe with argv[0] = exe */
   GPtrArray *full = g_ptr_array_new();
@@ -57,14 +57,14 @@ static gboolean plan_point(const cs_experiment *e, const cs_point *p, const char
                                    G_SPAWN_STDERR_TO_DEV_NULL,
                                NULL, NULL, &pid, NULL) &&
                  wait_until(pid, deadline, &status);
-  gboolean ok = FALSE;
   char *text = NULL;
   if (ran && WIFEXITED(status) && WEXITSTATUS(status) == 0 && g_file_get_contents(path, &text, NULL, NULL)) {
     long long procs = 0;
     double m = 0, work = 0, compute = 0;
-    ok = sscanf(text, "%lld %lf %lf %lf", &procs, &m, &work, &compute) == 4 && procs > 0 && m >= 0 && isfinite(m);
-    *n = procs;
-    *messages = m;
+    if (sscanf(text, "%lld %lf %lf %lf", &procs, &m, &work, &compute) == 4 && procs > 0 && m >= 0 && isfinite(m)) {
+      *n = procs;
+      *messages = m;
+    }
   }
   g_free(text);
   cs_tempfile_remove(path);
@@ -72,7 +72,12 @@ static gboolean plan_point(const cs_experiment *e, const cs_point *p, const char
   g_strfreev(env);
   g_ptr_array_free(full, TRUE);
   g_strfreev(argv);
-  return ok;
+}
+
+/* Point i was planned and knows its messages. */
+static bool knows_messages(const int64_t *planned_n, const double *planned_messages, size_t i)
+{
+  return planned_n[i] > 0 && planned_messages[i] > 0;
 }
 
 void cs_point_costs_estimate(const int64_t *planned_n, const double *planned_messages, const int64_t *point_n,
@@ -80,7 +85,7 @@ void cs_point_costs_estimate(const int64_t *planned_n, const double *planned_mes
 {
   double messages = 0, processes = 0; /* over the points that know their messages */
   for (size_t i = 0; i < count; i++)
-    if (planned_n[i] > 0 && planned_messages[i] > 0) {
+    if (knows_messages(planned_n, planned_messages, i)) {
       messages += planned_messages[i];
       processes += (double)planned_n[i];
     }
@@ -95,7 +100,7 @@ void cs_point_costs_estimate(const int64_t *planned_n, const double *planned_mes
     double size = pow((double)n, POINT_COST_SIZE_EXPONENT);
     out[i].fixed = (POINT_COST_PER_RUN + POINT_COST_PER_PROCESS * (double)n) * size;
     out[i].variable =
-        (planned_n[i] > 0 && planned_messages[i] > 0 ? planned_messages[i] : per_process * (double)n) * size;
+        (knows_messages(planned_n, planned_messages, i) ? planned_messages[i] : per_process * (double)n) * size;
     sum += cs_point_cost_total(&out[i]);
     known++;
   }
@@ -116,8 +121,8 @@ cs_point_cost *cs_point_costs_plan(const cs_experiment *e, GPtrArray *pending, c
   for (size_t i = 0; i < count; i++) {
     const cs_point *p = g_ptr_array_index(pending, i);
     point_n[i] = e->generic ? 0 : p->n;
-    if (g_get_monotonic_time() < deadline && !plan_point(e, p, exe, deadline, &planned_n[i], &planned_messages[i]))
-      planned_n[i] = 0;
+    if (g_get_monotonic_time() < deadline) /* not planned: planned_n stays 0 */
+      plan_point(e, p, exe, deadline, &planned_n[i], &planned_messages[i]);
     cs_progress_done(line, 1, FALSE);
   }
   cs_progress_finish(line);
