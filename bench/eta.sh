@@ -11,6 +11,8 @@
 #
 #   bench/eta.sh            all runs (about 10 minutes on 2 cores)
 #   bench/eta.sh --quick    the three runs under 10 s
+#   bench/eta.sh --issue    issue 15's own runs, three times each (about 3 minutes):
+#                           README's timed bcast and the comm-split of 32,768 ranks
 #
 # Environment: COLLSIM (default ./collsim).  Run it on a quiet machine.
 # Exit status: 0 printed (whatever the verdicts); 1 a run failed; 2 bad
@@ -21,11 +23,12 @@ export LC_ALL=C
 collsim=${COLLSIM:-./collsim}
 [ -x "$collsim" ] || { echo "bench/eta.sh: no collsim at '$collsim' (set COLLSIM)" >&2; exit 2; }
 command -v script > /dev/null || { echo "bench/eta.sh: script(1) (util-linux) not found" >&2; exit 2; }
-quick=0
+mode=all
 case "${1:-}" in
   "") ;;
-  --quick) quick=1 ;;
-  *) echo "bench/eta.sh: unknown argument '$1' (--quick or nothing)" >&2; exit 2 ;;
+  --quick) mode=quick ;;
+  --issue) mode=issue ;;
+  *) echo "bench/eta.sh: unknown argument '$1' (--quick, --issue or nothing)" >&2; exit 2 ;;
 esac
 
 printf '# machine: %s cores, %s; load before: %s\n' "$(nproc)" \
@@ -93,11 +96,26 @@ run() {
   rm -f "$log"
 }
 
+if [ $mode = issue ]; then
+  # Issue 15, item 4: "a 3-second timed bcast" (README's example) and the
+  # comm-split whose first line said "ETA 52d23h"; repeated, as one run on a
+  # 2-core machine is not proof.
+  for i in 1 2 3; do
+    run "collective percs:64,16,16 bcast two-tier 1GiB --timed (README; run $i)" \
+      collective --platform percs:64,16,16 --coll bcast --algo two-tier --bytes 1GiB --timed
+  done
+  for i in 1 2 3; do
+    run "tree --algo comm-split --colors 4 -n 32768 -f 1 (issue 15's run; run $i)" \
+      tree --algo comm-split --colors 4 -n 32768 -f 1
+  done
+  printf '# load after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 run "collective percs:16,8,8 bcast vandegeijn 64MiB --timed" \
   collective --platform percs:16,8,8 --coll bcast --algo vandegeijn --bytes 64MiB --timed
 run "allreduce --cluster 4w --trees lam --iterations 20000" allreduce --cluster 4w --trees lam --iterations 20000
 run "mcmc -n 1024 --balance async" mcmc -n 1024 --balance async
-if [ $quick = 0 ]; then
+if [ $mode = all ]; then
   run "mcmc -n 2048 --balance async --jitter 0.01" mcmc -n 2048 --balance async --jitter 0.01
   run "comm create-group -n 8192 --group-size 8192" comm create-group -n 8192 --group-size 8192
   run "tree --algo comm-split --colors 4 -n 32768 -f 1 (issue 15's run)" tree --algo comm-split --colors 4 -n 32768 -f 1
