@@ -23,7 +23,9 @@
 #     separately);
 #  3. goal 2, "Elias-Fano's S-One within 3x of ARRAY's", per group where ef
 #     is measured (the ordered groups; wtr+ef is shown for the unordered
-#     ones but not counted: Elias-Fano alone stores sets only);
+#     ones but not counted: Elias-Fano alone stores sets only), then
+#     bench/select_floor's split of ef's time into its fixed path and the
+#     popcount loop (not a verdict: the verdict is the line above's);
 #  4. peak memory (/usr/bin/time -f %M, max RSS, the median of three runs) of `collsim groupmap` on a
 #     10^6-member group (t1g1, t2g1, t2g2), less the baseline of `collsim groupmap
 #     --list` (the shared libraries; --list starts no BuDDy), beside the group's
@@ -31,13 +33,15 @@
 #     in working memory" (read here as at most 4 x);
 #  5. one line per goal: met / not met, with the count of cells.
 # Environment: COLLSIM (default ./collsim), COLLSIM_SRCDIR (default this
-# script's folder's parent).  Exit status: 0 printed (whatever the
+# script's folder's parent), BUILD (the built tree that makes
+# bench/select_floor; default the directory of COLLSIM).  Exit status: 0 printed (whatever the
 # verdicts); 2 no collsim or no paper CSV; 1 a run failed.
 set -euo pipefail
 export LC_ALL=C
 
 src=${COLLSIM_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 collsim=${COLLSIM:-./collsim}
+build=${BUILD:-$(dirname "$collsim")}
 paper=$src/experiments/seed003-paper.csv
 FEW=4 # "a few times" the ARRAY size
 
@@ -147,6 +151,17 @@ END {
   printf "%d %d %d %d %s|%s\n", M["g1"], N["g1"], M2, N2, F2, FAILS["g1"] > "/dev/stderr"
 }
 ' "$paper" "$tmpd/times.csv" 2> "$tmpd/tally"
+
+# ---- goal 2: where ef's time goes
+echo
+echo "   Where ef's S-One goes: bench/select_floor (built on demand), cs_gm_select in ns, the least of 5 measurements;"
+echo "   random = S-One's 1,000 gids; aligned = each rounded down to a multiple of 64, where ef's popcount loop never"
+echo "   runs (its fixed path: the floor no tuning of the loop goes below)"
+if (cd "$build" && make -s bench/select_floor) >&2; then
+  "$build/bench/select_floor" || { echo "bench/select_floor failed" >&2; exit 1; }
+else
+  echo "   (bench/select_floor did not build in $build)"
+fi
 
 # ---- memory
 read -r g1_met g1_n g2_met g2_n g2_fails < <(sed 's/|.*//' "$tmpd/tally")
