@@ -144,7 +144,7 @@ static int64_t select_all(cs_groupmap *map, const cs_wid *wids, int64_t m, doubl
 }
 
 /* S-One: mean seconds per select over the sample, batches repeated. */
-static double select_one(cs_groupmap *map, const int64_t *gids, int64_t n)
+double cs_gm_select_one_seconds(cs_groupmap *map, const int64_t *gids, int64_t n)
 {
   volatile cs_wid sink = 0;
   int64_t batches = 0;
@@ -247,7 +247,7 @@ static void measure_rep(cs_record *row, const char *name, const group_ctx *g)
   double all_s = 0;
   bool ok = select_all(map, g->wids, g->m, &all_s) == 0 &&
             ranks_agree(map, g->wids, g->sample, g->nsample, &g->set, g->world, g->o->seed);
-  double one_s = g->o->times && g->nsample > 0 ? select_one(map, g->sample, g->nsample) : 0;
+  double one_s = g->o->times && g->nsample > 0 ? cs_gm_select_one_seconds(map, g->sample, g->nsample) : 0;
   if (g->o->times) {
     cs_rec_num(row, "create_ms", create_s * 1e3, "%.3f");
     cs_rec_num(row, "select_all_ms", all_s * 1e3, "%.3f");

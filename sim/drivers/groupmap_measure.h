@@ -51,6 +51,10 @@ cs_gm_measure_opts cs_gm_measure_defaults(void);
 cs_record *cs_gm_measure_group(const char *label, const char *description, const cs_wid *wids, int64_t m,
                                int64_t world, const cs_gm_measure_opts *o, GError **err);
 
+/* S-One's timing: mean seconds per cs_gm_select over gids[0..n-1], batches
+ * repeated until 20 ms have run (bench/select_floor times with it too). */
+double cs_gm_select_one_seconds(cs_groupmap *map, const int64_t *gids, int64_t n);
+
 /* CSV columns of the records above (one line per representation). */
 extern const char *const cs_gm_measure_columns[];
 
