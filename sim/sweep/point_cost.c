@@ -160,10 +160,10 @@ double cs_point_cost_done(const cs_point_cost *c, const char *log_path)
   char *line = log_path ? last_line(log_path) : NULL;
   if (!line)
     return 0;
-  double elapsed = 0, messages = 0, work = 0, computed = 0, done = 0, total = 0;
-  int got = sscanf(line, "%lf %lf %lf %lf %lf %lf", &elapsed, &messages, &work, &computed, &done, &total);
+  double done = 0, total = 0; /* the line's last two fields: the meter's done and total */
+  int got = sscanf(line, "%*f %*f %*f %*f %lf %lf", &done, &total);
   g_free(line);
-  if (got != 6)
+  if (got != 2)
     return 0;
   double fraction = total > 0 ? MIN(1.0, done / total) : 0;
   return c->fixed + c->variable * fraction;
