@@ -9,7 +9,7 @@
  *            goes the same way, so this is ef's fixed path (the floor that no
  *            tuning of the loop can go below).
  * Each figure is the least of 5 measurements by S-One's own timing
- * (cs_gm_select_one_seconds: batches repeated until 20 ms have run).
+ * (cs_gm_select_one_seconds: itself the least of 5 tries of 4 ms).
  * bench/groupmaps.sh builds this on demand and prints it under goal 2.
  *
  *   bench/select_floor [GROUP ...]     (default: every Table 1 group) */

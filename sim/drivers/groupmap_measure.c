@@ -3,8 +3,11 @@
  * map" with select, S-One "the average over 1,000 randomly selected group
  * destinations".  Choices the paper leaves open: the gids of S-One are
  * drawn uniformly with replacement from a splitmix64 stream of the seed;
- * a batch is repeated until 20 ms have run (the paper's 0.009 us array
- * select is below one clock read); create is timed once, as are S-All
+ * the batch of them is repeated until 4 ms have run (the paper's 0.009 us
+ * array select is below one clock read), and S-One is the least of 5 such
+ * tries: on a shared machine another process only ever adds time (20
+ * measurements of ef on t1g1 here: one 20 ms try 3.22-3.76 ns, the least
+ * of five 4 ms tries 3.05-3.41 ns); create is timed once, as are S-All
  * passes (each is milliseconds or more on groups where it matters). */
 #include "sim/drivers/groupmap_measure.h"
 #include "sim/contracts/groupmap_ops.h"
@@ -16,8 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-#define S_ONE_MIN_SECONDS 0.02
-#define S_ONE_MAX_BATCHES 100000
+#define S_ONE_TRIES 5
+#define S_ONE_TRY_SECONDS 0.004
+#define S_ONE_MAX_BATCHES 100000 /* per try */
 
 const char *const cs_gm_measure_columns[] = {
     "group", "world", "m", "ordered", "runs", "rep", "kind", "bits", "kib", "bpg", "bitmap_bits",
@@ -143,8 +147,8 @@ static int64_t select_all(cs_groupmap *map, const cs_wid *wids, int64_t m, doubl
   return wrong;
 }
 
-/* S-One: mean seconds per select over the sample, batches repeated. */
-double cs_gm_select_one_seconds(cs_groupmap *map, const int64_t *gids, int64_t n)
+/* Mean seconds per select over the sample, the batch repeated for one try. */
+static double select_one_try(cs_groupmap *map, const int64_t *gids, int64_t n)
 {
   volatile cs_wid sink = 0;
   int64_t batches = 0;
@@ -156,9 +160,18 @@ double cs_gm_select_one_seconds(cs_groupmap *map, const int64_t *gids, int64_t n
     sink ^= acc;
     batches++;
     elapsed = now_seconds() - t0;
-  } while (elapsed < S_ONE_MIN_SECONDS && batches < S_ONE_MAX_BATCHES);
+  } while (elapsed < S_ONE_TRY_SECONDS && batches < S_ONE_MAX_BATCHES);
   (void)sink;
   return elapsed / (double)(batches * n);
+}
+
+/* S-One: the least of S_ONE_TRIES tries. */
+double cs_gm_select_one_seconds(cs_groupmap *map, const int64_t *gids, int64_t n)
+{
+  double least = select_one_try(map, gids, n);
+  for (int t = 1; t < S_ONE_TRIES; t++)
+    least = fmin(least, select_one_try(map, gids, n));
+  return least;
 }
 
 /* rank(select(gid)) = gid on the sample, and sampled non-members rank -1.
@@ -251,7 +264,7 @@ static void measure_rep(cs_record *row, const char *name, const group_ctx *g)
   if (g->o->times) {
     cs_rec_num(row, "create_ms", create_s * 1e3, "%.3f");
     cs_rec_num(row, "select_all_ms", all_s * 1e3, "%.3f");
-    cs_rec_num(row, "select_one_us", g->nsample > 0 ? one_s * 1e6 : NAN, "%.4f");
+    cs_rec_num(row, "select_one_us", g->nsample > 0 ? one_s * 1e6 : NAN, "%.5f");
   } else {
     cs_rec_str(row, "create_ms", NULL);
     cs_rec_str(row, "select_all_ms", NULL);

@@ -10,9 +10,12 @@
  *   create_ms    one creation, wall clock;
  *   select_all_ms  select(gid) for every gid in order (Table 1's S-All);
  *   select_one_us  mean select time over `one_samples` gids drawn with the
- *                seed (Table 1's S-One: 1,000 random destinations); the
- *                batch is repeated until it has run 20 ms, so short
- *                selects are not lost in the clock's resolution;
+ *                seed (Table 1's S-One: 1,000 random destinations), in
+ *                us with 5 decimals (10 ps: ARRAY's select is about 1 ns);
+ *                the batch is repeated until it has run 4 ms, so short
+ *                selects are not lost in the clock's resolution, and the
+ *                least of 5 such tries is kept (another process on the
+ *                machine only ever adds time);
  *   verified     every select of the S-All pass equals the group's wid, and
  *                rank(select(gid)) = gid on the sampled gids, and a sampled
  *                non-member's rank is "not a member";
@@ -51,8 +54,9 @@ cs_gm_measure_opts cs_gm_measure_defaults(void);
 cs_record *cs_gm_measure_group(const char *label, const char *description, const cs_wid *wids, int64_t m,
                                int64_t world, const cs_gm_measure_opts *o, GError **err);
 
-/* S-One's timing: mean seconds per cs_gm_select over gids[0..n-1], batches
- * repeated until 20 ms have run (bench/select_floor times with it too). */
+/* S-One's timing: mean seconds per cs_gm_select over gids[0..n-1], the
+ * batch repeated until 4 ms have run, the least of 5 such tries
+ * (bench/select_floor times with it too). */
 double cs_gm_select_one_seconds(cs_groupmap *map, const int64_t *gids, int64_t n);
 
 /* CSV columns of the records above (one line per representation). */
