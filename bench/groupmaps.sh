@@ -7,8 +7,9 @@
 #
 # Takes about a minute: one `collsim groupmap --paper-groups --format csv` run
 # with times (~25 s) and three short runs under /usr/bin/time for memory.
-# Run it on a quiet machine: every time is one measurement (S-All one pass,
-# S-One batches of 1,000 random gids for 20 ms), so a busy core inflates it.
+# Run it on a quiet machine: S-All is one pass and S-One the least of five
+# tries (each repeats its 1,000 random gids for 4 ms), so a busy core
+# inflates S-All and, less, S-One.
 #
 # Prints:
 #  1. per group and representation: create ms, our S-All (ms) and S-One (us)
@@ -145,7 +146,7 @@ END {
       if (e == "" || a == "" || a + 0 == 0) { printf "   %-14s %-8s %10s %10s %7s  %s\n", G, R, d(e), d(a), "-", "no time (failed?)"; continue }
       rt = e / a
       if (R == "ef") { N2++; if (rt <= 3) M2++; else F2 = F2 " " G }
-      printf "   %-14s %-8s %10s %10s %7.1f  %s\n", G, R, e, a, rt, R == "ef" ? (rt <= 3 ? "within 3x" : "NOT within 3x") : "(set+perm: not counted)"
+      printf "   %-14s %-8s %10s %10s %7.2f  %s\n", G, R, e, a, rt, R == "ef" ? (rt <= 3 ? "within 3x" : "NOT within 3x") : "(set+perm: not counted)"
     }
   }
   printf "%d %d %d %d %s|%s\n", M["g1"], N["g1"], M2, N2, F2, FAILS["g1"] > "/dev/stderr"
