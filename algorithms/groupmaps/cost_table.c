@@ -43,6 +43,19 @@
  * Roaring's select is a linear scan inside a chunk (CRoaring 0.2.66), so its
  * range is wide; the constant is its median.  To regenerate, run
  * bench/groupmaps.sh and `collsim reproduce seed003-maps` and refit.
+ *
+ * NOT REFITTED SINCE (found 2026-11-27).  The middle column above predates
+ * later speed-ups: results/seed003/times.csv (the same EPYC, after ef got
+ * its own select samples on 2026-11-24) has ef at 3.2-4.4 ns and bm at
+ * 25-36 ns, array at 1.7-2.8 ns with no step past 1 MiB (S-One's 1,000
+ * gids are cache-warm), bdd 25 ns - 1.6 us, bwt 35-175 us; ef's select is
+ * faster again since 2026-11-27.  So the model overestimates ef about 6x
+ * and bm about 5x.  Strategy T picks array or rs under this model and
+ * would under a refit to times.csv too (array 2 ns with no step, ef 4 ns;
+ * keeping the step alone would make ef the pick on groups above 262,144
+ * members, against the measurements).  The communicator layer charges
+ * these costs on every send, so a refit changes the committed results of
+ * runs whose groups are stored as bm or ef and must regenerate them.
  */
 #include "sim/contracts/groupmap_strategy.h"
 
