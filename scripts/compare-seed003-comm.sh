@@ -12,7 +12,8 @@
 #          C1 saves more space than C3.
 #   8.2    4,100 context ids before the communicator pool ran out.
 # With a third file, section8-calibrated.csv (set A with o_msg fitted to
-# A1's gathers, experiments/seed003-section8-calibrated.yaml), its rows too.
+# A1's gathers by scripts/calibrate-seed003-omsg.sh), its rows too, and the
+# fitted o_msg read from experiments/seed003-section8-calibrated.yaml.
 # usage: compare-seed003-comm.sh SECTION8.CSV IDS.CSV [CALIBRATED.CSV]
 set -euo pipefail
 export LC_ALL=C
@@ -49,12 +50,15 @@ cols "$1" set n map create_s p2p_s gather_s space_saved_bytes verified |
 echo
 echo "Paper's space figure stated in the text: BDD (B3) saves 42.66 MB, the most of set B."
 if [ $# -eq 3 ]; then
+  yaml=$(dirname "${BASH_SOURCE[0]}")/../experiments/seed003-section8-calibrated.yaml
+  omsg=$(sed -n 's/^ *o-send: *\([0-9.]*\)us *$/\1/p' "$yaml" 2> /dev/null)
+  [ -n "$omsg" ] || { echo "$0: no 'o-send: Nus' line in $yaml" >&2; exit 2; }
   echo
-  echo "## 8.1 Set A with one parameter fitted: o_msg = 135 us"
+  echo "## 8.1 Set A with one parameter fitted: o_msg = $omsg us"
   echo
   echo "\`$(basename "$3")\`: the CPU cost per message sent and received fitted to A1's"
-  echo "gathers (1.9 s) from two runs (1 us and 10 us: a straight line);"
-  echo "A1 checks the fit, A2 and A3 are predictions."
+  echo "gathers (1.9 s) by secant steps from 1 us and 10 us (scripts/calibrate-seed003-omsg.sh: omsg-fit.txt);"
+  echo "A1 is the last step of the fit (within 2 % of 1.9 s), A2 and A3 are predictions."
   echo
   echo "| set | create s | 10,000 p2p s | 10 gathers s | paper: 10 gathers s | verified |"
   echo "|---|---|---|---|---|---|"

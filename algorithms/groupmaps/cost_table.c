@@ -4,25 +4,41 @@
  * and the communicator layer (sim/contracts/comm.h) charges it as simulated
  * computation, so runs are deterministic: no clock is read.
  *
- * SELECT, per call:
- *   name      model                                   measured S-One here
- *   array     2, + 3 when 32 m bits exceed 1 MiB      1.5 - 9.5 ns
- *   rs        2                                       2 - 3 ns
- *   ef        25                                      16 - 38 ns
- *   bm        150                                     80 - 270 ns
- *   roaring   500                                     7 ns - 3.9 us
- *   bdd       40 + 15 lg2(p + 1) + 0.05 p, p paths    27 ns - 3.0 us
- *   bwt       30,000 + 8,000 x bpg (one block         38 - 370 us
- *             decompressed: a fixed start-up plus its
- *             compressed size)
- *   wtr+X     100 + 50 lg2(r + 1) + X's, r runs       +0.2 - 1.1 us
+ * SELECT, per call, against results/seed003/times.csv (S-One on the paper's
+ * groups; each constant's fit is named, every other group is a prediction):
+ *   name      model                                   times.csv S-One
+ *   array     2 (median of 15 groups)                 1.7 - 2.8 ns
+ *   rs        2 (its one group, t1g6)                 2.3 ns
+ *   ef        4 (median of 9)                         3.2 - 4.4 ns
+ *   bm        35 (median of 9)                        25 - 36 ns
+ *   roaring   330 (median of 9; a linear scan inside   6.5 ns - 3.0 us
+ *             a chunk in CRoaring 0.2.66, so wide)
+ *   bdd       12 + 5 lg2(p + 1) + 0.0135 p, p paths,  25 ns - 1.6 us
+ *             fitted to t1g6 (5 paths), t1g8 (1,490)
+ *             and t1g4 (111,519); the others 0.6-0.9 x
+ *             but t1g2-spread, 7.4 x (46,250 paths in
+ *             ranges: its select is 98 ns)
+ *   bwt       14,000 + 5,900 x bpg (one block          35 - 175 us
+ *             decompressed: a start-up plus its
+ *             compressed size), fitted to t1g3 (6.5
+ *             bpg) and t2g2 (27.4), the groups of 10^5
+ *             members or more with the fewest and most
+ *             bits; the others of that size 0.98-1.32 x
+ *             (smaller groups hit the cached block: see
+ *             bwt hit)
+ *   wtr+X     19 + 26 lg2(r + 1) + X's, r runs,        wtr+array 0.14 - 0.50 us
+ *             fitted to wtr+array on t2g3-50x10000
+ *             (25 runs) and t2g4-stride (10,000); t2g1
+ *             and t2g3-10000x50 0.85 and 0.68 x
  *   bwt hit   5: the gid is in the block the map's SELECT decompressed
  *             last (bwt.c keeps it; the communicator layer tracks that
  *             block per copy of the map, so each OS process's shared copy
  *             has its own); an array read plus the block test, our
- *             estimate from the array's 1.5 - 9.5 ns (not measured apart:
+ *             estimate from the array's 1.7 - 2.8 ns (not measured apart:
  *             the benchmark's S-One draws random gids, nearly all misses)
  *   other     1,000 (a representation not yet measured)
+ * No cache-miss step for a large ARRAY: t1g1's 4 MB array selects in 1.8
+ * ns (S-One's 1,000 gids stay in cache, as a send's few destinations do).
  *
  * CREATION, per member (the median of create_ms / m over the groups of
  * results/seed003/times.csv where the representation builds; the range in
@@ -30,32 +46,19 @@
  * (3.7-17), bdd 17 (2.9-1016), bwt 430 (300-980), wtr+X 50 (16-430) + X's;
  * other 100.  A strategy that builds several candidates pays for each.
  *
- * WHERE THE NUMBERS COME FROM.  The S-One column of the group-map benchmark
- * (mean over batches of 1,000 random gids, as in Table 1) on the paper's
- * groups (paper_groups.c), -O2, on the AMD EPYC machine this project builds
- * on (L2 1 MiB), 2026-11.  The constants are rounded fits to it: the
- * per-representation constant is near the middle of its range, the array's
- * extra term is its cache-miss cost once it leaves L2, BDD's grows with its
- * path count as the paper observes ("S-One time tends to increase with
- * increased BDD size"), fitted to its slowest groups (so it overestimates
- * BDDs whose paths are disjoint ranges), and the composite adds the
- * permutation's pi, which grows with the depth lg r of the wavelet tree.
- * Roaring's select is a linear scan inside a chunk (CRoaring 0.2.66), so its
- * range is wide; the constant is its median.  To regenerate, run
- * bench/groupmaps.sh and `collsim reproduce seed003-maps` and refit.
- *
- * NOT REFITTED SINCE (found 2026-11-27).  The middle column above predates
- * later speed-ups: results/seed003/times.csv (the same EPYC, after ef got
- * its own select samples on 2026-11-24) has ef at 3.2-4.4 ns and bm at
- * 25-36 ns, array at 1.7-2.8 ns with no step past 1 MiB (S-One's 1,000
- * gids are cache-warm), bdd 25 ns - 1.6 us, bwt 35-175 us; ef's select is
- * faster again since 2026-11-27.  So the model overestimates ef about 6x
- * and bm about 5x.  Strategy T picks array or rs under this model and
- * would under a refit to times.csv too (array 2 ns with no step, ef 4 ns;
- * keeping the step alone would make ef the pick on groups above 262,144
- * members, against the measurements).  The communicator layer charges
- * these costs on every send, so a refit changes the committed results of
- * runs whose groups are stored as bm or ef and must regenerate them.
+ * WHERE THE NUMBERS COME FROM.  times.csv: bench/groupmaps.sh's S-One
+ * (1,000 random gids, batches repeated, as in Table 1) on the paper's groups
+ * (paper_groups.c), -O2, on the AMD EPYC this project was built on then.
+ * Refitted on 2026-11-27: the constants before were fitted to S-One before
+ * ef got its own select samples, bdd its path directory and wtr its faster
+ * build, and overestimated them (ef 25 ns, bm 150, bdd 40 + 15 lg2(p + 1) +
+ * 0.05 p, bwt 30,000 + 8,000 x bpg, wtr 100 + 50 lg2(r + 1), roaring 500,
+ * array + 3 ns past 1 MiB: up to 8 x times.csv).  Strategy T picks the same
+ * (array or rs); the communicator layer charges these on every send, so
+ * results/seed003's section8*.csv were made again with them.  On this
+ * repository's Intel Xeon ef's select is 2.3-2.8 x ARRAY's
+ * (bench/out/groupmaps.txt), about as on the EPYC.  To refit, run
+ * `collsim reproduce seed003-maps` and bench/groupmaps.sh.
  */
 #include "sim/contracts/groupmap_strategy.h"
 
@@ -63,15 +66,13 @@
 #include <string.h>
 
 #define COST_UNKNOWN_NS 1000.0
-#define ARRAY_L2_BITS (INT64_C(1) << 23) /* 1 MiB in bits */
-#define ARRAY_MISS_NS 3.0
-#define WTR_BASE_NS 100.0
-#define WTR_PER_LEVEL_NS 50.0
-#define BDD_BASE_NS 40.0
-#define BDD_PER_LEVEL_NS 15.0
-#define BDD_PER_PATH_NS 0.05
-#define BWT_BASE_NS 30000.0
-#define BWT_PER_BPG_NS 8000.0
+#define WTR_BASE_NS 19.0
+#define WTR_PER_LEVEL_NS 26.0
+#define BDD_BASE_NS 12.0
+#define BDD_PER_LEVEL_NS 5.0
+#define BDD_PER_PATH_NS 0.0135
+#define BWT_BASE_NS 14000.0
+#define BWT_PER_BPG_NS 5900.0
 #define BWT_HIT_NS 5.0
 #define CREATE_UNKNOWN_NS 100.0
 #define WTR_CREATE_NS 50.0
@@ -83,8 +84,8 @@ typedef struct {
 } cost_row;
 
 static const cost_row costs[] = {
-    {"array", 2.0, 2.0},   {"rs", 2.0, 1.0},          {"ef", 25.0, 3.0},     {"bm", 150.0, 2.0},
-    {"roaring", 500.0, 5.0}, {"bdd", BDD_BASE_NS, 17.0}, {"bwt", BWT_BASE_NS, 430.0},
+    {"array", 2.0, 2.0},   {"rs", 2.0, 1.0},          {"ef", 4.0, 3.0},      {"bm", 35.0, 2.0},
+    {"roaring", 330.0, 5.0}, {"bdd", BDD_BASE_NS, 17.0}, {"bwt", BWT_BASE_NS, 430.0},
 };
 
 static const cost_row *row_of(const char *name)
@@ -97,12 +98,10 @@ static const cost_row *row_of(const char *name)
 
 static double lg2p1(int64_t x) { return log2((double)x + 1.0); }
 
-static double set_select_ns(const char *name, int64_t m, int64_t paths, double bpg)
+static double set_select_ns(const char *name, int64_t paths, double bpg)
 {
   const cost_row *r = row_of(name);
   double base = r ? r->select_ns : COST_UNKNOWN_NS;
-  if (strcmp(name, "array") == 0 && 32 * m > ARRAY_L2_BITS)
-    base += ARRAY_MISS_NS;
   if (strcmp(name, "bdd") == 0)
     base += BDD_PER_LEVEL_NS * lg2p1(paths) + BDD_PER_PATH_NS * (double)paths;
   if (strcmp(name, "bwt") == 0)
@@ -110,11 +109,14 @@ static double set_select_ns(const char *name, int64_t m, int64_t paths, double b
   return base;
 }
 
+/* m is in the interface for a model with a size term; none has one since
+ * the refit (see "No cache-miss step" above). */
 double cs_gm_model_select_ns(const char *name, int64_t m, int64_t paths, int64_t runs, double bpg)
 {
+  (void)m;
   if (!g_str_has_prefix(name, "wtr+"))
-    return set_select_ns(name, m, paths, bpg);
-  return WTR_BASE_NS + WTR_PER_LEVEL_NS * lg2p1(runs) + set_select_ns(name + 4, m, paths, bpg);
+    return set_select_ns(name, paths, bpg);
+  return WTR_BASE_NS + WTR_PER_LEVEL_NS * lg2p1(runs) + set_select_ns(name + 4, paths, bpg);
 }
 
 double cs_gm_select_cost_ns(const cs_groupmap *map)
