@@ -20,7 +20,8 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 section8=${1:-$src/results/seed003/section8.csv}
 paper_s=1.9
 
-die() { printf 'calibrate-seed003-omsg.sh: %s\n' "$*" >&2; exit 2; }
+die() { printf 'calibrate-seed003-omsg.sh: %s\n' "$*" >&2; exit 2; }  # bad input
+fail() { printf 'calibrate-seed003-omsg.sh: %s\n' "$*" >&2; exit 1; } # a run went wrong
 [ -r "$section8" ] || die "cannot read $section8"
 command -v "$collsim" > /dev/null 2>&1 || [ -x "$collsim" ] || die "no collsim binary at '$collsim' (set COLLSIM)"
 
@@ -42,15 +43,14 @@ echo "o_msg ${x1} us: A1 gathers ${y1} s"
 for run in 2 3 4 5; do
   next=$(awk -v x0="$x0" -v y0="$y0" -v x1="$x1" -v y1="$y1" -v p="$paper_s" \
     'BEGIN { if (y1 == y0) exit 1; printf "%.0f", x1 + (p - y1) * (x1 - x0) / (y1 - y0) }') ||
-    { echo "calibrate-seed003-omsg.sh: A1 did not change between ${x0} and ${x1} us" >&2; exit 1; }
+    fail "A1 did not change between ${x0} and ${x1} us"
   x0=$x1 y0=$y1 x1=$next
   y1=$(a1_at "$x1")
-  [ -n "$y1" ] || { echo "calibrate-seed003-omsg.sh: the run at ${x1} us gave no A1 row" >&2; exit 1; }
+  [ -n "$y1" ] || fail "the run at ${x1} us gave no A1 row"
   echo "o_msg ${x1} us: A1 gathers ${y1} s"
   if awk -v y="$y1" -v p="$paper_s" 'BEGIN { d = (y - p) / p; exit !(d < 0.02 && d > -0.02) }'; then
     echo "fit: o_msg = ${x1} us (A1 within 2 % of ${paper_s} s after ${run} runs)"
     exit 0
   fi
 done
-echo "calibrate-seed003-omsg.sh: A1 not within 2 % of ${paper_s} s after 5 runs; last: ${x1} us" >&2
-exit 1
+fail "A1 not within 2 % of ${paper_s} s after 5 runs; last: ${x1} us"

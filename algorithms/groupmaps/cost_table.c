@@ -109,11 +109,8 @@ static double set_select_ns(const char *name, int64_t paths, double bpg)
   return base;
 }
 
-/* m is in the interface for a model with a size term; none has one since
- * the refit (see "No cache-miss step" above). */
-double cs_gm_model_select_ns(const char *name, int64_t m, int64_t paths, int64_t runs, double bpg)
+double cs_gm_model_select_ns(const char *name, int64_t paths, int64_t runs, double bpg)
 {
-  (void)m;
   if (!g_str_has_prefix(name, "wtr+"))
     return set_select_ns(name, paths, bpg);
   return WTR_BASE_NS + WTR_PER_LEVEL_NS * lg2p1(runs) + set_select_ns(name + 4, paths, bpg);
@@ -123,7 +120,7 @@ double cs_gm_select_cost_ns(const cs_groupmap *map)
 {
   cs_gm_size s = cs_gm_size_of(map);
   int64_t m = cs_gm_members(map);
-  return cs_gm_model_select_ns(cs_gm_name(map), m, s.paths > 0 ? s.paths : 1, s.runs > 0 ? s.runs : 1,
+  return cs_gm_model_select_ns(cs_gm_name(map), s.paths > 0 ? s.paths : 1, s.runs > 0 ? s.runs : 1,
                                cs_gm_bpg(s.bits, m));
 }
 

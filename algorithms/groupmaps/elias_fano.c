@@ -262,8 +262,8 @@ __attribute__((no_sanitize_address, no_sanitize_undefined)) static cs_wid (*reso
                                                                                                      int64_t)
 {
   __builtin_cpu_init();
-  bool pdep_fast = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&
-                   !__builtin_cpu_is("znver1") && !__builtin_cpu_is("znver2");
+  bool pdep_fast = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+                   __builtin_cpu_supports("popcnt") && !__builtin_cpu_is("znver1") && !__builtin_cpu_is("znver2");
   return pdep_fast ? ef_select_pdep : cs_gm_ef_select_portable;
 }
 

@@ -26,7 +26,6 @@
 
 /* What the model needs to know of a candidate; lower bounds before it is built. */
 typedef struct {
-  int64_t m;
   int64_t paths; /* BDD paths, 1 before building */
   int64_t runs;  /* WTR runs, 1 before building */
   double bpg;    /* 0 before building */
@@ -34,7 +33,7 @@ typedef struct {
 
 static double model_cost(const char *name, const cost_inputs *in)
 {
-  return cs_gm_model_select_ns(name, in->m, in->paths, in->runs, in->bpg);
+  return cs_gm_model_select_ns(name, in->paths, in->runs, in->bpg);
 }
 
 typedef struct {
@@ -51,10 +50,10 @@ static int by_bound(const void *a, const void *b)
   return (x->order > y->order) - (x->order < y->order);
 }
 
-static GArray *applicable_candidates(bool ordered, int64_t m)
+static GArray *applicable_candidates(bool ordered)
 {
   GArray *c = g_array_new(FALSE, TRUE, sizeof(time_candidate));
-  cost_inputs lower = {.m = m, .paths = 1, .runs = 1, .bpg = 0};
+  cost_inputs lower = {.paths = 1, .runs = 1, .bpg = 0};
   for (int composite = 0; composite <= (ordered || !cs_perm_rep_wtr() ? 0 : 1); composite++)
     for (size_t i = 0; i < cs_gm_rep_count(); i++) {
       const cs_gm_rep *rep = cs_gm_rep_at(i);
@@ -72,8 +71,7 @@ static GArray *applicable_candidates(bool ordered, int64_t m)
 static double built_cost(const char *name, cs_groupmap *map)
 {
   cs_gm_size s = cs_gm_size_of(map);
-  cost_inputs in = {.m = cs_gm_members(map),
-                    .paths = s.paths > 0 ? s.paths : 1,
+  cost_inputs in = {.paths = s.paths > 0 ? s.paths : 1,
                     .runs = s.runs > 0 ? s.runs : 1,
                     .bpg = cs_gm_bpg(s.bits, cs_gm_members(map))};
   return model_cost(name, &in);
@@ -121,7 +119,7 @@ static cs_groupmap *time_build(const cs_wid *wids, int64_t m, int64_t world, con
   bool ordered;
   if (!cs_gm_check_wids(wids, m, world, &ordered, err))
     return NULL;
-  GArray *cands = applicable_candidates(ordered, m);
+  GArray *cands = applicable_candidates(ordered);
   time_best best = {0};
   for (guint i = 0; i < cands->len; i++) {
     const time_candidate *c = &g_array_index(cands, time_candidate, i);

@@ -70,10 +70,10 @@ cs_groupmap *cs_gm_create_by_strategy(const char *strategy, const cs_wid *wids, 
                                       GError **err);
 
 /* ---- the static cost model (algorithms/groupmaps/cost_table.c) ---- */
-/* Modelled S-One of representation `name` ("bm", "wtr+rs") for m members,
- * BDD paths and WTR runs (1 when unknown) and bits per member, in ns on this
- * project's machine. */
-double cs_gm_model_select_ns(const char *name, int64_t m, int64_t paths, int64_t runs, double bpg);
+/* Modelled S-One of representation `name` ("bm", "wtr+rs") with BDD paths
+ * and WTR runs (1 when unknown) and bits per member, in ns on this
+ * project's machine (no term depends on the group's size). */
+double cs_gm_model_select_ns(const char *name, int64_t paths, int64_t runs, double bpg);
 /* The same for a built map. */
 double cs_gm_select_cost_ns(const cs_groupmap *map);
 /* Modelled creation time of `name` for m members, ns. */

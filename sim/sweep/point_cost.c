@@ -36,7 +36,7 @@ static gboolean wait_until(GPid pid, gint64 deadline, int *status)
 /* Runs the point's command with COLLSIM_PLAN until deadline; writes its n
  * and messages if the plan succeeds, else nothing. */
 static void plan_point(const cs_experiment *e, const cs_point *p, const char *exe, gint64 deadline, int64_t *n,
-                           double *messages)
+                       double *messages)
 {
   char *path = cs_tempfile("plan", ".txt", NULL);
   if (!path)
