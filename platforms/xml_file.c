@@ -14,6 +14,7 @@
  */
 #include "platforms/platform.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/input_path.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -75,7 +76,7 @@ static bool count_hosts(const char *path, int64_t *hosts, GError **err)
   gchar *text = NULL;
   gsize len = 0;
   GError *e = NULL;
-  if (!g_file_get_contents(path, &text, &len, &e)) {
+  if (!cs_read_user_file(NULL, path, &text, &len, &e)) {
     g_set_error(err, CS_INPUT_ERROR, 1, "cannot read platform file: %s", e->message);
     g_error_free(e);
     return false;

@@ -15,6 +15,7 @@
 #include "sim/checks/tree_script_check.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/input_path.h"
 #include "sim/drivers/collective.h"
 
 #include <math.h>
@@ -111,7 +112,7 @@ static bool read_batch(const char *path, GArray *items, GError **err)
 {
   gchar *text = NULL;
   GError *e = NULL;
-  if (!g_file_get_contents(path, &text, NULL, &e)) {
+  if (!cs_read_user_file(NULL, path, &text, NULL, &e)) {
     cs_input_error(err, "cannot read --batch file: %s", e->message);
     g_error_free(e);
     return false;

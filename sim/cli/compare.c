@@ -53,7 +53,7 @@ static bool table_read(const char *path, table *t, GError **err)
 {
   char *text = NULL;
   GError *e = NULL;
-  if (!g_file_get_contents(path, &text, NULL, &e)) {
+  if (!cs_read_user_file(NULL, path, &text, NULL, &e)) {
     cs_input_error(err, "%s", e->message);
     g_error_free(e);
     return false;

@@ -1,6 +1,7 @@
 /* Lists of ranks (see rank_list.h). */
 #include "sim/contracts/rank_list.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/input_path.h"
 
 #include <string.h>
 
@@ -85,7 +86,7 @@ GArray *cs_rank_list_read(const char *path, int64_t limit, bool allow_empty, GEr
   gchar *text = NULL;
   gsize len = 0;
   GError *e = NULL;
-  if (!g_file_get_contents(path, &text, &len, &e)) {
+  if (!cs_read_user_file(NULL, path, &text, &len, &e)) {
     g_set_error(err, CS_INPUT_ERROR, 1, "cannot read %s: %s", path, e->message);
     g_error_free(e);
     return NULL;

@@ -8,6 +8,7 @@
  * Errors (domain CS_TS_ERROR) name where they are: "origin:line: message".
  * Codes: CS_CS_TS_ERR_SYNTAX (YAML syntax or structure), CS_CS_TS_ERR_IO. */
 #include "sim/contracts/tree_script.h"
+#include "sim/contracts/input_path.h"
 #include "sim/contracts/yaml_util.h"
 
 
@@ -531,7 +532,7 @@ cs_tree_script *cs_ts_read_file(const char *path, GError **err)
   char *text = NULL;
   gsize len = 0;
   GError *e = NULL;
-  if (!g_file_get_contents(path, &text, &len, &e)) {
+  if (!cs_read_user_file(NULL, path, &text, &len, &e)) {
     g_set_error(err, CS_TS_ERROR, CS_TS_ERR_IO, "%s: cannot read the tree script: %s", path, e->message);
     g_error_free(e);
     return NULL;

@@ -2,6 +2,7 @@
  * schema and the point order. */
 #include "sim/sweep/experiment.h"
 #include "sim/cli/run_config.h"
+#include "sim/contracts/input_path.h"
 #include "sim/contracts/yaml_util.h"
 
 #include "algorithms/spanning_trees/tree_algo.h"
@@ -1277,7 +1278,7 @@ cs_experiment *cs_experiment_load(const char *path, GError **err)
   char *text = NULL;
   gsize len = 0;
   GError *e = NULL;
-  if (!g_file_get_contents(path, &text, &len, &e)) {
+  if (!cs_read_user_file(NULL, path, &text, &len, &e)) {
     g_set_error(err, CS_EXPERIMENT_ERROR, 2, "%s: cannot read the experiment: %s", path, e->message);
     g_error_free(e);
     return NULL;
