@@ -10,6 +10,8 @@
 #include "sim/cli/compare.h"
 #include "sim/cli/demo.h"
 #include "sim/cli/reproduce.h"
+#include "sim/contracts/signals.h"
+#include "sim/contracts/tempdir.h"
 #include "sim/sweep/sweep.h"
 
 #include <glib.h>
@@ -66,6 +68,7 @@ int main(int argc, char **argv)
    * "Bjørndalen" as written on a UTF-8 terminal; numbers keep the C
    * locale (LC_NUMERIC untouched: CSV and JSON always use '.'). */
   setlocale(LC_CTYPE, "");
+  cs_signals_install(argc > 1 ? argv[1] : ""); /* a signal removes the run's temporary files */
   if (argc < 2) {
     fprintf(stderr, "collsim: error: no command given (run 'collsim --help')\n");
     return 2;
@@ -81,7 +84,7 @@ int main(int argc, char **argv)
   }
   for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
     if (!strcmp(cmd, commands[i].name))
-      return commands[i].main(argc - 1, argv + 1);
+      return cs_tempdir_usable(cmd) ? commands[i].main(argc - 1, argv + 1) : 2; /* TMPDIR: exit 2 for all */
   fprintf(stderr, "collsim: error: unknown command '%s' (run 'collsim --help')\n", cmd);
   return 2;
 }

@@ -1,68 +1,81 @@
 /* The run's private temporary folder (see tempdir.h).
  *
- * The signal handler may only make async-signal-safe calls, so the folder's
- * path and the paths of the files in it live in static buffers filled
- * before any signal can need them; the handler unlinks them, removes the
- * folder, restores the default action and raises the signal again. */
+ * The folder and each temporary file are tracked for removal by signals.c,
+ * whose handler removes them on a signal and whose exit hook removes them at
+ * exit; this file only makes them and forgets them. */
 #include "sim/contracts/tempdir.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/output_path.h"
+#include "sim/contracts/signals.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_FILES 256
-#define PATH_BYTES 4096
-
-static char dir_path[PATH_BYTES];
-static char file_path[MAX_FILES][PATH_BYTES];
-static volatile sig_atomic_t file_used[MAX_FILES];
+static char *dir_path;
 static pid_t owner;
 
-static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE};
-
-static void remove_all(void)
+/* The temporary folder and how messages name it. */
+static const char *tmp_root(void)
 {
-  if (owner != getpid() || !dir_path[0])
-    return;
-  for (int i = 0; i < MAX_FILES; i++)
-    if (file_used[i]) {
-      unlink(file_path[i]);
-      file_used[i] = 0;
-    }
-  rmdir(dir_path);
-  dir_path[0] = '\0';
+  const char *env = g_getenv("TMPDIR");
+  return env && *env ? env : g_get_tmp_dir();
 }
 
-static void on_signal(int sig)
+static char *tmp_name(void)
 {
-  remove_all();
-  signal(sig, SIG_DFL);
-  raise(sig);
+  const char *env = g_getenv("TMPDIR");
+  if (!env || !*env)
+    return g_strdup_printf("the temporary folder %s (TMPDIR is not set)", g_get_tmp_dir());
+  glong chars = g_utf8_validate(env, -1, NULL) ? g_utf8_strlen(env, -1) : (glong)strlen(env);
+  if (chars <= 80)
+    return g_strdup_printf("TMPDIR=%s", env);
+  char *head = g_utf8_validate(env, -1, NULL) ? g_utf8_substring(env, 0, 60) : g_strndup(env, 60);
+  char *name = g_strdup_printf("TMPDIR=%s... (%ld characters)", head, chars);
+  g_free(head);
+  return name;
 }
 
-/* Install our handler only where the default action is in force (a caller
- * that handles SIGINT itself, e.g. the sweep runner, keeps its handler). */
-static void install_handlers(void)
+static bool tmp_problem(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool tmp_problem(GError **err, const char *fmt, ...)
 {
-  for (size_t i = 0; i < G_N_ELEMENTS(fatal_signals); i++) {
-    struct sigaction old;
-    if (sigaction(fatal_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
-      continue;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    sigaction(fatal_signals[i], &sa, NULL);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  char *problem = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  char *name = tmp_name();
+  cs_input_error(err, "%s: %s", name, problem);
+  g_free(name);
+  g_free(problem);
+  return false;
+}
+
+bool cs_tempdir_check(GError **err)
+{
+  const char *root = tmp_root();
+  struct stat st;
+  if (strlen(root) > CS_TMPDIR_MAX)
+    return tmp_problem(err, "too long (at most %d characters)", CS_TMPDIR_MAX);
+  if (stat(root, &st) != 0)
+    return tmp_problem(err, "%s", g_strerror(errno));
+  if (!S_ISDIR(st.st_mode))
+    return tmp_problem(err, "not a folder");
+  char *probe = g_strdup_printf("%s/collsim-check-XXXXXX", root);
+  bool made = g_mkdtemp(probe) != NULL;
+  int e = errno;
+  if (made)
+    rmdir(probe);
+  g_free(probe);
+  if (!made)
+    return tmp_problem(err, "cannot make a folder in it: %s", g_strerror(e));
+  return true;
 }
 
 /* Folders "collsim-<pid>-XXXXXX" of processes that no longer exist. */
@@ -98,26 +111,41 @@ static void remove_orphans(const char *tmp)
   closedir(d);
 }
 
+bool cs_tempdir_usable(const char *cmd)
+{
+  GError *e = NULL;
+  if (cs_tempdir_check(&e))
+    return true;
+  fprintf(stderr, "collsim %s: error: %s\n", cmd, e->message);
+  g_error_free(e);
+  return false;
+}
+
 const char *cs_tempdir(GError **err)
 {
-  if (dir_path[0] && owner == getpid())
+  if (dir_path && owner == getpid())
     return dir_path;
-  const char *tmp = g_get_tmp_dir();
-  remove_orphans(tmp);
-  char *templ = g_strdup_printf("%s/collsim-%ld-XXXXXX", tmp, (long)getpid());
-  if (strlen(templ) >= PATH_BYTES - 64 || !g_mkdtemp(templ)) {
-    g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot make a temporary folder in %s: %s", tmp, g_strerror(errno));
+  const char *root = tmp_root();
+  if (strlen(root) > CS_TMPDIR_MAX) {
+    tmp_problem(err, "too long (at most %d characters)", CS_TMPDIR_MAX);
+    return NULL;
+  }
+  remove_orphans(root);
+  char *templ = g_strdup_printf("%s/collsim-%ld-XXXXXX", root, (long)getpid());
+  cs_signals_hold();
+  bool made = g_mkdtemp(templ) != NULL;
+  int e = errno;
+  if (made)
+    cs_signals_track(templ, true);
+  cs_signals_release();
+  if (!made) {
+    tmp_problem(err, "cannot make a folder in it: %s", g_strerror(e));
     g_free(templ);
     return NULL;
   }
-  g_strlcpy(dir_path, templ, sizeof dir_path);
-  g_free(templ);
-  if (!owner || owner != getpid()) {
-    owner = getpid();
-    memset((void *)file_used, 0, sizeof file_used);
-    atexit(remove_all);
-    install_handlers();
-  }
+  g_free(dir_path); /* a forked child's copy of its parent's name */
+  dir_path = templ;
+  owner = getpid();
   return dir_path;
 }
 
@@ -126,23 +154,22 @@ char *cs_tempfile(const char *stem, const char *suffix, GError **err)
   const char *dir = cs_tempdir(err);
   if (!dir)
     return NULL;
-  int slot = 0;
-  while (slot < MAX_FILES && file_used[slot])
-    slot++;
-  if (slot == MAX_FILES) {
-    g_set_error(err, CS_INTERNAL_ERROR, 1, "too many temporary files at once (%d)", MAX_FILES);
-    return NULL;
-  }
   char *path = g_strdup_printf("%s/%s-XXXXXX%s", dir, stem, suffix ? suffix : "");
-  int fd = g_mkstemp_full(path, O_RDWR, 0644);
-  if (fd < 0) {
-    g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot make a temporary file in %s: %s", dir, g_strerror(errno));
+  cs_signals_hold();
+  int fd = g_mkstemp_full(path, O_RDWR | O_CLOEXEC, 0644);
+  int e = errno;
+  bool tracked = fd >= 0 && cs_signals_track(path, false);
+  if (fd >= 0 && !tracked)
+    unlink(path);
+  cs_signals_release();
+  if (fd >= 0)
+    close(fd);
+  if (!tracked) {
+    g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot make a temporary file in %s: %s", dir,
+                fd < 0 ? g_strerror(e) : "too many at once");
     g_free(path);
     return NULL;
   }
-  close(fd);
-  g_strlcpy(file_path[slot], path, PATH_BYTES);
-  file_used[slot] = 1;
   return path;
 }
 
@@ -151,29 +178,39 @@ void cs_tempfile_remove(const char *path)
   if (!path)
     return;
   unlink(path);
-  for (int i = 0; i < MAX_FILES; i++)
-    if (file_used[i] && strcmp(file_path[i], path) == 0)
-      file_used[i] = 0;
+  cs_signals_untrack(path);
+}
+
+/* On another file system: the content, written to dest atomically. */
+static bool copy_to(const char *tmp, const char *dest, GError **err)
+{
+  gchar *text = NULL;
+  gsize len = 0;
+  GError *e = NULL;
+  if (!g_file_get_contents(tmp, &text, &len, &e)) { /* our own file */
+    g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot write %s: reading the finished file back failed (%s)", dest,
+                e->message);
+    g_error_free(e);
+    return false;
+  }
+  bool ok = cs_write_file_atomic(dest, text, len, err);
+  g_free(text);
+  return ok;
 }
 
 bool cs_tempfile_commit(const char *tmp, const char *dest, GError **err)
 {
   bool ok = rename(tmp, dest) == 0;
-  if (!ok && errno == EXDEV) {
-    gchar *text = NULL;
-    gsize len = 0;
-    GError *e = NULL;
-    ok = g_file_get_contents(tmp, &text, &len, &e) && g_file_set_contents(dest, text, (gssize)len, &e);
-    if (!ok) {
-      g_set_error(err, CS_INPUT_ERROR, 1, "cannot write %s: %s", dest, e->message);
-      g_error_free(e);
-    }
-    g_free(text);
-  } else if (!ok) {
-    g_set_error(err, CS_INPUT_ERROR, 1, "cannot write %s: %s", dest, g_strerror(errno));
-  }
+  if (!ok && errno == EXDEV)
+    ok = copy_to(tmp, dest, err);
+  else if (!ok)
+    cs_output_error(err, dest, errno);
   cs_tempfile_remove(tmp);
   return ok;
 }
 
-void cs_tempdir_cleanup(void) { remove_all(); }
+void cs_tempdir_cleanup(void)
+{
+  cs_signals_cleanup();
+  owner = 0; /* made again if needed */
+}

@@ -3,6 +3,7 @@
  * child dies with its parent (a killed search leaves no simulation running)
  * and removes its own temporary folder before it exits. */
 #include "sim/engine/forked.h"
+#include "sim/contracts/signals.h"
 #include "sim/contracts/tempdir.h"
 #include "sim/engine/sg_engine.h"
 
@@ -28,9 +29,22 @@ static void write_all(int fd, const void *buf, size_t len)
   }
 }
 
+/* Out of memory in the child: status 2 and the message, to the parent,
+ * which reports it as its own failure (one line, exit status 1). */
+static int report_fd = -1;
+
+static void report_to_parent(const char *message)
+{
+  char status = 2;
+  write_all(report_fd, &status, 1);
+  write_all(report_fd, message, strlen(message) + 1);
+}
+
 static void child(int fd, cs_forked_fn fn, void *arg, void *out, size_t out_size)
 {
   prctl(PR_SET_PDEATHSIG, SIGTERM);
+  report_fd = fd;
+  cs_signals_report_to(report_to_parent);
   GError *e = NULL;
   char status = fn(arg, out, &e) ? 1 : e && e->domain == CS_INPUT_ERROR ? 0 : 2;
   write_all(fd, &status, 1);

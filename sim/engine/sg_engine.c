@@ -34,8 +34,10 @@
 #include "sim/engine/sg_engine.h"
 #include "sim/contracts/transport.h"
 #include "sim/contracts/progress.h"
+#include "sim/contracts/signals.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdatomic.h>
@@ -47,6 +49,7 @@
 #include <simgrid/mailbox.h>
 #include <simgrid/semaphore.h>
 #include <xbt/config.h>
+#include <xbt/log.h>
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -723,6 +726,105 @@ gboolean cs_platform_precheck(const char *path, GError **err)
   return TRUE;
 }
 
+/* ---- SimGrid's start: signals and memory ---- */
+
+/* Out of memory inside SimGrid ends in abort() after a CRITICAL log line
+ * ("Memory allocation of N bytes failed" from xbt_malloc, "Failed to
+ * allocate stack." for an actor's stack, "Uncaught exception
+ * std::bad_alloc" from its terminate handler), then an 18-line backtrace
+ * (exit status 134).  Every such line goes through SimGrid's log, whose root
+ * appender we replace with a stream that passes lines on to stderr
+ * unchanged, but ends the run at a memory failure's line, before the
+ * backtrace and the abort: one line, exit status 1 (signals.h).  This
+ * catches the failure wherever SimGrid meets it (actor stacks, the
+ * platform, the solver), which no estimate of the run's memory made
+ * beforehand against RLIMIT_AS could, and runs in the process itself (a
+ * child whose stderr the parent filters would change how every run
+ * reports).  What fails outside SimGrid is GLib's g_malloc, which
+ * signals.c handles; C++ exceptions thrown before SimGrid sets its
+ * terminate handler (an address space too small to start at all) still
+ * print libstdc++'s two lines. */
+static const char *const memory_failures[] = {
+    "allocation of", "Failed to allocate", "bad_alloc", "out of memory", "Cannot allocate memory",
+    /* SimGrid's terminate handler failed while handling an uncaught
+     * exception: it allocates (a backtrace, strings), and with collsim
+     * only std::bad_alloc reaches it, so memory ran out */
+    "Handling an exception raised an exception", NULL};
+
+static char log_line[2048];
+static size_t log_len;
+
+/* The message of a log line "[...] file:line: [category/PRIORITY] message". */
+static const char *log_message(const char *line)
+{
+  for (const char *p = strchr(line, '/'); p; p = strchr(p + 1, '/')) {
+    const char *q = p + 1;
+    while (*q >= 'A' && *q <= 'Z')
+      q++;
+    if (q > p + 1 && q[0] == ']' && q[1] == ' ')
+      return q + 2;
+  }
+  return line;
+}
+
+/* One complete line of SimGrid's log: passed on, or the end of the run. */
+static void log_flush(void)
+{
+  log_line[log_len] = '\0';
+  for (int i = 0; memory_failures[i]; i++)
+    if (strstr(log_line, memory_failures[i])) {
+      char *nl = strchr(log_line, '\n');
+      if (nl)
+        *nl = '\0';
+      static char detail[2100];
+      snprintf(detail, sizeof detail, "SimGrid: %s", log_message(log_line));
+      cs_signals_out_of_memory(detail);
+    }
+  for (size_t done = 0; done < log_len;) {
+    ssize_t w = write(STDERR_FILENO, log_line + done, log_len - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      break;
+    done += (size_t)w;
+  }
+  log_len = 0;
+}
+
+static ssize_t log_write(void *cookie, const char *buf, size_t size)
+{
+  (void)cookie;
+  for (size_t i = 0; i < size; i++) {
+    log_line[log_len++] = buf[i];
+    if (buf[i] == '\n' || log_len == sizeof log_line - 1)
+      log_flush();
+  }
+  return (ssize_t)size;
+}
+
+static void watch_simgrid_log(void)
+{
+  cookie_io_functions_t io = {.read = NULL, .write = log_write, .seek = NULL, .close = NULL};
+  FILE *f = fopencookie(NULL, "w", io);
+  if (!f)
+    return; /* SimGrid's own appender stays */
+  setvbuf(f, NULL, _IONBF, 0);
+  xbt_log_appender_set(&_XBT_LOGV(XBT_LOG_ROOT_CAT), xbt_log_appender_stream(f));
+}
+
+/* simgrid_init takes SIGINT (its handler prints every actor's state and
+ * calls exit(1)): the handler in place before it (signals.c's, which
+ * removes the run's temporary files and ends with SIGINT, or a caller's) is
+ * put back.  Then SimGrid's log is watched for memory failures. */
+static void start_simgrid(int *argc, char **argv)
+{
+  struct sigaction before;
+  sigaction(SIGINT, NULL, &before);
+  simgrid_init(argc, argv);
+  sigaction(SIGINT, &before, NULL);
+  watch_simgrid_log();
+}
+
 /* SimGrid aborts the process on input it rejects (an unknown --cfg name, a
  * bad value, a platform file it cannot load), printing a backtrace: such
  * input is first tried in a child process, whose first complaint becomes
@@ -743,7 +845,7 @@ static gboolean simgrid_child_accepts(GPtrArray *args, const char *platform, cha
     char **argv = g_new0(char *, argc + 1);
     for (int i = 0; i < argc; i++)
       argv[i] = g_ptr_array_index(args, i);
-    simgrid_init(&argc, argv);
+    start_simgrid(&argc, argv);
     if (platform)
       simgrid_load_platform(platform);
     _exit(platform && sg_host_count() == 0 ? 3 : 0);
@@ -1037,7 +1139,7 @@ static void init_simgrid(const cs_engine_config *c)
   char **argv = g_new0(char *, argc + 1);
   for (int i = 0; i < argc; i++)
     argv[i] = g_ptr_array_index(args, i);
-  simgrid_init(&argc, argv);
+  start_simgrid(&argc, argv);
   g_free(argv);
   g_ptr_array_free(args, TRUE);
 }
