@@ -8,6 +8,7 @@
 #include "sim/contracts/output_path.h"
 #include "sim/contracts/signals.h"
 #include "sim/contracts/tempdir.h"
+#include "sim/engine/forked.h"
 
 #include <check.h>
 #include <fcntl.h>
@@ -419,6 +420,27 @@ START_TEST(test_sigterm_removes_and_ends_by_signal)
 }
 END_TEST
 
+/* Out of memory in a forked simulation child: the parent gets the line as
+ * an internal failure (exit status 1 at the front end), not "died". */
+static gboolean run_out_of_memory(void *arg, void *out, GError **err)
+{
+  (void)arg;
+  (void)out;
+  (void)err;
+  cs_signals_out_of_memory("test allocation");
+}
+
+START_TEST(test_forked_child_reports_out_of_memory)
+{
+  int out = 0;
+  GError *e = NULL;
+  ck_assert(!cs_run_forked(run_out_of_memory, NULL, &out, sizeof out, &e));
+  ck_assert(e->domain == CS_INTERNAL_ERROR);
+  ck_assert_msg(g_str_has_prefix(e->message, "out of memory (test allocation)"), "%s", e->message);
+  g_error_free(e);
+}
+END_TEST
+
 /* ---- TMPDIR ---- */
 
 static void expect_tmpdir_refused(const char *value, const char *problem)
@@ -495,6 +517,7 @@ static Suite *paths_suite(void)
   tcase_add_test(stop, test_untracked_path_stays);
   tcase_add_test(stop, test_child_leaves_parent_paths);
   tcase_add_test(stop, test_sigterm_removes_and_ends_by_signal);
+  tcase_add_test(stop, test_forked_child_reports_out_of_memory);
   tcase_add_test(stop, test_tmpdir_unusable);
   tcase_add_test(stop, test_tmpdir_usable);
   suite_add_tcase(s, stop);

@@ -152,8 +152,10 @@ static void on_signal(int sig)
 static void install_handler(int sig)
 {
   struct sigaction old;
-  if (sigaction(sig, NULL, &old) != 0 || old.sa_handler == SIG_IGN)
-    return; /* ignored by whoever started us: it stays so */
+  /* only over the default action: a signal ignored by whoever started us
+   * stays ignored, and a sanitizer's fault handler stays in place */
+  if (sigaction(sig, NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+    return;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;

@@ -13,17 +13,20 @@
  * Only the process that tracked a path removes it: a forked child (which
  * inherits the handler and the table) leaves its parent's paths alone.
  *
- * A signal ignored when collsim starts (SIGINT and SIGQUIT of a background
- * job, SIGHUP under nohup) stays ignored.  SimGrid takes SIGINT when it
- * starts (it would print every actor's state and call exit(1)): the engine
- * puts back the handler it found (sg_engine.c).  A caller that handles a
- * signal itself for a while (the sweep, which stops its points and keeps its
- * journal consistent) saves and restores ours.
+ * Only signals at their default action get the handler: one ignored when
+ * collsim starts (SIGINT and SIGQUIT of a background job, SIGHUP under
+ * nohup) stays ignored, a sanitizer's fault handler stays in place.
+ * SimGrid takes SIGINT when it starts (it would print every actor's state
+ * and call exit(1)): the engine puts back the handler it found
+ * (sg_engine.c).  A caller that handles a signal itself for a while (the
+ * sweep, which stops its points and keeps its journal consistent) saves and
+ * restores ours.
  *
  * Out of memory: GLib's allocation failure (and SimGrid's, which the engine
- * routes here, see sg_engine.c) ends the run with exit status 1 and one
- * line, "collsim CMD: error: out of memory (...)", instead of an abort with
- * a backtrace. */
+ * routes here, see sg_engine.c), and a fault with the address space within
+ * an eighth of RLIMIT_AS, end the run with exit status 1 and one line,
+ * "collsim CMD: error: out of memory (...)", instead of an abort with a
+ * backtrace. */
 #ifndef COLLSIM_SIGNALS_H
 #define COLLSIM_SIGNALS_H
 

@@ -830,6 +830,30 @@ static void start_simgrid(int *argc, char **argv)
  * input is first tried in a child process, whose first complaint becomes
  * our error message.  The child runs simgrid_init with `args` and, when
  * `platform` is set, loads it. */
+/* Out of memory in the checking child: the line goes to its stderr (the
+ * parent's pipe) without our prefix; the parent reports it as its own. */
+static void report_to_stderr(const char *message)
+{
+  size_t len = strlen(message);
+  while (len > 0) {
+    ssize_t w = write(STDERR_FILENO, message, len);
+    if (w <= 0 && errno != EINTR)
+      return;
+    if (w > 0) {
+      message += w;
+      len -= (size_t)w;
+    }
+  }
+}
+
+static gboolean child_out_of_memory(const char *why, GError **err)
+{
+  if (!why || !g_str_has_prefix(why, "out of memory ("))
+    return FALSE;
+  g_set_error(err, CS_INTERNAL_ERROR, 1, "%s", why);
+  return TRUE;
+}
+
 static gboolean simgrid_child_accepts(GPtrArray *args, const char *platform, char **why)
 {
   int pipefd[2];
@@ -841,6 +865,7 @@ static gboolean simgrid_child_accepts(GPtrArray *args, const char *platform, cha
   if (pid == 0) {
     close(pipefd[0]);
     dup2(pipefd[1], STDERR_FILENO);
+    cs_signals_report_to(report_to_stderr);
     int argc = (int)args->len;
     char **argv = g_new0(char *, argc + 1);
     for (int i = 0; i < argc; i++)
@@ -889,10 +914,12 @@ static gboolean simgrid_accepts(const char *path, const GPtrArray *extra_cfg, GE
     g_ptr_array_add(args, g_ptr_array_index(extra_cfg, i));
   char *why = NULL;
   gboolean ok = simgrid_child_accepts(args, path, &why);
-  if (!ok && extra_cfg && extra_cfg->len > 0)
-    g_set_error(err, CS_INPUT_ERROR, 1, "--cfg: SimGrid refuses the settings on this platform: %s", why);
-  else if (!ok)
-    g_set_error(err, CS_INPUT_ERROR, 1, "SimGrid rejects platform file %s: %s", path, why);
+  if (!ok && !child_out_of_memory(why, err)) {
+    if (extra_cfg && extra_cfg->len > 0)
+      g_set_error(err, CS_INPUT_ERROR, 1, "--cfg: SimGrid refuses the settings on this platform: %s", why);
+    else
+      g_set_error(err, CS_INPUT_ERROR, 1, "SimGrid rejects platform file %s: %s", path, why);
+  }
   g_free(why);
   g_ptr_array_free(args, TRUE);
   return ok;
@@ -918,7 +945,7 @@ gboolean cs_engine_check_cfg(const cs_engine_config *c, GError **err)
     g_ptr_array_add(args, g_ptr_array_index(c->extra_cfg, i));
   char *why = NULL;
   gboolean ok = simgrid_child_accepts(args, NULL, &why);
-  if (!ok)
+  if (!ok && !child_out_of_memory(why, err))
     g_set_error(err, CS_INPUT_ERROR, 1, "--cfg: SimGrid refuses the setting: %s", why);
   g_free(why);
   g_ptr_array_free(args, TRUE);
