@@ -377,6 +377,24 @@ static int run_ids(const cs_cli *c, comm_opts *o)
 
 static const char *const verbs[] = {"split", "create", "create-group", "ids", "bench", "space", NULL};
 
+/* Which operation each option acts on (the front end refuses the rest). */
+#define CREATIONS "op=split,create,create-group,bench"
+static const cs_opt_rule rules[] = {
+    {"colors key", "op=split"},
+    {"layout", "op=split,ids"},
+    {"group", "op=create"},
+    {"group-size", "op=create,create-group"},
+    {"concurrent members order", "op=create,create-group +group-size"},
+    {"tag", "op=create-group"},
+    {"map no-share cpu-factor n @engine @trace", CREATIONS},
+    {"lid-bits lbi-bits", "op=split,create,bench,ids"},
+    {"repeat", "op=split,create,create-group,bench,ids"},
+    {"impl @platform", "op=split,create,create-group,bench,ids"},
+    {"split until-exhausted pool world-in-pool", "op=ids"},
+    {"set messages gathers space-comms", "op=bench"},
+    {NULL, NULL},
+};
+
 /* The model only: the shape need not fit a platform (M may exceed cpm's
  * 1,024 machines), so --cpm is read as three counts. */
 static int run_space(const cs_cli *c, const comm_opts *o)
@@ -476,6 +494,8 @@ int cs_comm_main(int argc, char **argv)
   if (rc == 0 && given && o.op)
     rc = cs_cli_usage(&c, "give the operation once: '%s' or --op %s", given, o.op);
   const char *verb = given ? given : o.op;
+  if (rc == 0 && verb && g_strv_contains(verbs, verb))
+    rc = cs_cli_check_rules(&c, rules, verb);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && o.list)

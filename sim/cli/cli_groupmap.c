@@ -228,6 +228,14 @@ int cs_groupmap_main(int argc, char **argv)
                         "  collsim groupmap --paper-groups --format table\n"
                         "  collsim groupmap --list\n",
                         argc, argv);
+  static const cs_opt_rule rules[] = {
+      {"samples", "!no-times"},
+      {"unordered", "+members"},
+      {"group", "!members"},
+      {NULL, NULL},
+  };
+  if (rc == 0)
+    rc = cs_cli_check_rules(&c, rules, NULL);
   char **reps = rc == 0 ? split_list(o.reps) : NULL;
   char **groups = rc == 0 ? split_list(o.groups) : NULL;
   if (rc == 0 && o.list)
