@@ -771,9 +771,31 @@ static void note_engine(cs_run_config *run, const cs_platform *p, const cs_engin
   }
 }
 
+/* SimGrid parses a number where its setting takes one and keeps it, sign
+ * and all (contexts/stack-size:-5 is accepted there); none of its numeric
+ * settings means anything negative or infinite, so collsim refuses them. */
+static bool cfg_values_in_range(const GPtrArray *cfg, GError **err)
+{
+  for (guint i = 0; cfg && i < cfg->len; i++) {
+    const char *setting = g_ptr_array_index(cfg, i);
+    const char *colon = strchr(setting, ':');
+    if (!colon || !colon[1])
+      continue; /* SimGrid's own check names the missing value */
+    char *end = NULL;
+    double v = g_ascii_strtod(colon + 1, &end);
+    if (*end)
+      continue; /* not a number: SimGrid checks its words */
+    if (!isfinite(v) || v < 0)
+      return cs_input_error(err, "--cfg %s: a SimGrid setting's number must be finite and not negative", setting);
+  }
+  return true;
+}
+
 bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send, double default_o_recv,
                    cs_engine_config *ec, GError **err)
 {
+  if (!cfg_values_in_range(c->cfg, err))
+    return false;
   cs_engine_config_defaults(ec);
   ec->o_send = !isnan(c->o_send) ? c->o_send : p && !isnan(p->o_send) ? p->o_send : default_o_send;
   ec->o_recv = !isnan(c->o_recv) ? c->o_recv : p && !isnan(p->o_recv) ? p->o_recv : default_o_recv;
