@@ -176,7 +176,8 @@ static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err
     return false;
   for (guint i = 0; i < P->items->len; i++)
     g_array_index(P->items, cs_coll_item, i).script = P->script;
-  return cs_cli_engine(c, P->platform, 0, 0, &P->ec, err);
+  return cs_cli_timeline_fits(c, cs_platform_slots(P->platform), err) &&
+         cs_cli_engine(c, P->platform, 0, 0, &P->ec, err);
 }
 
 static void plan_clear(plan *P)

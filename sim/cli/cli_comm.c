@@ -294,7 +294,8 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
     rc = parse_groups(c, o, &prm);
   if (rc == 0 && set)
     rc = bench_inputs(c, o, set, &prm);
-  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
+  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_timeline_fits(c, prm.n, &e) &&
+                   cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
                    cs_platform_xml_for_run(p, &xml, &is_temp, &e)))
     rc = cs_cli_fail(c, e);
   g_clear_error(&e);

@@ -56,6 +56,7 @@ static int run_tree(const cs_cli *c, const tree_opts *o, const cs_tree_algo *alg
   char *xml = NULL, *desc = NULL;
   bool is_temp = false;
   bool ok = p && cs_platform_resolve(p, o->n, &e) && cs_platform_check_size(p, &e) &&
+            cs_cli_timeline_fits(c, o->n, &e) &&
             cs_cli_engine(c, p, 1.5e-6, 1.5e-6, &prm.engine, &e) && cs_platform_xml_for_run(p, &xml, &is_temp, &e);
   int rc = ok ? 0 : cs_cli_fail(c, e);
   g_clear_error(&e);

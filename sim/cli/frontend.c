@@ -842,6 +842,14 @@ int cs_cli_trace_refuse(const cs_cli *c, const char *needs)
                       needs);
 }
 
+bool cs_cli_timeline_fits(const cs_cli *c, int64_t ranks, GError **err)
+{
+  if (!c->timeline || ranks <= CS_TIMELINE_MAX_RANKS)
+    return true;
+  return cs_input_error(err, "--timeline draws runs of at most %d ranks (this one has %lld); --trace FILE records "
+                        "any run", CS_TIMELINE_MAX_RANKS, (long long)ranks);
+}
+
 int cs_cli_trace_write(const cs_cli *c)
 {
   GError *e = NULL;

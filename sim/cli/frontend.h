@@ -183,6 +183,10 @@ void cs_cli_engine_clear(cs_engine_config *ec);
  * status (2) with a message that they need `needs` (e.g. "--timed"); 0 when
  * neither was given. */
 int cs_cli_trace_refuse(const cs_cli *c, const char *needs);
+/* Before the run: --timeline on more ranks than it draws is refused at once
+ * (false, CS_INPUT_ERROR), not after the whole simulation; its message
+ * limit can only be judged after the run. */
+bool cs_cli_timeline_fits(const cs_cli *c, int64_t ranks, GError **err);
 /* After a run that succeeded: the timeline, then the trace (each through a
  * temporary file moved into place).  0, or the exit status after one
  * message (2 for a run too large to draw). */
