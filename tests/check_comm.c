@@ -672,7 +672,8 @@ START_TEST(bad_inputs)
   expect_bad("3-bit LID", "split", "--cpm", "4,2,2", "--lid-bits", "3", NULL);
   expect_bad("exceeds the 32-bit", "split", "--cpm", "4,2,2", "--lid-bits", "28", "--lbi-bits", "6", NULL);
   expect_bad("needs --group", "create", "--cpm", "4,2,2", NULL);
-  expect_bad("not both", "split", "--cpm", "2,2,2", "--platform", "cpm:2,2,2", NULL);
+  expect_bad("--platform has no effect here: it applies only without --cpm", "split", "--cpm", "2,2,2", "--platform",
+             "cpm:2,2,2", NULL);
   expect_bad("--split 17 exceeds N = 16", "ids", "--cpm", "4,2,2", "--split", "17", NULL);
   expect_bad("--repeat", "split", "--cpm", "4,2,2", "--repeat", "0", NULL);
 }

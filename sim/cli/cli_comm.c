@@ -100,8 +100,6 @@ static int apply_defaults(const cs_cli *c, comm_opts *o, const cs_platform *p, c
 static cs_platform *comm_platform(const cs_cli *c, const comm_opts *o, cs_comm_op op, const cs_bench_set *set,
                                   GError **err)
 {
-  if (o->cpm && c->platform)
-    return cs_input_error(err, "give --cpm or --platform, not both"), NULL;
   char *def = set ? g_strdup_printf("cpm:%lld,%lld,%lld", (long long)set->cpm[0], (long long)set->cpm[1],
                                     (long long)set->cpm[2])
                   : g_strdup(op == CS_COMM_CREATE_GROUP ? DEFAULT_GROUP_PLATFORM : DEFAULT_CPM);
@@ -391,6 +389,7 @@ static const cs_opt_rule rules[] = {
     {"lid-bits lbi-bits", "op=split,create,bench,ids"},
     {"repeat", "op=split,create,create-group,bench,ids"},
     {"impl @platform", "op=split,create,create-group,bench,ids"},
+    {"@platform", "!cpm"}, /* --cpm C,P,M is the platform */
     {"split until-exhausted pool world-in-pool", "op=ids"},
     {"set messages gathers space-comms", "op=bench"},
     {NULL, NULL},

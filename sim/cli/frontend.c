@@ -211,14 +211,30 @@ static gboolean on_option(const gchar *name, const gchar *value, gpointer data, 
   if (o->type != CS_OPT_LIST && g_hash_table_contains(c->seen, o->name))
     return bad_value(err, o->type == CS_OPT_FLAG ? "--%s given twice" : "--%s given twice (it takes one value)",
                      o->name);
-  if (o->type == CS_OPT_FLAG && value)
-    return bad_value(err, "--%s takes no value (given '%s')", o->name, value);
   g_hash_table_add(c->seen, (gpointer)o->name);
   cs_run_config_option(c->run, o->name, o->type == CS_OPT_FLAG ? NULL : value ? value : "");
   return set_value(o, value ? value : "", err);
 }
 
 /* ---- parsing ---- */
+
+/* GLib drops the value of a flag given as --flag=VALUE without a word:
+ * such a word is refused here, before GLib sees it. */
+static bool flags_without_values(const cs_cli *c, int argc, char **argv, GError **err)
+{
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    const char *eq = g_str_has_prefix(argv[i], "--") ? strchr(argv[i], '=') : NULL;
+    if (!eq)
+      continue;
+    char *name = g_strndup(argv[i], (gsize)(eq - argv[i]));
+    const cs_opt *o = lookup(c, name);
+    bool is_flag = (o && o->type == CS_OPT_FLAG) || !strcmp(name, "--help") || !strcmp(name, "--help-all");
+    g_free(name);
+    if (is_flag)
+      return bad_value(err, "%.*s takes no value (given '%s')", (int)(eq - argv[i]), argv[i], eq + 1);
+  }
+  return true;
+}
 
 /* The command's options, then --help and --help-all (GLib's own help is
  * off: it would print and exit as soon as it met --help, accepting any
@@ -394,7 +410,7 @@ int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts
   args[0] = g_strdup_printf("collsim %s", cmd);
   GError *e = NULL;
   int rc = 0;
-  if (!g_option_context_parse_strv(ctx, &args, &e)) {
+  if (!flags_without_values(c, argc, args, &e) || !g_option_context_parse_strv(ctx, &args, &e)) {
     fprintf(stderr, "collsim %s: error: %s (see collsim %s --help)\n", cmd, e->message, cmd);
     g_error_free(e);
     rc = 2;
