@@ -96,7 +96,7 @@ int cs_csv_reader_next(cs_csv_reader *r, GPtrArray **fields, GError **err)
   GString *cur = g_string_new(NULL);
   int more;
   do {
-    bool quoted = r->text[r->pos] == '"';
+    bool quoted = r->pos < r->len && r->text[r->pos] == '"';
     if (!(quoted ? quoted_field(r, cur, err) : plain_field(r, cur, err))) {
       more = -1;
       break;
