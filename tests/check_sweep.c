@@ -1467,6 +1467,30 @@ START_TEST(real_sweep_plans)
 }
 END_TEST
 
+/* The real front end answers the sweep's question (option_query.h) from
+ * its option declarations: collective's output options are its own
+ * (--per-link, --pairs, --keep-platform) and the common ones (--out,
+ * --trace, --timeline); an input file is not one.  Needs the call of
+ * cs_option_query_answer in cs_cli_parse (sim/cli/frontend.c). */
+START_TEST(real_output_options)
+{
+  setup_tmp();
+  char *answer = tmp_path("answer.txt");
+  const char *args[] = {"collective", "--help", NULL};
+  ck_assert_int_eq(run_with_env(real_collsim(), args, CS_OPTION_QUERY_ENV, answer, NULL), 0);
+  char *text = slurp(answer);
+  ck_assert_msg(text && *text, "collsim collective did not answer %s", CS_OPTION_QUERY_ENV);
+  const char *want[] = {"per-link\tpath-out\n", "pairs\tpath-out\n", "keep-platform\tpath-out\n",
+                        "\nout\tpath-out\n",    "trace\tpath-out\n", "timeline\tpath-out\n",
+                        "script\tpath-in\n",      "\nformat\tchoice\n"};
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++)
+    ck_assert_msg(strstr(text, want[i]), "no '%s' in:\n%s", want[i], text);
+  g_free(text);
+  g_free(answer);
+  teardown_tmp();
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
   Suite *s = suite_create("sweep");
@@ -1518,6 +1542,7 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, real_smoke);
   tcase_add_test(tc, real_plan_and_log);
   tcase_add_test(tc, real_sweep_plans);
+  tcase_add_test(tc, real_output_options);
   suite_add_tcase(s, tc);
   return s;
 }
