@@ -40,11 +40,14 @@ void cs_option_query_answer(const GPtrArray *opts)
   g_string_free(s, TRUE);
 }
 
-/* Runs `/proc/self/exe COMMAND --help` with the question in its
- * environment; the answer's text, or NULL. */
+/* Runs this program as `collsim COMMAND --help` with the question in its
+ * environment; the answer's text, or NULL.  The program is the file
+ * /proc/self/exe links to (under valgrind that is collsim, where
+ * /proc/self/exe itself would be valgrind's tool). */
 static char *ask(const char *command, const char *answer_path, GError **err)
 {
-  char *argv[] = {"/proc/self/exe", "collsim", (char *)command, "--help", NULL};
+  char *self = g_file_read_link("/proc/self/exe", NULL);
+  char *argv[] = {self ? self : "/proc/self/exe", "collsim", (char *)command, "--help", NULL};
   char **env = g_environ_setenv(g_get_environ(), CS_OPTION_QUERY_ENV, answer_path, TRUE);
   int status = -1;
   GError *e = NULL;
@@ -52,6 +55,7 @@ static char *ask(const char *command, const char *answer_path, GError **err)
                               G_SPAWN_FILE_AND_ARGV_ZERO | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                               NULL, NULL, NULL, NULL, &status, &e);
   g_strfreev(env);
+  g_free(self);
   char *text = NULL;
   if (!ran) {
     g_set_error(err, CS_INTERNAL_ERROR, 1, "cannot ask collsim %s for its options: %s", command, e->message);

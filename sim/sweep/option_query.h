@@ -22,7 +22,7 @@
 void cs_option_query_answer(const GPtrArray *opts);
 
 /* The sweep's side: the output options of `collsim COMMAND` (those of kind
- * path-out), NULL-terminated (g_strfreev it), asking /proc/self/exe.  NULL
+ * path-out), NULL-terminated (g_strfreev it), asking this program.  NULL
  * with err set (CS_INTERNAL_ERROR) when it does not answer. */
 char **cs_option_query_output_options(const char *command, GError **err);
 
