@@ -30,6 +30,7 @@ esac
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FUZZ_BUILD:-$top/tests/fuzz/build}
 harnesses=${FUZZ_HARNESSES:-fuzz_experiment fuzz_tree_script fuzz_rank_list fuzz_platform_spec fuzz_units}
+[ -n "${FUZZ_HARNESSES:-}" ] || harnesses="$harnesses fuzz_csv"
 
 # Longest input tried: the largest seed with room to grow, no more (long
 # inputs only slow the search down).

@@ -5,7 +5,7 @@
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
-#include "sim/sweep/sweep.h"
+#include "sim/sweep/csv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +37,7 @@ static const char *const measured_columns[] = {"create_ms", "select_all_ms", "se
 
 typedef struct table {
   GPtrArray *header; /* char * */
-  GPtrArray *rows;   /* GPtrArray * of char *, padded to the header's width */
+  GPtrArray *rows;   /* GPtrArray * of char *, each as wide as the header */
 } table;
 
 static void table_clear(table *t)
@@ -49,36 +49,20 @@ static void table_clear(table *t)
   t->header = t->rows = NULL;
 }
 
+/* The file at path, read strictly (sim/sweep/csv.h): malformed CSV is bad input. */
 static bool table_read(const char *path, table *t, GError **err)
 {
   char *text = NULL;
+  gsize len = 0;
   GError *e = NULL;
-  if (!g_file_get_contents(path, &text, NULL, &e)) {
+  if (!g_file_get_contents(path, &text, &len, &e)) {
     cs_input_error(err, "%s", e->message);
     g_error_free(e);
     return false;
   }
-  char **lines = g_strsplit(text, "\n", -1);
+  bool ok = cs_csv_read_table(text, len, path, &t->header, &t->rows, err);
   g_free(text);
-  t->rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
-  t->header = NULL;
-  for (char **l = lines; *l; l++) {
-    g_strchomp(*l); /* a trailing \r */
-    if (!**l)
-      continue;
-    GPtrArray *fields = cs_csv_split(*l);
-    if (!t->header) {
-      t->header = fields;
-      continue;
-    }
-    while (fields->len < t->header->len)
-      g_ptr_array_add(fields, g_strdup(""));
-    g_ptr_array_add(t->rows, fields);
-  }
-  g_strfreev(lines);
-  if (!t->header)
-    t->header = g_ptr_array_new_with_free_func(g_free);
-  return true;
+  return ok;
 }
 
 static const char *field(GPtrArray *row, int i) { return i >= 0 && (guint)i < row->len ? g_ptr_array_index(row, i) : ""; }
@@ -408,12 +392,14 @@ GPtrArray *cs_list_files(const char *dir, const char *prefix, const char *suffix
   return names;
 }
 
-static guint count_rows(const char *path)
+/* The rows of a file only one side has (read as strictly as the others). */
+static bool count_rows(const char *path, guint *n, GError **err)
 {
   table t = {0};
-  guint n = table_read(path, &t, NULL) ? t.rows->len : 0;
+  bool ok = table_read(path, &t, err);
+  *n = ok ? t.rows->len : 0;
   table_clear(&t);
-  return n;
+  return ok;
 }
 
 bool cs_compare_dirs(const char *committed_dir, const char *now_dir, const cs_compare_opts *o,
@@ -427,8 +413,10 @@ bool cs_compare_dirs(const char *committed_dir, const char *now_dir, const cs_co
     if (g_file_test(c, G_FILE_TEST_IS_REGULAR)) {
       ok = cs_compare_files(name, c, n, o, t, report, err);
     } else {
-      g_string_append_printf(report, "\n%s: %u rows made; not committed, nothing to compare with\n", name,
-                             count_rows(n));
+      guint rows = 0;
+      ok = count_rows(n, &rows, err);
+      if (ok)
+        g_string_append_printf(report, "\n%s: %u rows made; not committed, nothing to compare with\n", name, rows);
       t->not_committed++;
     }
     g_free(c);
@@ -439,7 +427,10 @@ bool cs_compare_dirs(const char *committed_dir, const char *now_dir, const cs_co
     if (g_ptr_array_find_with_equal_func(made, name, g_str_equal, NULL))
       continue;
     char *c = g_build_filename(committed_dir, name, NULL);
-    g_string_append_printf(report, "\n%s: committed (%u rows), not made by this run\n", name, count_rows(c));
+    guint rows = 0;
+    ok = count_rows(c, &rows, err);
+    if (ok)
+      g_string_append_printf(report, "\n%s: committed (%u rows), not made by this run\n", name, rows);
     t->not_made++;
     g_free(c);
   }
@@ -474,6 +465,8 @@ static const char *const DESCRIPTION =
     "the options a run was given; --key names others); wall_s, *_wall* and\n"
     "groupmap's host-timed columns are ignored.  Every differing row is\n"
     "printed with its differing columns, committed value beside the new one.\n"
+    "Files are read as strict CSV (RFC 4180): a ragged row, an unterminated\n"
+    "quote, a quote inside an unquoted field or a binary file is bad input.\n"
     "Exit status: 0 everything matches, 1 something differs, 2 bad input.\n"
     "\n"
     "Examples:\n"
