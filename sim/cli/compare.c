@@ -351,6 +351,10 @@ bool cs_compare_files(const char *name, const char *committed, const char *now, 
     table_clear(&c);
     return false;
   }
+  for (guint i = 0; t->columns && i < c.header->len; i++)
+    g_hash_table_add(t->columns, g_strdup(g_ptr_array_index(c.header, i)));
+  for (guint i = 0; t->columns && i < n.header->len; i++)
+    g_hash_table_add(t->columns, g_strdup(g_ptr_array_index(n.header, i)));
   plan p;
   plan_make(&p, &c, &n, o);
   outcome r = {0, 0, 0, 0, g_string_new(NULL), g_string_new(NULL), g_string_new(NULL)};
@@ -473,7 +477,33 @@ static const char *const DESCRIPTION =
     "  collsim compare results/seed004 reproduce-seed004\n"
     "  collsim compare old.csv new.csv --key n,balance --ignore time_s\n";
 
-static char **split_columns(const char *list) { return list ? g_strsplit(list, ",", -1) : NULL; }
+/* The names of --key or --ignore; NULL (err set) when one is empty. */
+static char **split_columns(const char *option, const char *list, GError **err)
+{
+  char **names = list && !*err ? g_strsplit(list, ",", -1) : NULL;
+  for (size_t i = 0; names && names[i]; i++)
+    if (!*names[i]) {
+      cs_input_error(err, "--%s '%s': an empty column name in the list", option, list);
+      g_strfreev(names);
+      return NULL;
+    }
+  return names;
+}
+
+/* Every column --key and --ignore name is in a file compared (a misspelt
+ * name would otherwise quietly change nothing). */
+static bool columns_named_exist(const cs_compare_opts *o, GHashTable *columns, GError **err)
+{
+  const struct {
+    const char *option;
+    char **names;
+  } lists[] = {{"key", o->key}, {"ignore", o->ignore}};
+  for (size_t l = 0; l < G_N_ELEMENTS(lists); l++)
+    for (size_t i = 0; lists[l].names && lists[l].names[i]; i++)
+      if (!g_hash_table_contains(columns, lists[l].names[i]))
+        return cs_input_error(err, "--%s %s: no file compared has that column", lists[l].option, lists[l].names[i]);
+  return true;
+}
 
 /* Compares two files or two folders; 0 match, 1 differ, 2 bad input (e set). */
 static int compare_paths(const char *given, const char *now, const cs_compare_opts *o, GString *report, GError **e)
@@ -487,10 +517,12 @@ static int compare_paths(const char *given, const char *now, const cs_compare_op
     g_free(committed_owned);
     return 2;
   }
-  cs_compare_totals t = {0};
+  cs_compare_totals t = {.columns = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL)};
   char *name = g_path_get_basename(now);
   bool read = dirs ? cs_compare_dirs(committed, now, o, &t, report, e)
                    : cs_compare_files(name, committed, now, o, &t, report, e);
+  read = read && columns_named_exist(o, t.columns, e);
+  g_hash_table_destroy(t.columns);
   g_free(name);
   if (read) {
     cs_compare_summary(&t, o, report);
@@ -524,10 +556,10 @@ int cs_compare_main(int argc, char **argv)
     rc = cs_cli_usage(&c, "expected COMMITTED and NOW (two files or two folders), got %u argument(s)",
                       g_strv_length(c.rest));
   if (rc == 0) {
-    cs_compare_opts o = {split_columns(key), split_columns(ignore), tolerance, subset};
-    GString *report = g_string_new(NULL);
     GError *e = NULL;
-    rc = compare_paths(c.rest[0], c.rest[1], &o, report, &e);
+    cs_compare_opts o = {split_columns("key", key, &e), split_columns("ignore", ignore, &e), tolerance, subset};
+    GString *report = g_string_new(NULL);
+    rc = e ? 2 : compare_paths(c.rest[0], c.rest[1], &o, report, &e);
     if (e)
       rc = cs_cli_fail(&c, e);
     else

@@ -56,6 +56,7 @@ typedef struct cs_compare_totals {
   size_t columns_differ; /* files whose compared columns differ */
   size_t not_committed; /* files made with no committed counterpart */
   size_t not_made;      /* committed files not made */
+  GHashTable *columns;  /* when not NULL: every column name of the files read is added */
 } cs_compare_totals;
 
 /* The built-in configuration columns (NULL-terminated). */

@@ -4,6 +4,7 @@
 #include "sim/contracts/input_path.h"
 #include "sim/contracts/tree_script.h"
 #include "sim/sweep/experiment.h"
+#include "sim/sweep/option_query.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -391,6 +392,7 @@ int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts
   for (const cs_opt *o = opts; o && o->name; o++)
     g_ptr_array_add(c->opts, g_memdup2(o, sizeof *o));
   add_common(c);
+  cs_option_query_answer(c->opts);
   char *title = g_strdup_printf("- %s", summary ? summary : cmd);
   GOptionContext *ctx = g_option_context_new(parameter_string ? parameter_string : "");
   g_option_context_set_summary(ctx, title + 2);
