@@ -71,7 +71,7 @@ static GArray *cases; /* rep_case, made by main before the suite runs */
  * permutation representation composed with each set representation. */
 static GPtrArray *representation_names(void)
 {
-  GPtrArray *names = g_ptr_array_new();
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
   for (size_t i = 0; i < cs_gm_rep_count(); i++)
     g_ptr_array_add(names, g_strdup(cs_gm_rep_at(i)->name));
   for (size_t i = 0; i < cs_gm_rep_count(); i++)
@@ -92,7 +92,7 @@ static void make_cases(void)
         g_array_append_val(cases, c);
       }
     }
-  g_ptr_array_free(names, TRUE); /* the cases own the strings */
+  g_ptr_array_free(names, TRUE); /* the cases own copies */
 }
 
 /* ----------------------------------------------- what a run is given ---- */
