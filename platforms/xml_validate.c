@@ -22,18 +22,27 @@
  * uses: the first `used` hosts in natural order of their names, which is
  * how the engine places ranks (rank r on host r / cores); xml_file.c's
  * resolve passes the count for the run's n, all hosts when n is 0.  Each
- * ordered pair needs a route, as SimGrid finds one: in the two hosts' lowest
- * common zone, between the two children that hold them:
+ * ordered pair needs what SimGrid needs to send a message: a route with at
+ * least one link.  SimGrid looks in the two hosts' lowest common zone for
+ * a route between the two children that hold them:
  *  - Full (and None): a <route>/<zoneRoute> from one to the other, or one
- *    the other way that is symmetrical (the default); then, through a
- *    child zone, from the host to the route's gateway (recursively);
+ *    the other way that is symmetrical (the default).  None between two
+ *    zones: SimGrid aborts ("Bad gateways"); none between two hosts or
+ *    routers: an empty route.  Through a child zone, the way from the host
+ *    to the route's gateway is added the same way, recursively (an empty
+ *    way is fine when the route itself has links; SimGrid accepts it);
  *  - Floyd, Dijkstra, DijkstraCache: a path in the graph of the zone's
- *    routes (symmetrical ones both ways); gateways are not followed;
+ *    routes (symmetrical ones both ways), else SimGrid aborts; gateways are
+ *    not followed;
  *  - clusters, Cluster* zones, Vivaldi, Wifi and any other routing: routed
- *    by construction.  A <bypassRoute> between the two is a route.
- * A file with <include> is not route-checked (the included file is not
- * read).  The check takes time linear in the hosts for clusters; only
- * Full zones cost the square of their children, as their routes do.
+ *    by construction.  A <bypassRoute> between the two hosts is the route.
+ * A pair whose route is missing or has no link is refused, naming the zone
+ * that lacks it.  A file with <include> is not route-checked (the included
+ * file is not read).  Clusters cost time linear in their hosts; a Full zone
+ * costs the square of its children (as its routes do), a graph zone its
+ * size.  tests/check_xml_validate.c holds platforms on both sides of each
+ * rule, checked against SimGrid 3.32 by sending a message between every
+ * two hosts.
  */
 #include "platforms/xml_validate.h"
 #include "sim/contracts/errors.h"
@@ -63,6 +72,7 @@ typedef struct netpoint {
 typedef struct route_decl {
   const char *src, *dst, *gw_src, *gw_dst; /* interned */
   bool zone_route, symmetrical, bypass;
+  int links; /* <link_ctn> inside */
 } route_decl;
 
 typedef struct zone {
@@ -94,8 +104,9 @@ struct cs_xml_platform {
   int cur_zone;
   bool root_ok;
   /* the check */
-  GHashTable *memo; /* (x, y) -> 1 routed, 2 not */
-  char *why;
+  GArray *open_route; /* the route element being read, or NULL */
+  GHashTable *memo;   /* (x, y) -> found + 1 */
+  GHashTable *reason; /* (x, y) -> why there is no route (found below R_LINKS) */
 };
 
 /* ---- messages ---- */
@@ -458,9 +469,11 @@ static void on_route(cs_xml_platform *x, const char *el, const gchar **names, co
   const char *sym = attr(names, values, "symmetrical");
   route_decl r = {g_intern_string(attr(names, values, "src")),    g_intern_string(attr(names, values, "dst")),
                   g_intern_string(attr(names, values, "gw_src")), g_intern_string(attr(names, values, "gw_dst")),
-                  zone_route, !sym || g_ascii_strcasecmp(sym, "NO") != 0, g_str_has_prefix(el, "bypass")};
-  if (x->cur_zone >= 0 && r.src && r.dst)
-    g_array_append_val(g_array_index(x->zones, zone, x->cur_zone).routes, r);
+                  zone_route, !sym || g_ascii_strcasecmp(sym, "NO") != 0, g_str_has_prefix(el, "bypass"), 0};
+  if (x->cur_zone >= 0 && r.src && r.dst) {
+    x->open_route = g_array_index(x->zones, zone, x->cur_zone).routes;
+    g_array_append_val(x->open_route, r);
+  }
 }
 
 static bool on_element(cs_xml_platform *x, GError **err, const char *el, const gchar **names, const gchar **values)
@@ -489,6 +502,8 @@ static bool on_element(cs_xml_platform *x, GError **err, const char *el, const g
     return on_cluster(x, err, el, names, values);
   if (is_route(el))
     on_route(x, el, names, values);
+  else if (strcmp(el, "link_ctn") == 0 && x->open_route)
+    g_array_index(x->open_route, route_decl, x->open_route->len - 1).links++;
   else if (strcmp(el, "include") == 0)
     x->has_include = true;
   return true;
@@ -519,6 +534,8 @@ static void parse_end(GMarkupParseContext *ctx, const gchar *el, gpointer user, 
   (void)err;
   cs_xml_platform *x = user;
   x->depth--;
+  if (is_route(el))
+    x->open_route = NULL;
   if ((strcmp(el, "zone") == 0 || strcmp(el, "AS") == 0) && x->cur_zone > 0)
     x->cur_zone = g_array_index(x->zones, zone, x->cur_zone).parent;
 }
@@ -617,7 +634,8 @@ void cs_xml_platform_free(cs_xml_platform *x)
   g_array_free(x->hosts, TRUE);
   if (x->memo)
     g_hash_table_destroy(x->memo);
-  g_free(x->why);
+  if (x->reason)
+    g_hash_table_destroy(x->reason);
   g_free(x->path);
   g_free(x);
 }
@@ -636,6 +654,13 @@ static zone *ZONE(cs_xml_platform *x, int id) { return &g_array_index(x->zones, 
 
 static gint64 pair_key(int a, int b) { return ((gint64)a << 32) | (guint32)b; }
 
+static gint64 *key_dup(gint64 key)
+{
+  gint64 *k = g_new(gint64, 1);
+  *k = key;
+  return k;
+}
+
 /* The netpoint a route names (a zone's for zone routes), or -1. */
 static int lookup(cs_xml_platform *x, const char *name, bool zone_first)
 {
@@ -650,7 +675,7 @@ static int lookup(cs_xml_platform *x, const char *name, bool zone_first)
 
 /* A route as found from src to dst: its gateways (-1: none). */
 typedef struct found_route {
-  bool exists, bypass;
+  bool exists, bypass, links;
   int gw_src, gw_dst;
 } found_route;
 
@@ -686,7 +711,7 @@ static found_route full_route(cs_xml_platform *x, zone *z, int s, int d)
 {
   gint64 k = pair_key(s, d);
   const route_decl *r = g_hash_table_lookup(route_table(x, z), &k);
-  found_route f = {r != NULL, r && r->bypass, -1, -1};
+  found_route f = {r != NULL, r && r->bypass, r && r->links > 0, -1, -1};
   if (r) {
     bool reversed = lookup(x, r->src, r->zone_route) != s;
     f.gw_src = lookup(x, reversed ? r->gw_dst : r->gw_src, false);
@@ -767,6 +792,12 @@ static bool graph_path(cs_xml_platform *x, zone *z, int s, int d)
   return ok;
 }
 
+/* What SimGrid finds from one netpoint to another: no route (it aborts:
+ * "Bad gateways", "No route from"), a route without a link (it aborts when
+ * a message takes it: "no connecting path"; harmless as a part of a
+ * longer route), or a route with links. */
+typedef enum { R_NONE, R_EMPTY, R_LINKS } found;
+
 /* The zone's child on the way down to netpoint p (p itself if its own). */
 static int child_toward(cs_xml_platform *x, int zi, int p)
 {
@@ -789,65 +820,99 @@ static int common_zone(cs_xml_platform *x, int a, int b)
   return za;
 }
 
-static void no_route(cs_xml_platform *x, zone *z, int s, int d)
+/* Why zone z has nothing from child s to child d (g_free it). */
+static char *no_route(cs_xml_platform *x, zone *z, int s, int d, bool empty)
 {
-  if (x->why)
-    return; /* the innermost reason is kept */
   char *zid = shown(z->np >= 0 ? NP(x, z->np)->name : "");
   char *rn = shown(z->routing_name), *sn = shown(NP(x, s)->name), *dn = shown(NP(x, d)->name);
-  x->why = g_strdup_printf("<%s id=\"%s\" routing=\"%s\"> has no %s from \"%s\" to \"%s\"", z->element, zid, rn,
-                           z->routing == ROUTED_GRAPH ? "path of routes" : "route", sn, dn);
+  char *why = g_strdup_printf("<%s id=\"%s\" routing=\"%s\"> has %s from \"%s\" to \"%s\"", z->element, zid, rn,
+                              empty                          ? "only a route without links"
+                              : z->routing == ROUTED_GRAPH ? "no path of routes"
+                                                           : "no route",
+                              sn, dn);
   g_free(zid);
   g_free(rn);
   g_free(sn);
   g_free(dn);
+  return why;
 }
 
-/* Does SimGrid find a route from netpoint a to netpoint b?  Memoized. */
-static bool reach(cs_xml_platform *x, int a, int b, int hops)
+static found reach(cs_xml_platform *x, int a, int b, int hops);
+
+/* A route joined with the part before or after it (reason: of the pair). */
+static found join(cs_xml_platform *x, found so_far, int from, int to, int hops, gint64 key)
 {
-  if (a == b || hops > MAX_HOPS)
-    return true;
+  if (so_far == R_NONE || from < 0 || to < 0)
+    return so_far;
+  found part = reach(x, from, to, hops + 1);
+  if (part == R_NONE) {
+    gint64 pk = pair_key(from, to);
+    g_hash_table_replace(x->reason, key_dup(key),
+                         g_strdup(g_hash_table_lookup(x->reason, &pk)));
+    return R_NONE;
+  }
+  return part > so_far ? part : so_far;
+}
+
+/* In a Full zone: the route between the children, through their gateways. */
+static found full_reach(cs_xml_platform *x, zone *z, int a, int b, int s, int d, int hops, gint64 key)
+{
+  found_route r = full_route(x, z, a, b);
+  if (r.exists && r.bypass)
+    return r.links ? R_LINKS : R_EMPTY;
+  r = full_route(x, z, s, d);
+  bool zones = NP(x, s)->kind == NP_ZONE || NP(x, d)->kind == NP_ZONE;
+  found f = !r.exists ? (zones ? R_NONE : R_EMPTY) : r.links ? R_LINKS : R_EMPTY;
+  if (f != R_LINKS)
+    g_hash_table_replace(x->reason, key_dup(key), no_route(x, z, s, d, r.exists));
+  if (r.exists && !r.bypass && NP(x, s)->kind == NP_ZONE)
+    f = join(x, f, a, r.gw_src, hops, key);
+  if (r.exists && !r.bypass && NP(x, d)->kind == NP_ZONE)
+    f = join(x, f, r.gw_dst, b, hops, key);
+  return f;
+}
+
+/* What SimGrid finds from netpoint a to netpoint b.  Memoized. */
+static found reach(cs_xml_platform *x, int a, int b, int hops)
+{
+  if (a == b)
+    return R_EMPTY;
+  if (hops > MAX_HOPS)
+    return R_LINKS;
   gint64 key = pair_key(a, b);
   gpointer known = g_hash_table_lookup(x->memo, &key);
   if (known)
-    return GPOINTER_TO_INT(known) == 1;
+    return (found)(GPOINTER_TO_INT(known) - 1);
   int zi = common_zone(x, a, b);
   zone *z = ZONE(x, zi);
   int s = child_toward(x, zi, a), d = child_toward(x, zi, b);
-  bool ok = true;
-  if (z->routing == ROUTED_GRAPH) {
-    ok = graph_path(x, z, s, d);
+  found f = R_LINKS;
+  if (z->routing == ROUTED_GRAPH && !graph_path(x, z, s, d)) {
+    f = R_NONE;
+    g_hash_table_replace(x->reason, key_dup(key), no_route(x, z, s, d, false));
   } else if (z->routing == ROUTED_FULL) {
-    found_route r = full_route(x, z, a, b);
-    if (!r.exists || !r.bypass)
-      r = full_route(x, z, s, d);
-    ok = r.exists;
-    if (ok && !r.bypass && s != a && r.gw_src >= 0)
-      ok = reach(x, a, r.gw_src, hops + 1);
-    if (ok && !r.bypass && d != b && r.gw_dst >= 0)
-      ok = reach(x, r.gw_dst, b, hops + 1);
+    f = full_reach(x, z, a, b, s, d, hops, key);
   }
-  if (!ok)
-    no_route(x, z, s, d);
-  gint64 *k = g_new(gint64, 1);
-  *k = key;
-  g_hash_table_insert(x->memo, k, GINT_TO_POINTER(ok ? 1 : 2));
-  return ok;
+  g_hash_table_insert(x->memo, key_dup(key), GINT_TO_POINTER(f + 1));
+  return f;
 }
 
 /* What the check of one run keeps: the hosts it uses and, for each child
  * zone of a Full zone, its hosts the run uses. */
 typedef struct run_hosts {
-  bool *used;         /* by netpoint */
-  GHashTable *under;  /* zone netpoint + 1 -> GArray of used hosts below */
-  GHashTable *gw_ok;  /* (zone netpoint, gateway, direction) checked */
+  bool *used;        /* by netpoint */
+  GHashTable *under; /* zone netpoint + 1 -> GArray of used hosts below */
+  GHashTable *gw_ok; /* (zone netpoint, gateway, direction) checked */
 } run_hosts;
 
-static bool refuse_pair(cs_xml_platform *x, GError **err, int a, int b)
+/* Refuses the pair a -> b; why: the reason stored for the pair (from, to). */
+static bool refuse_pair(cs_xml_platform *x, GError **err, int a, int b, int from, int to)
 {
+  gint64 k = pair_key(from, to);
+  const char *why = g_hash_table_lookup(x->reason, &k);
   char *bn = shown(NP(x, b)->name);
-  refuse_at(x, err, "host", NP(x, a)->name, "no route to <host id=\"%s\"> (%s)", bn, x->why ? x->why : "?");
+  refuse_at(x, err, "host", NP(x, a)->name, "no route to <host id=\"%s\"> (%s)", bn,
+            why ? why : "SimGrid finds no link between them");
   g_free(bn);
   return false;
 }
@@ -869,8 +934,9 @@ static const int *members(cs_xml_platform *x, const run_hosts *u, const int *c, 
   return a ? (const int *)(void *)a->data : NULL;
 }
 
-/* Every used host of child zone s reaches the gateway (forward), or is
- * reached from it. */
+/* A route with links between children s and d: SimGrid finds a route
+ * unless the way from a host of s to the route's first gateway (forward),
+ * or from its last gateway to a host of d, has none. */
 static bool hosts_and_gateway(cs_xml_platform *x, run_hosts *u, int s, int gw, bool forward, int other,
                               GError **err)
 {
@@ -880,22 +946,23 @@ static bool hosts_and_gateway(cs_xml_platform *x, run_hosts *u, int s, int gw, b
     return true;
   guint n = 0;
   const int *h = members(x, u, &s, &n);
-  for (guint i = 0; i < n; i++)
-    if (!(forward ? reach(x, h[i], gw, 1) : reach(x, gw, h[i], 1)))
-      return forward ? refuse_pair(x, err, h[i], other) : refuse_pair(x, err, other, h[i]);
+  for (guint i = 0; i < n; i++) {
+    int from = forward ? h[i] : gw, to = forward ? gw : h[i];
+    if (reach(x, from, to, 1) == R_NONE)
+      return forward ? refuse_pair(x, err, h[i], other, from, to) : refuse_pair(x, err, other, h[i], from, to);
+  }
   return true;
 }
 
-/* No route declared between two children: each pair of their hosts may
- * still have a bypass route; else the first pair without is refused. */
+/* Each pair of used hosts of children s and d, one by one. */
 static bool host_pairs(cs_xml_platform *x, const run_hosts *u, const int *s, const int *d, GError **err)
 {
   guint ns = 0, nd = 0;
   const int *hs = members(x, u, s, &ns), *hd = members(x, u, d, &nd);
   for (guint i = 0; i < ns; i++)
     for (guint j = 0; j < nd; j++)
-      if (!reach(x, hs[i], hd[j], 0))
-        return refuse_pair(x, err, hs[i], hd[j]);
+      if (reach(x, hs[i], hd[j], 0) != R_LINKS)
+        return refuse_pair(x, err, hs[i], hd[j], hs[i], hd[j]);
   return true;
 }
 
@@ -907,7 +974,7 @@ static bool check_full_zone(cs_xml_platform *x, run_hosts *u, zone *z, const GAr
       if (i == j)
         continue;
       found_route r = full_route(x, z, *s, *d);
-      if (!r.exists || r.bypass) {
+      if (!r.exists || r.bypass || !r.links) { /* rare: host by host */
         if (!host_pairs(x, u, s, d, err))
           return false;
         continue;
@@ -922,6 +989,7 @@ static bool check_full_zone(cs_xml_platform *x, run_hosts *u, zone *z, const GAr
   return true;
 }
 
+/* Every child reaches every other: all in one strongly connected part. */
 static bool check_graph_zone(cs_xml_platform *x, zone *z, const GArray *c, GError **err)
 {
   int first = g_array_index(c, int, 0);
@@ -931,16 +999,16 @@ static bool check_graph_zone(cs_xml_platform *x, zone *z, const GArray *c, GErro
     int other = g_array_index(c, int, i);
     bool to = g_hash_table_contains(fwd, GINT_TO_POINTER(other + 1));
     if (!to || !g_hash_table_contains(bwd, GINT_TO_POINTER(other + 1))) {
-      no_route(x, z, to ? other : first, to ? first : other);
-      ok = to ? refuse_pair(x, err, rep_of(x, other), rep_of(x, first))
-              : refuse_pair(x, err, rep_of(x, first), rep_of(x, other));
+      int s = to ? other : first, d = to ? first : other;
+      gint64 key = pair_key(rep_of(x, s), rep_of(x, d));
+      g_hash_table_replace(x->reason, key_dup(key), no_route(x, z, s, d, false));
+      ok = refuse_pair(x, err, rep_of(x, s), rep_of(x, d), rep_of(x, s), rep_of(x, d));
     }
   }
   g_hash_table_destroy(fwd);
   g_hash_table_destroy(bwd);
   return ok;
 }
-
 /* The routes between the children of one zone that hold used hosts. */
 static bool check_zone(cs_xml_platform *x, run_hosts *u, int zi, GError **err)
 {
@@ -993,8 +1061,10 @@ bool cs_xml_platform_check_routes(cs_xml_platform *x, size_t used, GError **err)
     return true;
   if (x->memo)
     g_hash_table_destroy(x->memo);
+  if (x->reason)
+    g_hash_table_destroy(x->reason);
   x->memo = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
-  g_clear_pointer(&x->why, g_free);
+  x->reason = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
   run_hosts u = {g_new0(bool, x->np->len),
                  g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_array_unref),
                  g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL)};
