@@ -572,7 +572,7 @@ static int host_order(gconstpointer a, gconstpointer b, gpointer user)
 static cs_xml_platform *platform_new(const char *path)
 {
   cs_xml_platform *x = g_new0(cs_xml_platform, 1);
-  x->path = shown(path);
+  x->path = g_strescape(path, NULL); /* whole, on one line */
   x->np = g_array_new(FALSE, FALSE, sizeof(netpoint));
   x->zones = g_array_new(FALSE, FALSE, sizeof(zone));
   x->points = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
