@@ -114,9 +114,12 @@ struct cs_xml_platform {
 /* A name or value fit for a one-line message: escaped, cut when long. */
 static char *shown(const char *s)
 {
-  char *cut = g_utf8_validate(s, -1, NULL) && g_utf8_strlen(s, -1) > SHOWN_CHARS
-                  ? g_strconcat(g_utf8_substring(s, 0, SHOWN_CHARS), "...", NULL)
-                  : NULL;
+  char *cut = NULL;
+  if (g_utf8_validate(s, -1, NULL) && g_utf8_strlen(s, -1) > SHOWN_CHARS) {
+    char *head = g_utf8_substring(s, 0, SHOWN_CHARS);
+    cut = g_strconcat(head, "...", NULL);
+    g_free(head);
+  }
   char *esc = g_strescape(cut ? cut : s, NULL);
   g_free(cut);
   return esc;
@@ -278,8 +281,12 @@ static bool check_value(cs_xml_platform *x, GError **err, const char *el, const 
   const char *id = attr(names, values, "id");
   if (!text)
     return true;
-  if (!list && strchr(text, ','))
-    return refuse_at(x, err, el, id, "%s=\"%s\": one value expected", name, text);
+  if (!list && strchr(text, ',')) {
+    char *st = shown(text);
+    refuse_at(x, err, el, id, "%s=\"%s\": one value expected", name, st);
+    g_free(st);
+    return false;
+  }
   char **items = g_strsplit(text, ",", -1);
   bool ok = true;
   for (char **i = items; ok && *i; i++)
@@ -311,6 +318,8 @@ static bool check_cores(cs_xml_platform *x, GError **err, const char *el, const 
 
 /* ---- the model ---- */
 
+static netpoint *NP(cs_xml_platform *x, int id) { return &g_array_index(x->np, netpoint, id); }
+
 static int add_netpoint(cs_xml_platform *x, const char *name, np_kind kind, int own_zone)
 {
   netpoint p = {g_strdup(name), kind, x->cur_zone, own_zone};
@@ -328,7 +337,7 @@ static bool add_point(cs_xml_platform *x, GError **err, const char *el, const ch
   if (kind == NP_HOST && x->hosts->len >= MAX_HOSTS)
     return refuse_at(x, err, el, name, "more than %lld hosts", (long long)MAX_HOSTS);
   int id = add_netpoint(x, name, kind, -1);
-  g_hash_table_insert(x->points, g_strdup(name), GINT_TO_POINTER(id + 1));
+  g_hash_table_insert(x->points, NP(x, id)->name, GINT_TO_POINTER(id + 1));
   if (kind == NP_HOST)
     g_array_append_val(x->hosts, id);
   return true;
@@ -569,13 +578,21 @@ static int host_order(gconstpointer a, gconstpointer b, gpointer user)
                             g_array_index(x->np, netpoint, *(const int *)b).name);
 }
 
+static bool hosts_sorted(cs_xml_platform *x)
+{
+  for (guint i = 1; i < x->hosts->len; i++)
+    if (host_order(&g_array_index(x->hosts, int, i - 1), &g_array_index(x->hosts, int, i), x) > 0)
+      return false;
+  return true;
+}
+
 static cs_xml_platform *platform_new(const char *path)
 {
   cs_xml_platform *x = g_new0(cs_xml_platform, 1);
   x->path = g_strescape(path, NULL); /* whole, on one line */
   x->np = g_array_new(FALSE, FALSE, sizeof(netpoint));
   x->zones = g_array_new(FALSE, FALSE, sizeof(zone));
-  x->points = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  x->points = g_hash_table_new(g_str_hash, g_str_equal); /* keys: the netpoints' names */
   x->zone_ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   x->hosts = g_array_new(FALSE, FALSE, sizeof(int));
   x->cur_zone = -1;
@@ -608,7 +625,8 @@ cs_xml_platform *cs_xml_platform_read(const char *path, const char *text, size_t
     cs_xml_platform_free(x);
     return NULL;
   }
-  g_array_sort_with_data(x->hosts, host_order, x);
+  if (!hosts_sorted(x)) /* often are already: clusters in order of their radicals */
+    g_array_sort_with_data(x->hosts, host_order, x);
   return x;
 }
 
@@ -649,7 +667,6 @@ const char *cs_xml_platform_host(const cs_xml_platform *x, size_t i)
 
 /* ---- routes ---- */
 
-static netpoint *NP(cs_xml_platform *x, int id) { return &g_array_index(x->np, netpoint, id); }
 static zone *ZONE(cs_xml_platform *x, int id) { return &g_array_index(x->zones, zone, id); }
 
 static gint64 pair_key(int a, int b) { return ((gint64)a << 32) | (guint32)b; }
