@@ -70,7 +70,7 @@ typedef struct netpoint {
 } netpoint;
 
 typedef struct route_decl {
-  const char *src, *dst, *gw_src, *gw_dst; /* interned */
+  const char *src, *dst, *gw_src, *gw_dst; /* in the platform's strings */
   bool zone_route, symmetrical, bypass;
   int links; /* <link_ctn> inside */
 } route_decl;
@@ -80,7 +80,7 @@ typedef struct zone {
   int parent; /* -1 for the root */
   int depth;
   zone_routing routing;
-  const char *routing_name; /* interned, as written */
+  const char *routing_name; /* as written, in the platform's strings */
   const char *element;      /* "zone" or "cluster" */
   GArray *children;         /* netpoint ids */
   GArray *routes;           /* route_decl */
@@ -97,6 +97,8 @@ struct cs_xml_platform {
   GArray *zones;
   GHashTable *points;   /* host and router names -> np + 1 */
   GHashTable *zone_ids; /* zone names -> np + 1 */
+  GStringChunk *strings; /* names routes and zones refer to (never g_intern_string: a file's
+                            strings would stay for the life of the process) */
   GArray *hosts;        /* host netpoints, sorted once read */
   bool has_include;
   /* parsing */
@@ -318,6 +320,12 @@ static bool check_cores(cs_xml_platform *x, GError **err, const char *el, const 
 
 /* ---- the model ---- */
 
+/* A copy of s (NULL stays NULL) that lives as long as the platform. */
+static const char *keep(cs_xml_platform *x, const char *s)
+{
+  return s ? g_string_chunk_insert_const(x->strings, s) : NULL;
+}
+
 static netpoint *NP(cs_xml_platform *x, int id) { return &g_array_index(x->np, netpoint, id); }
 
 static int add_netpoint(cs_xml_platform *x, const char *name, np_kind kind, int own_zone)
@@ -361,7 +369,7 @@ static bool add_zone(cs_xml_platform *x, GError **err, const char *el, const cha
   if (depth > MAX_ZONE_DEPTH)
     return refuse_at(x, err, el, id, "zones nested more than %d deep", MAX_ZONE_DEPTH);
   zone z = {.np = -1, .parent = x->cur_zone, .depth = depth, .routing = routing_of(routing),
-            .routing_name = g_intern_string(routing ? routing : "Cluster"), .element = g_intern_string(el),
+            .routing_name = keep(x, routing ? routing : "Cluster"), .element = keep(x, el),
             .children = g_array_new(FALSE, FALSE, sizeof(int)), .routes = g_array_new(FALSE, FALSE, sizeof(route_decl)),
             .rep = -1};
   g_array_append_val(x->zones, z);
@@ -476,8 +484,8 @@ static void on_route(cs_xml_platform *x, const char *el, const gchar **names, co
 {
   bool zone_route = strstr(el, "oneRoute") || strstr(el, "ASroute");
   const char *sym = attr(names, values, "symmetrical");
-  route_decl r = {g_intern_string(attr(names, values, "src")),    g_intern_string(attr(names, values, "dst")),
-                  g_intern_string(attr(names, values, "gw_src")), g_intern_string(attr(names, values, "gw_dst")),
+  route_decl r = {keep(x, attr(names, values, "src")),    keep(x, attr(names, values, "dst")),
+                  keep(x, attr(names, values, "gw_src")), keep(x, attr(names, values, "gw_dst")),
                   zone_route, !sym || g_ascii_strcasecmp(sym, "NO") != 0, g_str_has_prefix(el, "bypass"), 0};
   if (x->cur_zone >= 0 && r.src && r.dst) {
     x->open_route = g_array_index(x->zones, zone, x->cur_zone).routes;
@@ -595,6 +603,7 @@ static cs_xml_platform *platform_new(const char *path)
   x->points = g_hash_table_new(g_str_hash, g_str_equal); /* keys: the netpoints' names */
   x->zone_ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   x->hosts = g_array_new(FALSE, FALSE, sizeof(int));
+  x->strings = g_string_chunk_new(1024);
   x->cur_zone = -1;
   GError *never = NULL;
   add_zone(x, &never, "platform", NULL, NULL); /* the root: routes whatever is at the top */
@@ -650,6 +659,7 @@ void cs_xml_platform_free(cs_xml_platform *x)
   g_hash_table_destroy(x->points);
   g_hash_table_destroy(x->zone_ids);
   g_array_free(x->hosts, TRUE);
+  g_string_chunk_free(x->strings);
   if (x->memo)
     g_hash_table_destroy(x->memo);
   if (x->reason)
