@@ -9,8 +9,11 @@
  *  - valid files pass: SimGrid's kinds of platform (clusters, cabinets,
  *    Vivaldi peers, fat tree, dragonfly, Floyd, Dijkstra, nested zones,
  *    pstates, unit-less values) and the XML of every registered family;
- *    the "valid" and "no route" verdicts here were checked against SimGrid
- *    3.32 by sending a message between every two hosts;
+ *    the route verdicts of the Full, Floyd, Dijkstra, nested-zone, cluster,
+ *    cabinet, Vivaldi and fat-tree platforms were checked against SimGrid
+ *    3.32 by sending a message between every two hosts (the Wifi one only
+ *    has to read: SimGrid sends over WIFI only once host rates are set
+ *    through its API);
  *  - only the hosts a run uses need routes, taken in the engine's order
  *    (cs_natural_cmp), also through --platform file:PATH and resolve;
  *  - values read with SimGrid's units (the factors SimGrid 3.32 gives).
