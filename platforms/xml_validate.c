@@ -47,6 +47,7 @@
  */
 #include "platforms/xml_validate.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/natural_order.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -558,32 +559,10 @@ static void parse_end(GMarkupParseContext *ctx, const gchar *el, gpointer user, 
     x->cur_zone = g_array_index(x->zones, zone, x->cur_zone).parent;
 }
 
-int cs_xml_natural_cmp(const char *x, const char *y)
-{
-  while (*x && *y) {
-    if (g_ascii_isdigit(*x) && g_ascii_isdigit(*y)) {
-      char *ex, *ey;
-      unsigned long long vx = strtoull(x, &ex, 10), vy = strtoull(y, &ey, 10);
-      if (vx != vy)
-        return vx < vy ? -1 : 1;
-      if (ex - x != ey - y) /* same value, more leading zeros last */
-        return (ex - x) < (ey - y) ? -1 : 1;
-      x = ex;
-      y = ey;
-    } else {
-      if (*x != *y)
-        return (unsigned char)*x - (unsigned char)*y;
-      x++;
-      y++;
-    }
-  }
-  return (unsigned char)*x - (unsigned char)*y;
-}
-
 static int host_order(gconstpointer a, gconstpointer b, gpointer user)
 {
   const cs_xml_platform *x = user;
-  return cs_xml_natural_cmp(g_array_index(x->np, netpoint, *(const int *)a).name,
+  return cs_natural_cmp(g_array_index(x->np, netpoint, *(const int *)a).name,
                             g_array_index(x->np, netpoint, *(const int *)b).name);
 }
 

@@ -41,9 +41,4 @@ typedef enum { CS_SG_SPEED, CS_SG_BANDWIDTH, CS_SG_TIME } cs_sg_quantity;
  * implied (SimGrid reads "nan" and "inf"). */
 bool cs_sg_parse_value(const char *text, cs_sg_quantity kind, double *out, const char **why);
 
-/* The engine's order of host names (sim/engine/sg_engine.c's
- * cs_natural_cmp, which links SimGrid: tests/check_xml_validate.c checks
- * that the two agree). */
-int cs_xml_natural_cmp(const char *x, const char *y);
-
 #endif

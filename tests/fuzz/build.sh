@@ -83,7 +83,7 @@ declare -A deps=(
   [fuzz_rank_list]="sim/contracts/rank_list.c sim/contracts/errors.c"
   [fuzz_platform_spec]="$platforms sim/contracts/units.c sim/contracts/errors.c sim/contracts/tempdir.c"
   [fuzz_tree_script]="sim/contracts/tree_script.c sim/contracts/schedule.c sim/contracts/cost.c sim/checks/tree_script_check.c sim/checks/replay.c $collectives"
-  [fuzz_platform_xml]="platforms/xml_validate.c sim/contracts/errors.c"
+  [fuzz_platform_xml]="platforms/xml_validate.c sim/contracts/errors.c sim/contracts/natural_order.c"
   [fuzz_experiment]="sim/sweep/experiment.c sim/cli/run_config.c sim/drivers/record.c $spanning_trees sim/contracts/msg.c"
   [fuzz_csv]="sim/sweep/csv.c sim/contracts/errors.c"
 )

@@ -9,7 +9,7 @@
  *    (CS_INPUT_ERROR), one non-empty line starting "fuzz.xml: <" (the
  *    file and the element) or "fuzz.xml: malformed XML: ";
  *  - a file that reads has at least one host, the host names are distinct
- *    and in the engine's order (cs_xml_natural_cmp never decreasing);
+ *    and in the engine's order (cs_natural_cmp never decreasing);
  *  - the route check fails exactly when an error is set, with one line
  *    "fuzz.xml: <host id=...>: no route to <host id=...> (...)"; it is
  *    deterministic (run twice: the same verdict and message) and monotonic
@@ -21,6 +21,7 @@
  * only costs time (up to 2^22 hosts: seconds). */
 #include "platforms/xml_validate.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/natural_order.h"
 
 #include <glib.h>
 #include <stdint.h>
@@ -67,7 +68,7 @@ static void check_hosts(const cs_xml_platform *x)
   for (size_t i = 0; i < n; i++) {
     const char *h = cs_xml_platform_host(x, i);
     CHECK(g_hash_table_add(seen, (gpointer)h), "host '%s' twice", h);
-    CHECK(i == 0 || cs_xml_natural_cmp(cs_xml_platform_host(x, i - 1), h) <= 0, "hosts out of order: '%s' before '%s'",
+    CHECK(i == 0 || cs_natural_cmp(cs_xml_platform_host(x, i - 1), h) <= 0, "hosts out of order: '%s' before '%s'",
           cs_xml_platform_host(x, i - 1), h);
   }
   g_hash_table_destroy(seen);
