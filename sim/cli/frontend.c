@@ -751,7 +751,11 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
   if (!p) {
     const char *opt = c->torus ? "--torus" : c->net ? "--net" : c->cluster ? "--cluster" : "--platform";
     const char *given = c->torus ? c->torus : c->net ? c->net : c->cluster ? c->cluster : spec;
-    g_set_error(err, CS_INPUT_ERROR, 1, "bad %s '%s': %s", opt, given, e->message);
+    const char *file = g_str_has_prefix(spec, "file:") ? spec + strlen("file:") : spec;
+    if (g_str_has_prefix(e->message, file)) /* a platform file's message names the file already */
+      g_set_error(err, CS_INPUT_ERROR, 1, "--platform %s", e->message);
+    else
+      g_set_error(err, CS_INPUT_ERROR, 1, "bad %s '%s': %s", opt, given, e->message);
     g_error_free(e);
     g_free(spec);
     return NULL;
