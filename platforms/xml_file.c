@@ -5,14 +5,18 @@
  * The file is used as it is (never rewritten).  Hosts are taken in natural
  * order of their names (node-2 before node-10) and rank r runs on host
  * r / cores (cores: --cores, default 4 as on the BG/P nodes of seed 000).
- * The node count is read from the file before SimGrid sees it: <host>
- * elements plus the radicals of <cluster> elements ("0-7,9" is 9 hosts);
- * SimGrid itself validates the file in a child process before the run
- * (sim/engine/sg_engine.c), because it aborts on a file it rejects.  Link
+ * The file is read and checked before SimGrid sees it (platforms/
+ * xml_validate.c: its XML, its values, and at resolve time the routes
+ * between the hosts the run uses), which also gives the node count: <host>
+ * and <peer> elements plus the radicals of <cluster> and <cabinet>
+ * elements ("0-7,9" is 9 hosts).  SimGrid then loads the file in a child
+ * process before the run (sim/engine/sg_engine.c), for what is left, because
+ * it aborts on a file it rejects.  Link
  * tiers come from each link's <prop id="tier" value=".."/>, "?" without
  * one.  The two-tier view is flat (one supernode of every host).
  */
 #include "platforms/platform.h"
+#include "platforms/xml_validate.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
 
@@ -21,57 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct host_count {
-  int64_t hosts;
-  int depth;
-  bool root_ok;
-} host_count;
-
-/* Hosts named by a cluster radical: "0-7,9,12-13". */
-static int64_t radical_hosts(const char *radical)
-{
-  int64_t total = 0;
-  char **parts = g_strsplit(radical, ",", -1);
-  for (char **r = parts; *r; r++) {
-    long long a, b;
-    if (sscanf(*r, "%lld-%lld", &a, &b) == 2 && b >= a)
-      total += b - a + 1;
-    else if (sscanf(*r, "%lld", &a) == 1)
-      total += 1;
-  }
-  g_strfreev(parts);
-  return total;
-}
-
-static void on_start(GMarkupParseContext *ctx, const gchar *element, const gchar **names, const gchar **values,
-                     gpointer user, GError **err)
-{
-  host_count *c = user;
-  if (c->depth++ == 0 && strcmp(element, "platform") != 0) {
-    int line, col;
-    g_markup_parse_context_get_position(ctx, &line, &col);
-    g_set_error(err, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT, "line %d: root element is <%s>, expected "
-                "<platform>", line, element);
-    return;
-  }
-  c->root_ok = true;
-  if (strcmp(element, "host") == 0)
-    c->hosts++;
-  else if (strcmp(element, "cluster") == 0)
-    for (int i = 0; names[i]; i++)
-      if (strcmp(names[i], "radical") == 0)
-        c->hosts += radical_hosts(values[i]);
-}
-
-static void on_end(GMarkupParseContext *ctx, const gchar *element, gpointer user, GError **err)
-{
-  (void)ctx;
-  (void)element;
-  (void)err;
-  ((host_count *)user)->depth--;
-}
-
-static bool count_hosts(const char *path, int64_t *hosts, GError **err)
+/* Reads and checks the file (platforms/xml_validate.c) into p->data. */
+static bool read_file(cs_platform *p, const char *path, GError **err)
 {
   gchar *text = NULL;
   gsize len = 0;
@@ -81,22 +36,12 @@ static bool count_hosts(const char *path, int64_t *hosts, GError **err)
     g_error_free(e);
     return false;
   }
-  host_count c = {0, 0, false};
-  GMarkupParser parser = {on_start, on_end, NULL, NULL, NULL};
-  GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, G_MARKUP_IGNORE_QUALIFIED, &c, NULL);
-  bool ok = g_markup_parse_context_parse(ctx, text, (gssize)len, &e) && g_markup_parse_context_end_parse(ctx, &e);
-  g_markup_parse_context_free(ctx);
+  cs_xml_platform *x = cs_xml_platform_read(path, text, len, err);
   g_free(text);
-  if (!ok) {
-    g_set_error(err, CS_INPUT_ERROR, 1, "malformed platform XML %s: %s", path, e->message);
-    g_error_free(e);
+  if (!x)
     return false;
-  }
-  if (!c.root_ok || c.hosts == 0) {
-    g_set_error(err, CS_INPUT_ERROR, 1, "platform file %s declares no host", path);
-    return false;
-  }
-  *hosts = c.hosts;
+  p->data = x;
+  p->nodes = (int64_t)cs_xml_platform_host_count(x);
   return true;
 }
 
@@ -117,8 +62,26 @@ static bool file_parse(cs_platform *p, const char *path, GError **err)
   p->xml_path = g_strdup(path);
   p->user_file = true;
   p->cores = 4; /* as on BG/P; --cores says otherwise */
-  return count_hosts(path, &p->nodes, err);
+  return read_file(p, path, err);
 }
+
+/* The hosts n ranks land on (all of them for n = 0): ranks go in order,
+ * `cores` a host (sim/engine/sg_engine.c), or one a host round-robin. */
+static int64_t hosts_used(const cs_platform *p, int64_t n)
+{
+  if (n <= 0)
+    return p->nodes;
+  int64_t hosts = p->mapping == CS_MAP_SPREAD ? n : (n - 1) / (p->cores > 0 ? p->cores : 1) + 1;
+  return hosts < p->nodes ? hosts : p->nodes;
+}
+
+/* Routes between the hosts the run uses (SimGrid aborts on a missing one). */
+static bool file_resolve(cs_platform *p, int64_t n, GError **err)
+{
+  return cs_xml_platform_check_routes(p->data, (size_t)hosts_used(p, n), err);
+}
+
+static void file_free(void *data) { cs_xml_platform_free(data); }
 
 static char *file_describe(const cs_platform *p) { return g_strdup_printf("file:%s", p->xml_path); }
 
@@ -128,5 +91,7 @@ const cs_platform_family cs_platform_file = {
     .description = "a SimGrid XML platform file, hosts in natural order of their names",
     .params = "none (ranks per host: --cores)",
     .parse = file_parse,
+    .resolve = file_resolve,
     .describe = file_describe,
+    .free_data = file_free,
 };

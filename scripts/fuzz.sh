@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer harness of tests/fuzz/ (the parsers of experiment
-# files, tree scripts, members files, platform specs and sizes; see
-# tests/fuzz/README) for a bounded time each, one after the other.
+# files, tree scripts, members files, platform specs, platform XML files and
+# sizes; see tests/fuzz/README) for a bounded time each, one after the other.
 #
 #   scripts/fuzz.sh [SECONDS]       SECONDS per harness (default 60; CI: 10)
 #
@@ -29,13 +29,13 @@ esac
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${FUZZ_BUILD:-$top/tests/fuzz/build}
-harnesses=${FUZZ_HARNESSES:-fuzz_experiment fuzz_tree_script fuzz_rank_list fuzz_platform_spec fuzz_units}
+harnesses=${FUZZ_HARNESSES:-fuzz_experiment fuzz_tree_script fuzz_rank_list fuzz_platform_spec fuzz_platform_xml fuzz_units fuzz_csv}
 
 # Longest input tried: the largest seed with room to grow, no more (long
 # inputs only slow the search down).
 max_len() {
   case $1 in
-    fuzz_experiment | fuzz_tree_script) echo 4096 ;;
+    fuzz_experiment | fuzz_tree_script | fuzz_platform_xml) echo 4096 ;;
     fuzz_rank_list) echo 1024 ;;
     fuzz_platform_spec) echo 128 ;;
     fuzz_units) echo 64 ;;

@@ -61,7 +61,7 @@ START_TEST(bad_inputs)
   expect_bad("--frobnicate", "--net", "percs:4,4,2", "--frobnicate", NULL);
   expect_bad("at least that many bytes", "--net", "percs:3,2,2", "--coll", "reduce", "--algo", "rabenseifner",
              "--bytes", "7", NULL);
-  expect_bad("--models goes with --list", "--models", NULL);
+  expect_bad("--models has no effect here: it applies only with --list", "--models", NULL);
 }
 END_TEST
 

@@ -170,8 +170,10 @@ START_TEST(bad_inputs)
   expect_bad("'sideways'", "--platform", PLATFORM, "--balance", "sideways", NULL);
   expect_bad("exceeds n = 32", "--platform", PLATFORM, "-n", "32", "--group-size", "33", NULL);
   expect_bad("--group-size", "--platform", PLATFORM, "--group-size", "0", NULL);
-  expect_bad("--balance none only", "--platform", PLATFORM, "--balance", "async", "--fail-rank", "3", NULL);
-  expect_bad("needs --fail-rank", "--platform", PLATFORM, "--fail-at", "2", NULL);
+  expect_bad("--fail-rank has no effect here: it applies only without --balance async or collective", "--platform",
+             PLATFORM, "--balance", "async", "--fail-rank", "3", NULL);
+  expect_bad("--fail-at has no effect here: it applies only with --fail-rank", "--platform", PLATFORM, "--fail-at",
+             "2", NULL);
 }
 END_TEST
 

@@ -14,6 +14,9 @@
 #include "sim/cli/run_config.h"
 #include "sim/contracts/progress.h"
 #include "sim/drivers/spanning_tree_result.h"
+#include "sim/cli/frontend.h"
+#include "sim/sweep/csv.h"
+#include "sim/sweep/option_query.h"
 #include "sim/sweep/sweep.h"
 #include "sim/sweep/point_cost.h"
 
@@ -42,9 +45,40 @@ static const char *srcdir(void)
 #endif
 }
 
+/* The output options the fakes below declare (as collsim's collective does:
+ * --out, --trace, --per-link, ... of type CS_OPT_PATH_OUT), and one that
+ * does not write a file. */
+static const cs_opt FAKE_OPTIONS[] = {
+    {"out", 'o', CS_OPT_PATH_OUT, NULL, "FILE", "", 0, 0, 0, 0, NULL},
+    {"trace", 0, CS_OPT_PATH_OUT, NULL, "FILE", "", 0, 0, 0, 0, NULL},
+    {"per-link", 0, CS_OPT_PATH_OUT, NULL, "FILE", "", 0, 0, 0, 0, NULL},
+    {"script", 0, CS_OPT_PATH_IN, NULL, "FILE", "", 0, 0, 0, 0, NULL},
+    {"links", 0, CS_OPT_FLAG, NULL, NULL, "", 0, 0, 0, 0, NULL},
+};
+
+/* A fake's answer to the sweep's question (sim/sweep/option_query.h). */
+static void fake_answer_options(void)
+{
+  GPtrArray *opts = g_ptr_array_new();
+  for (size_t i = 0; i < G_N_ELEMENTS(FAKE_OPTIONS); i++)
+    g_ptr_array_add(opts, (gpointer)&FAKE_OPTIONS[i]);
+  cs_option_query_answer(opts);
+  g_ptr_array_unref(opts);
+}
+
+/* The output options the parser is told of, in the parser's tests. */
+static char **test_outputs(const char *command, gpointer data, GError **err)
+{
+  (void)data;
+  (void)err;
+  (void)command;
+  const char *names[] = {"out", "trace", "per-link", NULL};
+  return g_strdupv((char **)names);
+}
+
 static cs_experiment *parse(const char *text, GError **err)
 {
-  return cs_experiment_parse(text, strlen(text), "t.yaml", err);
+  return cs_experiment_parse(text, strlen(text), "t.yaml", test_outputs, NULL, err);
 }
 
 #define BASE "name: t\nalgorithms: [rank-hash]\nn: [64]\nf: [0.5]\nk: [3]\n"
@@ -349,7 +383,7 @@ START_TEST(parse_platform_file_relative)
   char *xml = write_tmp("plat.xml", "<?xml version='1.0'?><platform version=\"4.1\"/>\n");
   char *yaml = write_tmp("e.yaml", BASE "platform: {file: plat.xml, cores: 2}\n");
   GError *err = NULL;
-  cs_experiment *e = cs_experiment_load(yaml, &err);
+  cs_experiment *e = cs_experiment_load(yaml, test_outputs, NULL, &err);
   ck_assert_msg(e != NULL, "%s", err ? err->message : "");
   ck_assert_str_eq(e->platform_file, xml);
   ck_assert_ptr_null(e->torus);
@@ -378,7 +412,7 @@ START_TEST(parse_shipped_experiments)
   for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
     char *path = g_build_filename(srcdir(), "experiments", want[i].file, NULL);
     GError *err = NULL;
-    cs_experiment *e = cs_experiment_load(path, &err);
+    cs_experiment *e = cs_experiment_load(path, test_outputs, NULL, &err);
     ck_assert_msg(e != NULL, "%s: %s", path, err ? err->message : "");
     ck_assert_msg(cs_experiment_npoints(e) == want[i].points, "%s: %zu points", path, cs_experiment_npoints(e));
     cs_experiment_free(e);
@@ -1018,7 +1052,7 @@ START_TEST(parse_generic_errors)
 {
   expect_error("name: x\ncommand: frobnicate\nparameters: {a: 1}\n", "unknown command 'frobnicate'");
   expect_error("name: x\nparameters: {a: 1}\n", "command");
-  expect_error("name: x\ncommand: collective\nparameters: {format: csv}\n", "the sweep sets this option");
+  expect_error("name: x\ncommand: collective\nparameters: {format: csv}\n", "the sweep sets the output options itself");
   expect_error("name: x\ncommand: collective\nparameters: {--coll: x}\n", "without dashes");
   expect_error("name: x\ncommand: collective\nparameters: {n: {from: 5, to: 1}}\n", "empty or too long");
   expect_error("name: x\ncommand: collective\nparameters: {n: {from: 1}}\n", "needs from and to");
@@ -1037,6 +1071,38 @@ START_TEST(parse_generic_errors)
   expect_error("name: x\ncommand: collective\nparameters: {n: 1}\nextra_args: [\"--format=json\"]\n",
                "output options");
   expect_error(BASE "extra_args: [\"-n\", \"5\"]\n", "'-n' is not one long option");
+  expect_error("name: x\ncommand: collective\nparameters: {with-config: true}\n", "the sweep sets the output");
+}
+END_TEST
+
+/* Issue 25, defect 5: an output option of the command (one that writes a
+ * file: --trace, --per-link, ...) anywhere a point gets options, and a
+ * label named like a configuration column, are refused when the file is
+ * read. */
+START_TEST(parse_generic_output_options_refused)
+{
+  const char *want = "writes a file (an output option of collsim collective)";
+  expect_error("name: x\ncommand: collective\nparameters: {coll: scatter, trace: /tmp/t.csv}\n", want);
+  expect_error("name: x\nparameters: {coll: scatter, per-link: [a.csv, b.csv]}\ncommand: collective\n", want);
+  expect_error("name: x\ncommand: collective\nseries:\n  - label: {c: a}\n    parameters: {trace: t.csv}\n", want);
+  expect_error("name: x\ncommand: collective\npoints: [{coll: scatter, trace: t.csv}]\n", want);
+  expect_error("name: x\ncommand: collective\nparameters: {coll: scatter}\nextra_args: [\"--trace=t.csv\"]\n",
+               want);
+  expect_error(BASE "extra_args: [\"--per-link=x.csv\"]\n", "an output option of collsim tree");
+  expect_error("name: x\ncommand: collective\nseries:\n  - label: {config_key: a}\n",
+               "the label 'config_key' is also the column 'config_key'");
+  /* not an output option: accepted */
+  GError *err = NULL;
+  cs_experiment *e = parse("name: x\ncommand: collective\nparameters: {script: s.yaml, links: true}\n", &err);
+  ck_assert_msg(e != NULL, "%s", err ? err->message : "");
+  cs_experiment_free(e);
+  /* the question and the answer (option_query.h): the fake declares these */
+  char **outs = cs_option_query_output_options("collective", &err);
+  ck_assert_msg(outs != NULL, "%s", err ? err->message : "");
+  char *joined = g_strjoinv(" ", outs);
+  ck_assert_str_eq(joined, "out trace per-link");
+  g_free(joined);
+  g_strfreev(outs);
   expect_error(BASE "extra_args: [\"--seed=2\"]\n", "gives --seed, which the experiment already sets");
 }
 END_TEST
@@ -1121,6 +1187,86 @@ START_TEST(sweep_generic_rows_resume_order)
   g_free(journal);
   g_free(out);
   g_free(yaml);
+  teardown_tmp();
+}
+END_TEST
+
+/* Issue 25, defect 5: an experiment whose parameters give --trace is
+ * refused before any point runs: exit 2, no output, no journal, no trace. */
+START_TEST(sweep_output_option_refused_before_running)
+{
+  setup_tmp();
+  char *trace = tmp_path("trace.csv");
+  char *text = g_strdup_printf("name: g\ncommand: collective\nparameters:\n  coll: [scatter, gather]\n"
+                               "  trace: %s\n", trace);
+  char *yaml = write_tmp("g.yaml", text), *out = tmp_path("g.csv"), *journal = tmp_path(".g.csv.journal");
+  char *printed = NULL;
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 2);
+  ck_assert_int_eq(run_sweep(&printed, yaml, "--out", out, "--dry-run", NULL), 2);
+  ck_assert_str_eq(printed, ""); /* not one command line */
+  ck_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
+  ck_assert(!g_file_test(journal, G_FILE_TEST_EXISTS));
+  ck_assert(!g_file_test(trace, G_FILE_TEST_EXISTS));
+  g_free(printed), g_free(journal), g_free(out), g_free(yaml), g_free(text), g_free(trace);
+  teardown_tmp();
+}
+END_TEST
+
+/* Issue 25, defect 5: label names and values that need quotes (a comma, a
+ * quote, a line break) make a well-formed CSV, read back by the strict
+ * reader; the sweep resumes from it (its quoted header read back) and
+ * leaves it as it was. */
+START_TEST(sweep_labels_quoted)
+{
+  setup_tmp();
+  char *yaml = write_tmp("q.yaml", "name: q\ncommand: collective\nparameters:\n  coll: [scatter, gather]\n"
+                                   "series:\n  - label: {\"a,b\": \"x\\\"y\", \"line\\nbreak\": \"v,w\"}\n"
+                                   "  - label: {\"a,b\": plain, \"line\\nbreak\": \"two\\nlines\"}\n");
+  char *out = tmp_path("q.csv");
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
+  char *first = slurp(out);
+  GPtrArray *header = NULL, *rows = NULL;
+  GError *err = NULL;
+  ck_assert_msg(cs_csv_read_table(first, strlen(first), out, &header, &rows, &err), "%s", err ? err->message : "");
+  ck_assert_uint_eq(header->len, 2 + 4 + 9);
+  ck_assert_str_eq(g_ptr_array_index(header, 0), "a,b");
+  ck_assert_str_eq(g_ptr_array_index(header, 1), "line\nbreak");
+  ck_assert_str_eq(g_ptr_array_index(header, 2), "net");
+  ck_assert_uint_eq(rows->len, 2 * 2 * 2);
+  GPtrArray *row = g_ptr_array_index(rows, 0);
+  ck_assert_str_eq(g_ptr_array_index(row, 0), "x\"y");
+  ck_assert_str_eq(g_ptr_array_index(row, 1), "v,w");
+  ck_assert_str_eq(g_ptr_array_index(row, 3), "scatter");
+  row = g_ptr_array_index(rows, 7);
+  ck_assert_str_eq(g_ptr_array_index(row, 0), "plain");
+  ck_assert_str_eq(g_ptr_array_index(row, 1), "two\nlines");
+  ck_assert_str_eq(g_ptr_array_index(row, 3), "gather");
+  /* resume: nothing pending, the file unchanged */
+  char *pending = NULL;
+  ck_assert_int_eq(run_sweep(&pending, yaml, "--out", out, "--dry-run", NULL), 0);
+  ck_assert_str_eq(pending, "");
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 0);
+  char *again = slurp(out);
+  ck_assert_str_eq(again, first);
+  g_ptr_array_unref(header), g_ptr_array_unref(rows);
+  g_free(again), g_free(pending), g_free(first), g_free(out), g_free(yaml);
+  teardown_tmp();
+}
+END_TEST
+
+/* Issue 25, defect 5: a label named like a column of the command's output
+ * (the fake collective's `size`) is refused, naming both, before anything
+ * is written: exit 2, no output left. */
+START_TEST(sweep_label_clash_refused)
+{
+  setup_tmp();
+  char *yaml = write_tmp("c.yaml", "name: c\ncommand: collective\nparameters:\n  coll: [scatter, gather]\n"
+                                   "series:\n  - label: {size: big}\n");
+  char *out = tmp_path("c.csv"), *journal = tmp_path(".c.csv.journal");
+  ck_assert_int_eq(run_sweep(NULL, yaml, "--out", out, "--quiet", NULL), 2);
+  ck_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
+  ck_assert(!g_file_test(journal, G_FILE_TEST_EXISTS));
+  g_free(journal), g_free(out), g_free(yaml);
   teardown_tmp();
 }
 END_TEST
@@ -1321,6 +1467,30 @@ START_TEST(real_sweep_plans)
 }
 END_TEST
 
+/* The real front end answers the sweep's question (option_query.h) from
+ * its option declarations: collective's output options are its own
+ * (--per-link, --pairs, --keep-platform) and the common ones (--out,
+ * --trace, --timeline); an input file is not one.  Needs the call of
+ * cs_option_query_answer in cs_cli_parse (sim/cli/frontend.c). */
+START_TEST(real_output_options)
+{
+  setup_tmp();
+  char *answer = tmp_path("answer.txt");
+  const char *args[] = {"collective", "--help", NULL};
+  ck_assert_int_eq(run_with_env(real_collsim(), args, CS_OPTION_QUERY_ENV, answer, NULL), 0);
+  char *text = slurp(answer);
+  ck_assert_msg(text && *text, "collsim collective did not answer %s", CS_OPTION_QUERY_ENV);
+  const char *want[] = {"per-link\tpath-out\n", "pairs\tpath-out\n", "keep-platform\tpath-out\n",
+                        "\nout\tpath-out\n",    "trace\tpath-out\n", "timeline\tpath-out\n",
+                        "script\tpath-in\n",      "\nformat\tchoice\n"};
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++)
+    ck_assert_msg(strstr(text, want[i]), "no '%s' in:\n%s", want[i], text);
+  g_free(text);
+  g_free(answer);
+  teardown_tmp();
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
   Suite *s = suite_create("sweep");
@@ -1335,6 +1505,7 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, parse_generic_product);
   tcase_add_test(tc, parse_generic_series_points_exclude);
   tcase_add_test(tc, parse_generic_errors);
+  tcase_add_test(tc, parse_generic_output_options_refused);
   suite_add_tcase(s, tc);
   tc = tcase_create("resume");
   tcase_add_test(tc, csv_split_quotes);
@@ -1360,6 +1531,9 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, sweep_refusals);
   tcase_add_test(tc, sweep_shards_cover_all);
   tcase_add_test(tc, sweep_generic_rows_resume_order);
+  tcase_add_test(tc, sweep_output_option_refused_before_running);
+  tcase_add_test(tc, sweep_labels_quoted);
+  tcase_add_test(tc, sweep_label_clash_refused);
   tcase_add_test(tc, sweep_extra_args_change);
   tcase_add_test(tc, sweep_old_outputs);
   suite_add_tcase(s, tc);
@@ -1368,12 +1542,18 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, real_smoke);
   tcase_add_test(tc, real_plan_and_log);
   tcase_add_test(tc, real_sweep_plans);
+  tcase_add_test(tc, real_output_options);
   suite_add_tcase(s, tc);
   return s;
 }
 
 int main(int argc, char **argv)
 {
+  /* the sweep asks its commands which options write files */
+  if (argc > 1 && g_getenv(CS_OPTION_QUERY_ENV) && (!strcmp(argv[1], "tree") || !strcmp(argv[1], "collective"))) {
+    fake_answer_options();
+    return 0;
+  }
   /* the sweep re-executes this program as its `collsim tree` */
   if (argc > 1 && strcmp(argv[1], "tree") == 0)
     return fake_tree(argc - 1, argv + 1);

@@ -38,6 +38,25 @@ runs=(
   "compare --subset $work/committed.csv $work/now.csv"
   "reproduce seed001 --help"
 )
+# Issue 25 (comm create died on the first SELECT of a BWT map): comm create
+# with every group-map representation, named by the binary
+# (tests/comm-every-map.sh --list reads `collsim groupmap --list`), on a
+# group every representation holds; then BWT, the representation whose
+# SELECT keeps a cache, unshared and through split and create-group (an
+# unordered group).
+mapfile -t maps < <(bash "$(dirname "$0")/comm-every-map.sh" --list)
+if [ ${#maps[@]} = 0 ]; then
+  echo "valgrind.sh: FAILED: no group-map representation listed by collsim groupmap --list" >&2
+  exit 1
+fi
+for map in "${maps[@]}"; do
+  runs+=("comm create --cpm 4,3,2 --group stride:1,3,7 --map $map -q")
+done
+runs+=(
+  "comm create --cpm 4,3,2 --group stride:1,3,7 --map bwt --no-share -q"
+  "comm split --cpm 4,3,2 --colors 3 --map bwt -q"
+  "comm create-group --cpm 4,3,2 --group-size 7 --order random --map bwt -q"
+)
 seq 0 3 4000 > "$work/members.txt"
 printf 'algo,n,x,wall_s\na,4,1,0.1\n"b,c",8,2,0.2\n' > "$work/committed.csv"
 printf 'algo,n,x,wall_s\n"b,c",8,2,0.3\n' > "$work/now.csv"

@@ -100,9 +100,10 @@ cs_create_status cs_leader_create(cs_proc *p, cs_comm *outer, const cs_comm_requ
   if (!gm)
     return CS_CREATE_MAP_FAILED;
   int64_t me = rq->group_rank[outer->rank];
-  /* A stack handle over the group (MPI_Comm_create sends in the parent's
-   * context): not a communicator of its own, nothing to count. */
-  cs_comm grp = {.ctx = outer->ctx, .rank = (int)me, .size = (int)rq->group_size[g], .map = gm, .world = w};
+  /* A handle over the group object (MPI_Comm_create sends in the parent's
+   * context): not a communicator of its own, nothing to count; its SELECT
+   * cache is the group object's own. */
+  cs_comm grp = cs_comm_handle(w, outer->ctx, (int)me, (int)rq->group_size[g], gm);
   cs_compute(p, cs_world_cpu_seconds(w, cs_gm_select_cost_ns(cs_shared_map_groupmap(gm)))); /* MPI_Group_rank */
   uint32_t ctx = me == 0 ? choose_at_rank0(p, &grp, rq) : ask_rank0(p, &grp, rq);
   if (ctx == 0)

@@ -137,7 +137,7 @@ static bool prepare(const cs_cli *c, const ar_opts *o, ar_run *R, GError **err)
     return false;
   if (o->groups > R->platform->cores)
     return cs_input_error(err, "--groups must be between 1 and the cores per node (%d)", R->platform->cores);
-  if (!cs_cli_engine(c, R->platform, 0, 0, &R->ec, err))
+  if (!cs_cli_timeline_fits(c, n, err) || !cs_cli_engine(c, R->platform, 0, 0, &R->ec, err))
     return false;
   R->ec.recv_window = 8;
   char *chosen = NULL;
@@ -206,6 +206,14 @@ int cs_allreduce_main(int argc, char **argv)
                         "Examples:\n  collsim allreduce --cluster 4w --trees lam --iterations 1000 -n 32\n"
                         "  collsim allreduce --cluster 4w --trees best --write-script best-4w.yaml\n",
                         argc, argv);
+  static const cs_opt_rule rules[] = {
+      {"groups", "trees=hierarchical,kary-node,best"},
+      {"fanout", "trees=kary-node,best"},
+      {"search-iterations", "trees=best"},
+      {NULL, NULL},
+  };
+  if (rc == 0)
+    rc = cs_cli_check_rules(&c, rules, NULL);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && !o.trees)
@@ -240,6 +248,13 @@ int cs_tree_script_main(int argc, char **argv)
   GError *e = NULL;
   cs_platform *p = NULL;
   cs_tree_script *s = NULL;
+  static const cs_opt_rule rules[] = {
+      {"groups", "from=hierarchical,kary-node"},
+      {"fanout", "from=kary-node"},
+      {NULL, NULL},
+  };
+  if (rc == 0)
+    rc = cs_cli_check_rules(&c, rules, NULL);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   else if (rc == 0 && !o.from)

@@ -149,19 +149,6 @@ static bool read_batch(const char *path, GArray *items, GError **err)
   return ok;
 }
 
-static bool check_combinations(const cs_cli *c, const coll_opts *o, GError **err)
-{
-  if (o->batch && (o->coll || o->algo || o->block || o->bytes))
-    return cs_input_error(err, "--batch replaces --coll, --algo, --block and --bytes");
-  if (o->batch && (o->timed || o->per_link || o->pairs))
-    return cs_input_error(err, "--batch runs are untimed, without --per-link or --pairs (one file each)");
-  if (c->model && !o->timed)
-    return cs_input_error(err, "--model only applies with --timed");
-  if (o->script && !o->batch && (!o->algo || strcmp(o->algo, "script") != 0))
-    return cs_input_error(err, "--script goes with --algo script");
-  return true;
-}
-
 /* Everything the runs of one invocation need, built before any work. */
 typedef struct plan {
   cs_platform *platform;
@@ -174,7 +161,7 @@ static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err
 {
   P->items = g_array_new(FALSE, FALSE, sizeof(cs_coll_item));
   cs_coll_item it = {0};
-  if (!check_combinations(c, o, err) || !(o->batch ? read_batch(o->batch, P->items, err) : one_item(o, &it, err)))
+  if (!(o->batch ? read_batch(o->batch, P->items, err) : one_item(o, &it, err)))
     return false;
   if (!o->batch)
     g_array_append_val(P->items, it);
@@ -190,7 +177,8 @@ static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err
     return false;
   for (guint i = 0; i < P->items->len; i++)
     g_array_index(P->items, cs_coll_item, i).script = P->script;
-  return cs_cli_engine(c, P->platform, 0, 0, &P->ec, err);
+  return cs_cli_timeline_fits(c, cs_platform_slots(P->platform), err) &&
+         cs_cli_engine(c, P->platform, 0, 0, &P->ec, err);
 }
 
 static void plan_clear(plan *P)
@@ -296,10 +284,17 @@ int cs_collective_main(int argc, char **argv)
                         "Sizes: plain bytes, KiB/MiB/GiB/TiB (powers of 2), kB/MB/GB/TB (powers of 10).\n"
                         "Human-readable output uses IEC units: 1 MiB = 2^20 bytes.",
                         argc, argv);
+  static const cs_opt_rule rules[] = {
+      {"models", "+list"},
+      {"coll algo block bytes timed per-link pairs", "!batch"},
+      {"script", "algo=script | +batch"},
+      {"@engine gamma", "+timed"},
+      {NULL, NULL},
+  };
+  if (rc == 0)
+    rc = cs_cli_check_rules(&c, rules, NULL);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
-  if (rc == 0 && o.models && !o.list)
-    rc = cs_cli_usage(&c, "--models goes with --list (collsim collective --list --models)");
   if (rc == 0 && o.list)
     o.models ? list_models() : list_algorithms();
   else if (rc == 0)

@@ -100,8 +100,6 @@ static int apply_defaults(const cs_cli *c, comm_opts *o, const cs_platform *p, c
 static cs_platform *comm_platform(const cs_cli *c, const comm_opts *o, cs_comm_op op, const cs_bench_set *set,
                                   GError **err)
 {
-  if (o->cpm && c->platform)
-    return cs_input_error(err, "give --cpm or --platform, not both"), NULL;
   char *def = set ? g_strdup_printf("cpm:%lld,%lld,%lld", (long long)set->cpm[0], (long long)set->cpm[1],
                                     (long long)set->cpm[2])
                   : g_strdup(op == CS_COMM_CREATE_GROUP ? DEFAULT_GROUP_PLATFORM : DEFAULT_CPM);
@@ -294,7 +292,8 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
     rc = parse_groups(c, o, &prm);
   if (rc == 0 && set)
     rc = bench_inputs(c, o, set, &prm);
-  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
+  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_timeline_fits(c, prm.n, &e) &&
+                   cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
                    cs_platform_xml_for_run(p, &xml, &is_temp, &e)))
     rc = cs_cli_fail(c, e);
   g_clear_error(&e);
@@ -376,6 +375,25 @@ static int run_ids(const cs_cli *c, comm_opts *o)
 }
 
 static const char *const verbs[] = {"split", "create", "create-group", "ids", "bench", "space", NULL};
+
+/* Which operation each option acts on (the front end refuses the rest). */
+#define CREATIONS "op=split,create,create-group,bench"
+static const cs_opt_rule rules[] = {
+    {"colors key", "op=split"},
+    {"layout", "op=split,ids"},
+    {"group", "op=create"},
+    {"group-size", "op=create,create-group"},
+    {"concurrent members order", "op=create,create-group +group-size"},
+    {"tag", "op=create-group"},
+    {"map no-share cpu-factor n @engine @trace", CREATIONS},
+    {"lid-bits lbi-bits", "op=split,create,bench,ids"},
+    {"repeat", "op=split,create,create-group,bench,ids"},
+    {"impl @platform", "op=split,create,create-group,bench,ids"},
+    {"@platform", "!cpm"}, /* --cpm C,P,M is the platform */
+    {"split until-exhausted pool world-in-pool", "op=ids"},
+    {"set messages gathers space-comms", "op=bench"},
+    {NULL, NULL},
+};
 
 /* The model only: the shape need not fit a platform (M may exceed cpm's
  * 1,024 machines), so --cpm is read as three counts. */
@@ -476,6 +494,8 @@ int cs_comm_main(int argc, char **argv)
   if (rc == 0 && given && o.op)
     rc = cs_cli_usage(&c, "give the operation once: '%s' or --op %s", given, o.op);
   const char *verb = given ? given : o.op;
+  if (rc == 0 && verb && g_strv_contains(verbs, verb))
+    rc = cs_cli_check_rules(&c, rules, verb);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && o.list)

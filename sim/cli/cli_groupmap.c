@@ -47,16 +47,26 @@ static void list_all(void)
 }
 
 /* --reps and --group values, commas allowed: "bm,bdd" = "bm" "bdd". */
-static char **split_list(GPtrArray *values)
+/* The names of a repeatable NAME,NAME option; NULL (err set) when an
+ * element is empty ("--reps ," or "bm,,ef"). */
+static char **split_list(const char *option, GPtrArray *values, GError **err)
 {
-  GPtrArray *out = g_ptr_array_new();
+  GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
   for (guint i = 0; values && i < values->len; i++) {
-    char **parts = g_strsplit(g_ptr_array_index(values, i), ",", -1);
+    const char *value = g_ptr_array_index(values, i);
+    char **parts = g_strsplit(value, ",", -1);
     for (char **p = parts; *p; p++)
       if (**p)
         g_ptr_array_add(out, g_strdup(*p));
+      else if (!*err)
+        cs_input_error(err, "--%s '%s': an empty name in the list", option, value);
     g_strfreev(parts);
   }
+  if (*err) {
+    g_ptr_array_free(out, TRUE);
+    return NULL;
+  }
+  g_ptr_array_set_free_func(out, NULL);
   g_ptr_array_add(out, NULL);
   return (char **)g_ptr_array_free(out, FALSE);
 }
@@ -228,8 +238,20 @@ int cs_groupmap_main(int argc, char **argv)
                         "  collsim groupmap --paper-groups --format table\n"
                         "  collsim groupmap --list\n",
                         argc, argv);
-  char **reps = rc == 0 ? split_list(o.reps) : NULL;
-  char **groups = rc == 0 ? split_list(o.groups) : NULL;
+  static const cs_opt_rule rules[] = {
+      {"samples", "!no-times"},
+      {"unordered", "+members"},
+      {"group", "!members"},
+      {NULL, NULL},
+  };
+  if (rc == 0)
+    rc = cs_cli_check_rules(&c, rules, NULL);
+  GError *e = NULL;
+  char **reps = rc == 0 ? split_list("reps", o.reps, &e) : NULL;
+  char **groups = rc == 0 && !e ? split_list("group", o.groups, &e) : NULL;
+  if (e)
+    rc = cs_cli_fail(&c, e);
+  g_clear_error(&e);
   if (rc == 0 && o.list)
     list_all();
   else if (rc == 0 && (rc = check_options(&c, &o, reps, groups)) == 0) {

@@ -47,11 +47,6 @@ static int check_shape(const cs_cli *c, const mcmc_opts *o, int64_t want, int64_
   if (o->fail_rank >= *n)
     return cs_cli_usage(c, "--fail-rank %lld is outside the world of %lld processes", (long long)o->fail_rank,
                         (long long)*n);
-  if (cs_cli_given(c, "fail-at") && o->fail_rank < 0)
-    return cs_cli_usage(c, "--fail-at needs --fail-rank");
-  if (o->fail_rank >= 0 && o->balance && strcmp(o->balance, "none") != 0)
-    return cs_cli_usage(c, "--fail-rank works with --balance none only (the balancing protocols have no failure "
-                        "handling)");
   return 0;
 }
 
@@ -75,7 +70,8 @@ static int run_mcmc(const cs_cli *c, const mcmc_opts *o)
   g_clear_error(&e);
   if (rc == 0)
     rc = check_shape(c, o, want ? want : cs_platform_slots(p), cs_platform_slots(p), &prm.cfg.n);
-  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
+  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_timeline_fits(c, prm.cfg.n, &e) &&
+                   cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
                    cs_platform_xml_for_run(p, &xml, &is_temp, &e)))
     rc = cs_cli_fail(c, e);
   g_clear_error(&e);
@@ -150,6 +146,15 @@ int cs_mcmc_main(int argc, char **argv)
                         "the MCMC load-balancing benchmark of seed 004 (Section 4.2): none, async or collective",
                         "Example: collsim mcmc --platform torus:8x16x16/4 -n 8192 --balance async --format json",
                         argc, argv);
+  static const cs_opt_rule rules[] = {
+      {"interval", "balance=collective"},
+      {"create", "balance!=none,collective"},
+      {"fail-rank", "balance!=async,collective"}, /* the balancing protocols have no failure handling */
+      {"fail-at detect rebuild", "+fail-rank"},
+      {NULL, NULL},
+  };
+  if (rc == 0)
+    rc = cs_cli_check_rules(&c, rules, NULL);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && o.balance && !cs_mcmc_balance_find(o.balance))

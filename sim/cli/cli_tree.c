@@ -56,6 +56,7 @@ static int run_tree(const cs_cli *c, const tree_opts *o, const cs_tree_algo *alg
   char *xml = NULL, *desc = NULL;
   bool is_temp = false;
   bool ok = p && cs_platform_resolve(p, o->n, &e) && cs_platform_check_size(p, &e) &&
+            cs_cli_timeline_fits(c, o->n, &e) &&
             cs_cli_engine(c, p, 1.5e-6, 1.5e-6, &prm.engine, &e) && cs_platform_xml_for_run(p, &xml, &is_temp, &e);
   int rc = ok ? 0 : cs_cli_fail(c, e);
   g_clear_error(&e);
@@ -120,6 +121,13 @@ int cs_tree_main(int argc, char **argv)
   int rc = cs_cli_parse(&c, "tree", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts,
                         NULL, "build a spanning tree over a system-ranked process group (seed 000)",
                         "Example: collsim tree --algo rank-hash -n 131072 -f 0.6 -k 3 --seed 7", argc, argv);
+  static const cs_opt_rule rules[] = {
+      {"f", "!members"},
+      {"color-rule", "+colors"},
+      {NULL, NULL},
+  };
+  if (rc == 0)
+    rc = cs_cli_check_rules(&c, rules, NULL);
   const cs_tree_algo *algo = NULL;
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);

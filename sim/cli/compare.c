@@ -5,7 +5,7 @@
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
-#include "sim/sweep/sweep.h"
+#include "sim/sweep/csv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +37,7 @@ static const char *const measured_columns[] = {"create_ms", "select_all_ms", "se
 
 typedef struct table {
   GPtrArray *header; /* char * */
-  GPtrArray *rows;   /* GPtrArray * of char *, padded to the header's width */
+  GPtrArray *rows;   /* GPtrArray * of char *, each as wide as the header */
 } table;
 
 static void table_clear(table *t)
@@ -49,36 +49,20 @@ static void table_clear(table *t)
   t->header = t->rows = NULL;
 }
 
+/* The file at path, read strictly (sim/sweep/csv.h): malformed CSV is bad input. */
 static bool table_read(const char *path, table *t, GError **err)
 {
   char *text = NULL;
+  gsize len = 0;
   GError *e = NULL;
-  if (!cs_read_user_file(NULL, path, &text, NULL, &e)) {
+  if (!cs_read_user_file(NULL, path, &text, &len, &e)) {
     cs_input_error(err, "%s", e->message);
     g_error_free(e);
     return false;
   }
-  char **lines = g_strsplit(text, "\n", -1);
+  bool ok = cs_csv_read_table(text, len, path, &t->header, &t->rows, err);
   g_free(text);
-  t->rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
-  t->header = NULL;
-  for (char **l = lines; *l; l++) {
-    g_strchomp(*l); /* a trailing \r */
-    if (!**l)
-      continue;
-    GPtrArray *fields = cs_csv_split(*l);
-    if (!t->header) {
-      t->header = fields;
-      continue;
-    }
-    while (fields->len < t->header->len)
-      g_ptr_array_add(fields, g_strdup(""));
-    g_ptr_array_add(t->rows, fields);
-  }
-  g_strfreev(lines);
-  if (!t->header)
-    t->header = g_ptr_array_new_with_free_func(g_free);
-  return true;
+  return ok;
 }
 
 static const char *field(GPtrArray *row, int i) { return i >= 0 && (guint)i < row->len ? g_ptr_array_index(row, i) : ""; }
@@ -367,6 +351,10 @@ bool cs_compare_files(const char *name, const char *committed, const char *now, 
     table_clear(&c);
     return false;
   }
+  for (guint i = 0; t->columns && i < c.header->len; i++)
+    g_hash_table_add(t->columns, g_strdup(g_ptr_array_index(c.header, i)));
+  for (guint i = 0; t->columns && i < n.header->len; i++)
+    g_hash_table_add(t->columns, g_strdup(g_ptr_array_index(n.header, i)));
   plan p;
   plan_make(&p, &c, &n, o);
   outcome r = {0, 0, 0, 0, g_string_new(NULL), g_string_new(NULL), g_string_new(NULL)};
@@ -408,12 +396,14 @@ GPtrArray *cs_list_files(const char *dir, const char *prefix, const char *suffix
   return names;
 }
 
-static guint count_rows(const char *path)
+/* The rows of a file only one side has (read as strictly as the others). */
+static bool count_rows(const char *path, guint *n, GError **err)
 {
   table t = {0};
-  guint n = table_read(path, &t, NULL) ? t.rows->len : 0;
+  bool ok = table_read(path, &t, err);
+  *n = ok ? t.rows->len : 0;
   table_clear(&t);
-  return n;
+  return ok;
 }
 
 bool cs_compare_dirs(const char *committed_dir, const char *now_dir, const cs_compare_opts *o,
@@ -427,8 +417,10 @@ bool cs_compare_dirs(const char *committed_dir, const char *now_dir, const cs_co
     if (g_file_test(c, G_FILE_TEST_IS_REGULAR)) {
       ok = cs_compare_files(name, c, n, o, t, report, err);
     } else {
-      g_string_append_printf(report, "\n%s: %u rows made; not committed, nothing to compare with\n", name,
-                             count_rows(n));
+      guint rows = 0;
+      ok = count_rows(n, &rows, err);
+      if (ok)
+        g_string_append_printf(report, "\n%s: %u rows made; not committed, nothing to compare with\n", name, rows);
       t->not_committed++;
     }
     g_free(c);
@@ -439,7 +431,10 @@ bool cs_compare_dirs(const char *committed_dir, const char *now_dir, const cs_co
     if (g_ptr_array_find_with_equal_func(made, name, g_str_equal, NULL))
       continue;
     char *c = g_build_filename(committed_dir, name, NULL);
-    g_string_append_printf(report, "\n%s: committed (%u rows), not made by this run\n", name, count_rows(c));
+    guint rows = 0;
+    ok = count_rows(c, &rows, err);
+    if (ok)
+      g_string_append_printf(report, "\n%s: committed (%u rows), not made by this run\n", name, rows);
     t->not_made++;
     g_free(c);
   }
@@ -474,13 +469,41 @@ static const char *const DESCRIPTION =
     "the options a run was given; --key names others); wall_s, *_wall* and\n"
     "groupmap's host-timed columns are ignored.  Every differing row is\n"
     "printed with its differing columns, committed value beside the new one.\n"
+    "Files are read as strict CSV (RFC 4180): a ragged row, an unterminated\n"
+    "quote, a quote inside an unquoted field or a binary file is bad input.\n"
     "Exit status: 0 everything matches, 1 something differs, 2 bad input.\n"
     "\n"
     "Examples:\n"
     "  collsim compare results/seed004 reproduce-seed004\n"
     "  collsim compare old.csv new.csv --key n,balance --ignore time_s\n";
 
-static char **split_columns(const char *list) { return list ? g_strsplit(list, ",", -1) : NULL; }
+/* The names of --key or --ignore; NULL (err set) when one is empty. */
+static char **split_columns(const char *option, const char *list, GError **err)
+{
+  char **names = list && !*err ? g_strsplit(list, ",", -1) : NULL;
+  for (size_t i = 0; names && names[i]; i++)
+    if (!*names[i]) {
+      cs_input_error(err, "--%s '%s': an empty column name in the list", option, list);
+      g_strfreev(names);
+      return NULL;
+    }
+  return names;
+}
+
+/* Every column --key and --ignore name is in a file compared (a misspelt
+ * name would otherwise quietly change nothing). */
+static bool columns_named_exist(const cs_compare_opts *o, GHashTable *columns, GError **err)
+{
+  const struct {
+    const char *option;
+    char **names;
+  } lists[] = {{"key", o->key}, {"ignore", o->ignore}};
+  for (size_t l = 0; l < G_N_ELEMENTS(lists); l++)
+    for (size_t i = 0; lists[l].names && lists[l].names[i]; i++)
+      if (!g_hash_table_contains(columns, lists[l].names[i]))
+        return cs_input_error(err, "--%s %s: no file compared has that column", lists[l].option, lists[l].names[i]);
+  return true;
+}
 
 /* Compares two files or two folders; 0 match, 1 differ, 2 bad input (e set). */
 static int compare_paths(const char *given, const char *now, const cs_compare_opts *o, GString *report, GError **e)
@@ -494,10 +517,12 @@ static int compare_paths(const char *given, const char *now, const cs_compare_op
     g_free(committed_owned);
     return 2;
   }
-  cs_compare_totals t = {0};
+  cs_compare_totals t = {.columns = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL)};
   char *name = g_path_get_basename(now);
   bool read = dirs ? cs_compare_dirs(committed, now, o, &t, report, e)
                    : cs_compare_files(name, committed, now, o, &t, report, e);
+  read = read && columns_named_exist(o, t.columns, e);
+  g_hash_table_destroy(t.columns);
   g_free(name);
   if (read) {
     cs_compare_summary(&t, o, report);
@@ -531,10 +556,10 @@ int cs_compare_main(int argc, char **argv)
     rc = cs_cli_usage(&c, "expected COMMITTED and NOW (two files or two folders), got %u argument(s)",
                       g_strv_length(c.rest));
   if (rc == 0) {
-    cs_compare_opts o = {split_columns(key), split_columns(ignore), tolerance, subset};
-    GString *report = g_string_new(NULL);
     GError *e = NULL;
-    rc = compare_paths(c.rest[0], c.rest[1], &o, report, &e);
+    cs_compare_opts o = {split_columns("key", key, &e), split_columns("ignore", ignore, &e), tolerance, subset};
+    GString *report = g_string_new(NULL);
+    rc = e ? 2 : compare_paths(c.rest[0], c.rest[1], &o, report, &e);
     if (e)
       rc = cs_cli_fail(&c, e);
     else

@@ -23,6 +23,12 @@
  * Whatever makes a difference, the comparison notices it: a changed key
  * column shows as a row only here.
  *
+ * Files are read strictly (RFC 4180, sim/sweep/csv.h): a ragged row, an
+ * unterminated quoted field, a quote inside an unquoted field, a binary
+ * file (NUL bytes, not UTF-8) or an empty header is bad input
+ * (CS_INPUT_ERROR, "FILE:LINE: ..."), never a match.  CRLF line endings and
+ * a missing final newline are fine.
+ *
  * Folders: every NOW/NAME.csv (not hidden) against COMMITTED/NAME.csv; a
  * file with no committed counterpart is listed, not compared; committed
  * CSV files that NOW lacks are listed as not made.
@@ -50,6 +56,7 @@ typedef struct cs_compare_totals {
   size_t columns_differ; /* files whose compared columns differ */
   size_t not_committed; /* files made with no committed counterpart */
   size_t not_made;      /* committed files not made */
+  GHashTable *columns;  /* when not NULL: every column name of the files read is added */
 } cs_compare_totals;
 
 /* The built-in configuration columns (NULL-terminated). */

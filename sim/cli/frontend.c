@@ -4,6 +4,7 @@
 #include "sim/contracts/input_path.h"
 #include "sim/contracts/tree_script.h"
 #include "sim/sweep/experiment.h"
+#include "sim/sweep/option_query.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,17 +61,17 @@ static void add_common(cs_cli *c)
       {"cores", 0, CS_OPT_INT, &c->cores, "C", "ranks per node of a torus or an XML file", 1, 1024, 0, 0, NULL},
       {"link-bw", 0, CS_OPT_QUANTITY, &c->link_bw, "MBPS", "torus link bandwidth, MB/s per direction (default 425)",
        1e3, 1e15, CS_QTY_BANDWIDTH, 1e6, NULL},
-      {"link-lat", 0, CS_OPT_QUANTITY, &c->link_lat, "NS", "torus latency per hop, ns (default 100)", 0, 1e9,
-       CS_QTY_TIME, 1e-9, NULL},
+      {"link-lat", 0, CS_OPT_QUANTITY, &c->link_lat, "NS", "torus latency per hop, ns (default 100, at most 1e9: "
+       "1 s)", 0, 1, CS_QTY_TIME, 1e-9, NULL},
       {"net", 0, CS_OPT_STRING, &c->net, "SPEC", "alias: --platform percs:... or dragonfly:...", 0, 0, 0, 0, NULL},
       {"cluster", 0, CS_OPT_STRING, &c->cluster, "SPEC", "alias: --platform smp:SPEC (2w, 4w, 8w, or "
        "NODESxCORES@MHZ, e.g. 6x4@300: a shape has no default clock)", 0, 0, 0, 0, NULL},
       {"cycles", 0, CS_OPT_QUANTITY, &c->cycles, "C", "smp: CPU cycles per message sent and received (default "
        "8000)", 0, 1e12, CS_QTY_NUMBER, 1, NULL},
-      {"net-lat", 0, CS_OPT_QUANTITY, &c->net_lat, "US", "smp: node-to-node latency, us (default 300)", 0, 1e9,
-       CS_QTY_TIME, 1e-6, NULL},
-      {"shm-lat", 0, CS_OPT_QUANTITY, &c->shm_lat, "US", "smp: shared-memory latency, us (default 80)", 0, 1e9,
-       CS_QTY_TIME, 1e-6, NULL},
+      {"net-lat", 0, CS_OPT_QUANTITY, &c->net_lat, "US", "smp: node-to-node latency, us (default 300, at most 1e6: "
+       "1 s)", 0, 1, CS_QTY_TIME, 1e-6, NULL},
+      {"shm-lat", 0, CS_OPT_QUANTITY, &c->shm_lat, "US", "smp: shared-memory latency, us (default 80, at most 1e6)",
+       0, 1, CS_QTY_TIME, 1e-6, NULL},
   };
   const cs_opt trace[] = {
       {"trace", 0, CS_OPT_PATH_OUT, &c->trace, "FILE", "write every message delivered to a CSV: t_send_s,t_recv_s,"
@@ -95,8 +96,10 @@ static void add_common(cs_cli *c)
   };
   for (size_t g = 0; g < G_N_ELEMENTS(groups); g++)
     if (c->groups & groups[g].flag)
-      for (size_t i = 0; i < groups[g].n; i++)
+      for (size_t i = 0; i < groups[g].n; i++) {
         g_ptr_array_add(c->opts, g_memdup2(&groups[g].opts[i], sizeof(cs_opt)));
+        g_hash_table_insert(c->group_of, (gpointer)groups[g].opts[i].name, GUINT_TO_POINTER(groups[g].flag));
+      }
 }
 
 /* ---- option values ---- */
@@ -207,7 +210,8 @@ static gboolean on_option(const gchar *name, const gchar *value, gpointer data, 
   if (!o)
     return bad_value(err, "unknown option %s", name);
   if (o->type != CS_OPT_LIST && g_hash_table_contains(c->seen, o->name))
-    return bad_value(err, "--%s given twice (it takes one value)", o->name);
+    return bad_value(err, o->type == CS_OPT_FLAG ? "--%s given twice" : "--%s given twice (it takes one value)",
+                     o->name);
   g_hash_table_add(c->seen, (gpointer)o->name);
   cs_run_config_option(c->run, o->name, o->type == CS_OPT_FLAG ? NULL : value ? value : "");
   return set_value(o, value ? value : "", err);
@@ -215,15 +219,48 @@ static gboolean on_option(const gchar *name, const gchar *value, gpointer data, 
 
 /* ---- parsing ---- */
 
-static GOptionEntry *entries_of(cs_cli *c)
+/* GLib drops the value of a flag given as --flag=VALUE without a word:
+ * such a word is refused here, before GLib sees it. */
+static bool flags_without_values(const cs_cli *c, int argc, char **argv, GError **err)
 {
-  GOptionEntry *e = g_new0(GOptionEntry, c->opts->len + 1);
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    const char *eq = g_str_has_prefix(argv[i], "--") ? strchr(argv[i], '=') : NULL;
+    if (!eq)
+      continue;
+    char *name = g_strndup(argv[i], (gsize)(eq - argv[i]));
+    const cs_opt *o = lookup(c, name);
+    bool is_flag = (o && o->type == CS_OPT_FLAG) || !strcmp(name, "--help") || !strcmp(name, "--help-all");
+    g_free(name);
+    if (is_flag)
+      return bad_value(err, "%.*s takes no value (given '%s')", (int)(eq - argv[i]), argv[i], eq + 1);
+  }
+  return true;
+}
+
+/* The command's options, then --help and --help-all (GLib's own help is
+ * off: it would print and exit as soon as it met --help, accepting any
+ * nonsense after it; ours is printed once everything else has parsed). */
+static GOptionEntry *entries_of(cs_cli *c, gboolean *help, gboolean *help_all)
+{
+  GOptionEntry *e = g_new0(GOptionEntry, c->opts->len + 3);
   for (guint i = 0; i < c->opts->len; i++) {
     const cs_opt *o = g_ptr_array_index(c->opts, i);
     e[i] = (GOptionEntry){o->name, o->short_name, o->type == CS_OPT_FLAG ? G_OPTION_FLAG_NO_ARG : 0,
                           G_OPTION_ARG_CALLBACK, (gpointer)on_option, o->help, o->arg};
   }
+  e[c->opts->len] = (GOptionEntry){"help", 'h', 0, G_OPTION_ARG_NONE, help, "show help options", NULL};
+  e[c->opts->len + 1] = (GOptionEntry){"help-all", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, help_all, NULL, NULL};
   return e;
+}
+
+/* --help: the help text on stdout and exit 0, as GLib's own would. */
+static G_NORETURN void print_help_and_exit(GOptionContext *ctx)
+{
+  char *text = g_option_context_get_help(ctx, TRUE, NULL);
+  fputs(text, stdout);
+  g_free(text);
+  fflush(stdout);
+  exit(0);
 }
 
 static void set_defaults(cs_cli *c)
@@ -233,6 +270,86 @@ static void set_defaults(cs_cli *c)
   c->cycles = c->net_lat = c->shm_lat = NOT_GIVEN;
   c->stack_kib = CS_DEFAULT_STACK_KIB;
   c->seed = 1;
+}
+
+/* ---- two paths naming one file ---- */
+
+/* Where path leads: the file itself when it exists, else its folder's real
+ * path and its name, else the path made absolute (newly allocated). */
+static char *canonical_path(const char *path)
+{
+  char *real = realpath(path, NULL);
+  if (real) {
+    char *copy = g_strdup(real);
+    free(real);
+    return copy;
+  }
+  char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
+  char *real_dir = realpath(dir, NULL);
+  char *out = real_dir ? g_build_filename(real_dir, base, NULL) : g_canonicalize_filename(path, NULL);
+  free(real_dir);
+  g_free(dir);
+  g_free(base);
+  return out;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+  struct stat sa, sb;
+  if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  char *ca = canonical_path(a), *cb = canonical_path(b);
+  bool same = strcmp(ca, cb) == 0;
+  g_free(ca);
+  g_free(cb);
+  return same;
+}
+
+/* The file a platform spec names (file:PATH or PATH.xml), or NULL. */
+static const char *platform_file_of(const cs_cli *c)
+{
+  if (!c->platform)
+    return NULL;
+  if (g_str_has_prefix(c->platform, "file:"))
+    return c->platform + strlen("file:");
+  return g_str_has_suffix(c->platform, ".xml") ? c->platform : NULL;
+}
+
+bool cs_cli_input_not_output(const cs_cli *c, const char *what, const char *path, GError **err)
+{
+  for (guint i = 0; path && i < c->opts->len; i++) {
+    const cs_opt *o = g_ptr_array_index(c->opts, i);
+    const char *out = o->type == CS_OPT_PATH_OUT ? *(char **)o->target : NULL;
+    if (out && same_file(out, path))
+      return cs_input_error(err, "--%s %s would overwrite %s %s (the same file)", o->name, out, what, path);
+  }
+  return true;
+}
+
+/* No two path options name one file: two outputs would lose one of them,
+ * an output on an input would overwrite what the run reads. */
+static bool paths_distinct(const cs_cli *c, GError **err)
+{
+  for (guint i = 0; i < c->opts->len; i++) {
+    const cs_opt *a = g_ptr_array_index(c->opts, i);
+    const char *pa = a->type == CS_OPT_PATH_OUT ? *(char **)a->target : NULL;
+    for (guint j = i + 1; pa && j < c->opts->len; j++) {
+      const cs_opt *b = g_ptr_array_index(c->opts, j);
+      const char *pb = b->type == CS_OPT_PATH_OUT ? *(char **)b->target : NULL;
+      if (pb && same_file(pa, pb))
+        return cs_input_error(err, "--%s %s and --%s %s name the same file (one output would be lost)", a->name, pa,
+                              b->name, pb);
+    }
+  }
+  for (guint i = 0; i < c->opts->len; i++) {
+    const cs_opt *o = g_ptr_array_index(c->opts, i);
+    char what[64];
+    snprintf(what, sizeof what, "--%s", o->name);
+    if (o->type == CS_OPT_PATH_IN && *(char **)o->target &&
+        !cs_cli_input_not_output(c, what, *(char **)o->target, err))
+      return false;
+  }
+  return cs_cli_input_not_output(c, "--platform", platform_file_of(c), err);
 }
 
 /* After a successful parse: the positional arguments and the seed into the
@@ -245,6 +362,8 @@ static bool finish_parse(cs_cli *c, GError **err)
   c->run->seed = c->seed;
   if (c->timeline && !g_str_has_suffix(c->timeline, ".png"))
     return cs_input_error(err, "--timeline %s: the timeline is a PNG image, name it FILE.png", c->timeline);
+  if (!paths_distinct(c, err))
+    return false;
   if (c->trace || c->timeline)
     c->tracer = cs_trace_new(c->trace != NULL, c->timeline != NULL);
   for (guint i = 0; i < c->opts->len; i++) {
@@ -265,6 +384,7 @@ int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts
   c->cmd = cmd;
   c->groups = groups;
   c->seen = g_hash_table_new(g_str_hash, g_str_equal);
+  c->group_of = g_hash_table_new(g_str_hash, g_str_equal);
   c->opts = g_ptr_array_new_with_free_func(g_free);
   c->run = cs_run_config_new(cmd);
   c->made_dirs = g_ptr_array_new_with_free_func(g_free);
@@ -272,6 +392,7 @@ int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts
   for (const cs_opt *o = opts; o && o->name; o++)
     g_ptr_array_add(c->opts, g_memdup2(o, sizeof *o));
   add_common(c);
+  cs_option_query_answer(c->opts);
   char *title = g_strdup_printf("- %s", summary ? summary : cmd);
   GOptionContext *ctx = g_option_context_new(parameter_string ? parameter_string : "");
   g_option_context_set_summary(ctx, title + 2);
@@ -279,9 +400,11 @@ int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts
   if (description)
     g_option_context_set_description(ctx, description);
   GOptionGroup *group = g_option_group_new(cmd, cmd, "", c, NULL);
-  GOptionEntry *entries = entries_of(c);
+  gboolean help = FALSE, help_all = FALSE;
+  GOptionEntry *entries = entries_of(c, &help, &help_all);
   g_option_group_add_entries(group, entries);
   g_option_context_set_main_group(ctx, group);
+  g_option_context_set_help_enabled(ctx, FALSE);
   char **args = g_new0(char *, argc + 1);
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup(argv[i]);
@@ -289,10 +412,12 @@ int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts
   args[0] = g_strdup_printf("collsim %s", cmd);
   GError *e = NULL;
   int rc = 0;
-  if (!g_option_context_parse_strv(ctx, &args, &e)) {
+  if (!flags_without_values(c, argc, args, &e) || !g_option_context_parse_strv(ctx, &args, &e)) {
     fprintf(stderr, "collsim %s: error: %s (see collsim %s --help)\n", cmd, e->message, cmd);
     g_error_free(e);
     rc = 2;
+  } else if (help || help_all) {
+    print_help_and_exit(ctx);
   } else {
     c->rest = g_strdupv(args + 1);
     c->fmt = !c->format || strcmp(c->format, "table") == 0 ? CS_FORMAT_TABLE
@@ -340,6 +465,8 @@ void cs_cli_free(cs_cli *c)
     g_ptr_array_free(c->opts, TRUE);
   if (c->seen)
     g_hash_table_destroy(c->seen);
+  if (c->group_of)
+    g_hash_table_destroy(c->group_of);
   cs_remove_made_folders(c->made_dirs);
   if (c->made_dirs)
     g_ptr_array_free(c->made_dirs, TRUE);
@@ -381,6 +508,149 @@ int cs_cli_usage(const cs_cli *c, const char *fmt, ...)
   fprintf(stderr, "collsim %s: error: %s\n", c->cmd, msg);
   g_free(msg);
   return 2;
+}
+
+/* ---- where options have an effect ---- */
+
+/* The value an option was given as (NULL: not given, or not a text). */
+static const char *given_text(const cs_cli *c, const char *name)
+{
+  const cs_opt *o = NULL;
+  for (guint i = 0; !o && i < c->opts->len; i++)
+    if (strcmp(((const cs_opt *)g_ptr_array_index(c->opts, i))->name, name) == 0)
+      o = g_ptr_array_index(c->opts, i);
+  if (!o || !cs_cli_given(c, name))
+    return NULL;
+  return o->type == CS_OPT_STRING || o->type == CS_OPT_CHOICE ? *(char **)o->target : "";
+}
+
+static bool in_list(const char *value, const char *list)
+{
+  char **items = g_strsplit(list, ",", -1);
+  bool found = value && g_strv_contains((const char *const *)items, value);
+  g_strfreev(items);
+  return found;
+}
+
+static bool term_holds(const cs_cli *c, const char *term, const char *op)
+{
+  if (g_str_has_prefix(term, "op="))
+    return in_list(op, term + 3);
+  if (term[0] == '+' || term[0] == '!')
+    return cs_cli_given(c, term + 1) == (term[0] == '+');
+  const char *eq = strchr(term, '=');
+  g_return_val_if_fail(eq && eq > term, true);
+  bool negated = eq[-1] == '!';
+  char *name = g_strndup(term, (gsize)(eq - term - negated));
+  const char *value = given_text(c, name);
+  g_free(name);
+  return negated ? !value || !in_list(value, eq + 1) : in_list(value, eq + 1);
+}
+
+static bool rule_holds(const cs_cli *c, const char *when, const char *op)
+{
+  char **alternatives = g_strsplit(when, " | ", -1);
+  bool holds = false;
+  for (size_t a = 0; !holds && alternatives[a]; a++) {
+    char **terms = g_strsplit(alternatives[a], " ", -1);
+    holds = true;
+    for (size_t t = 0; holds && terms[t]; t++)
+      holds = !*terms[t] || term_holds(c, terms[t], op);
+    g_strfreev(terms);
+  }
+  g_strfreev(alternatives);
+  return holds;
+}
+
+/* "a, b or c" of the comma-separated list. */
+static void append_alternatives(GString *s, const char *list)
+{
+  char **items = g_strsplit(list, ",", -1);
+  guint n = g_strv_length(items);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf(s, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", items[i]);
+  g_strfreev(items);
+}
+
+/* "--name", or "-f" for a one-letter name. */
+static void append_option(GString *s, const char *name, size_t len)
+{
+  g_string_append_printf(s, "%s%.*s", len == 1 ? "-" : "--", (int)len, name);
+}
+
+/* One term in words: "to comm split or ids", "with --timed", ... */
+static void describe_term(GString *s, const cs_cli *c, const char *term)
+{
+  if (g_str_has_prefix(term, "op=")) {
+    const char *space = strchr(c->cmd, ' ');
+    g_string_append_printf(s, "to %.*s ", space ? (int)(space - c->cmd) : (int)strlen(c->cmd), c->cmd);
+    append_alternatives(s, term + 3);
+  } else if (term[0] == '+' || term[0] == '!') {
+    g_string_append(s, term[0] == '+' ? "with " : "without ");
+    append_option(s, term + 1, strlen(term + 1));
+  } else {
+    const char *eq = strchr(term, '=');
+    bool negated = eq[-1] == '!';
+    g_string_append(s, negated ? "without " : "with ");
+    append_option(s, term, (size_t)(eq - term - negated));
+    g_string_append_c(s, ' ');
+    append_alternatives(s, eq + 1);
+  }
+}
+
+static char *describe_when(const cs_cli *c, const char *when)
+{
+  GString *s = g_string_new(NULL);
+  char **alternatives = g_strsplit(when, " | ", -1);
+  for (size_t a = 0; alternatives[a]; a++) {
+    char **terms = g_strsplit(alternatives[a], " ", -1);
+    g_string_append(s, a ? ", or " : "");
+    for (size_t t = 0; terms[t]; t++) {
+      g_string_append(s, t ? " " : "");
+      describe_term(s, c, terms[t]);
+    }
+    g_strfreev(terms);
+  }
+  g_strfreev(alternatives);
+  return g_string_free(s, FALSE);
+}
+
+/* The options a name of a rule stands for (a group: every option of it). */
+static bool names_option(const cs_cli *c, const char *name, const cs_opt *o)
+{
+  static const struct {
+    const char *name;
+    unsigned group;
+  } groups[] = {{"@engine", CS_CLI_ENGINE}, {"@platform", CS_CLI_PLATFORM}, {"@trace", CS_CLI_TRACE}};
+  for (size_t g = 0; g < G_N_ELEMENTS(groups); g++)
+    if (strcmp(name, groups[g].name) == 0)
+      return GPOINTER_TO_UINT(g_hash_table_lookup(c->group_of, o->name)) == groups[g].group;
+  return strcmp(name, o->name) == 0;
+}
+
+int cs_cli_check_rules(const cs_cli *c, const cs_opt_rule *rules, const char *op)
+{
+  for (const cs_opt_rule *r = rules; r && r->names; r++) {
+    if (rule_holds(c, r->when, op))
+      continue;
+    char **names = g_strsplit(r->names, " ", -1);
+    const char *offender = NULL;
+    for (guint i = 0; !offender && i < c->opts->len; i++) {
+      const cs_opt *o = g_ptr_array_index(c->opts, i);
+      for (size_t k = 0; !offender && names[k]; k++)
+        if (cs_cli_given(c, o->name) && names_option(c, names[k], o))
+          offender = o->name;
+    }
+    g_strfreev(names);
+    if (offender) {
+      char *where = describe_when(c, r->when);
+      int rc = cs_cli_usage(c, "%s%s has no effect here: it applies only %s", strlen(offender) == 1 ? "-" : "--",
+                            offender, where);
+      g_free(where);
+      return rc;
+    }
+  }
+  return 0;
 }
 
 /* ---- platform ---- */
@@ -481,7 +751,11 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
   if (!p) {
     const char *opt = c->torus ? "--torus" : c->net ? "--net" : c->cluster ? "--cluster" : "--platform";
     const char *given = c->torus ? c->torus : c->net ? c->net : c->cluster ? c->cluster : spec;
-    g_set_error(err, CS_INPUT_ERROR, 1, "bad %s '%s': %s", opt, given, e->message);
+    const char *file = g_str_has_prefix(spec, "file:") ? spec + strlen("file:") : spec;
+    if (g_str_has_prefix(e->message, file)) /* a platform file's message names the file already */
+      g_set_error(err, CS_INPUT_ERROR, 1, "--platform %s", e->message);
+    else
+      g_set_error(err, CS_INPUT_ERROR, 1, "bad %s '%s': %s", opt, given, e->message);
     g_error_free(e);
     g_free(spec);
     return NULL;
@@ -519,9 +793,31 @@ static void note_engine(cs_run_config *run, const cs_platform *p, const cs_engin
   }
 }
 
+/* SimGrid parses a number where its setting takes one and keeps it, sign
+ * and all (contexts/stack-size:-5 is accepted there); none of its numeric
+ * settings means anything negative or infinite, so collsim refuses them. */
+static bool cfg_values_in_range(const GPtrArray *cfg, GError **err)
+{
+  for (guint i = 0; cfg && i < cfg->len; i++) {
+    const char *setting = g_ptr_array_index(cfg, i);
+    const char *colon = strchr(setting, ':');
+    if (!colon || !colon[1])
+      continue; /* SimGrid's own check names the missing value */
+    char *end = NULL;
+    double v = g_ascii_strtod(colon + 1, &end);
+    if (*end)
+      continue; /* not a number: SimGrid checks its words */
+    if (!isfinite(v) || v < 0)
+      return cs_input_error(err, "--cfg %s: a SimGrid setting's number must be finite and not negative", setting);
+  }
+  return true;
+}
+
 bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send, double default_o_recv,
                    cs_engine_config *ec, GError **err)
 {
+  if (!cfg_values_in_range(c->cfg, err))
+    return false;
   cs_engine_config_defaults(ec);
   ec->o_send = !isnan(c->o_send) ? c->o_send : p && !isnan(p->o_send) ? p->o_send : default_o_send;
   ec->o_recv = !isnan(c->o_recv) ? c->o_recv : p && !isnan(p->o_recv) ? p->o_recv : default_o_recv;
@@ -566,6 +862,14 @@ int cs_cli_trace_refuse(const cs_cli *c, const char *needs)
     return 0;
   return cs_cli_usage(c, "%s records the messages of a simulated run: it needs %s", c->trace ? "--trace" : "--timeline",
                       needs);
+}
+
+bool cs_cli_timeline_fits(const cs_cli *c, int64_t ranks, GError **err)
+{
+  if (!c->timeline || ranks <= CS_TIMELINE_MAX_RANKS)
+    return true;
+  return cs_input_error(err, "--timeline draws runs of at most %d ranks (this one has %lld); --trace FILE records "
+                        "any run", CS_TIMELINE_MAX_RANKS, (long long)ranks);
 }
 
 int cs_cli_trace_write(const cs_cli *c)

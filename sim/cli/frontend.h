@@ -115,10 +115,38 @@ typedef struct cs_cli {
   GPtrArray *made_dirs;      /* folders made for output paths, removed at the end when empty */
   /* parsing state */
   GHashTable *seen;          /* options given, to refuse repeats */
+  GHashTable *group_of;      /* common option name -> its group (CS_CLI_ENGINE, ...) */
   GPtrArray *opts;           /* cs_opt * of this command, common ones included */
   GPtrArray *owned;          /* allocations to free */
   char **rest;               /* positional arguments left (NULL-terminated) */
 } cs_cli;
+
+/* path (an input the command reads, named `what` in the message, e.g. the
+ * experiment file) is not also one of the outputs given: false with a
+ * bad-input error when an output path names the same file.  The parser
+ * already checks every pair of path options (and --platform's file). */
+bool cs_cli_input_not_output(const cs_cli *c, const char *what, const char *path, GError **err);
+
+/* Where options have an effect, declared by each command beside its
+ * options and applied by one rule (cs_cli_check_rules): an option given
+ * where it has none is refused, naming where it applies.
+ *
+ * `names`: option names separated by spaces; @engine, @platform and @trace
+ * stand for the common groups' options.  `when`: alternatives separated by
+ * " | ", each a list of terms separated by spaces, all of which must hold:
+ *   op=A,B      the operation (comm's first argument) is A or B
+ *   +NAME       --NAME is given           !NAME     --NAME is not given
+ *   NAME=V,W    --NAME is given as V or W
+ *   NAME!=V,W   --NAME is not given, or given as neither V nor W
+ * A list ends with {NULL, NULL}. */
+typedef struct cs_opt_rule {
+  const char *names;
+  const char *when;
+} cs_opt_rule;
+
+/* 0, or 2 after one message when an option given has no effect here (op:
+ * the command's operation, or NULL). */
+int cs_cli_check_rules(const cs_cli *c, const cs_opt_rule *rules, const char *op);
 
 /* Parse argv (argv[0] is the subcommand's name) against the command's own
  * options (NULL-terminated by name == NULL) and the common groups.
@@ -155,6 +183,10 @@ void cs_cli_engine_clear(cs_engine_config *ec);
  * status (2) with a message that they need `needs` (e.g. "--timed"); 0 when
  * neither was given. */
 int cs_cli_trace_refuse(const cs_cli *c, const char *needs);
+/* Before the run: --timeline on more ranks than it draws is refused at once
+ * (false, CS_INPUT_ERROR), not after the whole simulation; its message
+ * limit can only be judged after the run. */
+bool cs_cli_timeline_fits(const cs_cli *c, int64_t ranks, GError **err);
 /* After a run that succeeded: the timeline, then the trace (each through a
  * temporary file moved into place).  0, or the exit status after one
  * message (2 for a run too large to draw). */

@@ -16,6 +16,7 @@
 
 #include <glib.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +63,26 @@ static void usage(FILE *out)
   fputs("\ncollsim COMMAND --help describes each command's options.\n", out);
 }
 
+static const command *find_command(const char *name)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+    if (!strcmp(name, commands[i].name))
+      return &commands[i];
+  return NULL;
+}
+
+/* `collsim help COMMAND`: the command's own --help. */
+static int help_on(const char *name)
+{
+  const command *c = find_command(name);
+  if (!c) {
+    fprintf(stderr, "collsim: error: help: unknown command '%s' (run 'collsim --help')\n", name);
+    return 2;
+  }
+  char *args[] = {(char *)c->name, "--help", NULL};
+  return c->main(2, args);
+}
+
 int main(int argc, char **argv)
 {
   /* The terminal's character set, so GLib prints help text such as
@@ -74,7 +95,15 @@ int main(int argc, char **argv)
     return 2;
   }
   const char *cmd = argv[1];
-  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+  if (!strcmp(cmd, "help") && argc == 3)
+    return help_on(argv[2]);
+  bool asks_help = !strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help");
+  if ((asks_help || !strcmp(cmd, "--version")) && argc > 2) {
+    fprintf(stderr, "collsim: error: unexpected argument '%s' after %s%s\n", argv[2], cmd,
+            asks_help ? " (collsim help COMMAND describes one command)" : "");
+    return 2;
+  }
+  if (asks_help) {
     usage(stdout);
     return 0;
   }
@@ -82,9 +111,9 @@ int main(int argc, char **argv)
     printf("collsim %s\n", PACKAGE_VERSION);
     return 0;
   }
-  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-    if (!strcmp(cmd, commands[i].name))
-      return cs_tempdir_usable(cmd) ? commands[i].main(argc - 1, argv + 1) : 2; /* TMPDIR: exit 2 for all */
+  const command *c = find_command(cmd);
+  if (c)
+    return cs_tempdir_usable(cmd) ? c->main(argc - 1, argv + 1) : 2; /* TMPDIR: exit 2 for all */
   fprintf(stderr, "collsim: error: unknown command '%s' (run 'collsim --help')\n", cmd);
   return 2;
 }

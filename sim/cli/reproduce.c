@@ -274,6 +274,11 @@ static int check_stamp(const run *r)
 /* Makes or checks DIR and writes its stamp. */
 static int prepare_dir(run *r)
 {
+  if (r->resume && !g_file_test(r->dir, G_FILE_TEST_IS_DIR))
+    return cs_cli_usage(r->cli, "--resume: %s is not a folder holding a reproduction (leave out --resume to start "
+                        "one)", r->dir);
+  if (r->resume && check_stamp(r) != 0)
+    return 2;
   if (g_file_test(r->dir, G_FILE_TEST_EXISTS)) {
     if (!g_file_test(r->dir, G_FILE_TEST_IS_DIR))
       return cs_cli_usage(r->cli, "--out %s: exists and is not a folder", r->dir);

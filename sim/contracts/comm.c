@@ -21,7 +21,7 @@ typedef struct table_entry {
   cs_shared_map *map; /* NULL until published */
   int64_t users;
   bool claimed;       /* a proclet is building it */
-  int64_t cached_block; /* the shared copy's SELECT cache (cs_shared_map.cache_gids) */
+  int64_t cache;      /* the shared copy's SELECT cache: block + 1, 0 = empty (cs_comm) */
   GArray *waiters;    /* world ranks waiting for it (int) */
 } table_entry;
 
@@ -150,21 +150,25 @@ static void hold_private_copy(cs_proc *p, cs_world *w, const cs_shared_map *m, i
 
 /* ---- communicators ---- */
 
+cs_comm cs_comm_handle(cs_world *w, uint32_t ctx, int rank, int size, cs_shared_map *map)
+{
+  return (cs_comm){.ctx = ctx, .rank = rank, .size = size, .map = map, .world = w};
+}
+
 cs_comm *cs_comm_new(cs_proc *p, cs_world *w, uint32_t ctx, int rank, int size, cs_shared_map *map)
 {
   cs_comm *c = cs_alloc(p, sizeof *c);
-  *c = (cs_comm){.ctx = ctx, .rank = rank, .size = size, .map = map, .world = w, .own_cached_block = -1};
+  *c = cs_comm_handle(w, ctx, rank, size, map);
   if (!map)
     return c;
   if (!w->cfg.share) {
     hold_private_copy(p, w, map, +1);
-    c->cached_block = &c->own_cached_block;
     return c;
   }
   table_entry *e = g_hash_table_lookup(w->procs[cs_world_process_of(w, cs_rank(p))].table, GUINT_TO_POINTER(ctx));
   g_assert(e != NULL && e->map == map); /* the local leader published it first */
   e->users++;
-  c->cached_block = &e->cached_block;
+  c->shared_cache = &e->cache;
   return c;
 }
 
@@ -193,6 +197,14 @@ void cs_comm_free(cs_proc *p, cs_comm *c)
   cs_free(p, c);
 }
 
+/* The SELECT cache of c's copy of its map (see cs_comm).  A SELECT updates
+ * it through a const handle: the cache is state of the map's copy, not of
+ * the communicator (and no handle is defined const). */
+static int64_t *select_cache(const cs_comm *c)
+{
+  return c->shared_cache ? c->shared_cache : (int64_t *)&c->own_cache;
+}
+
 /* The modelled cost of SELECT(g) on c's copy of its map: a hit in the block
  * that copy decompressed last, or a full SELECT (which keeps g's block). */
 static double select_ns(const cs_comm *c, int g)
@@ -200,10 +212,11 @@ static double select_ns(const cs_comm *c, int g)
   const cs_shared_map *s = c->map;
   if (s->cache_gids <= 0)
     return s->select_ns;
-  int64_t block = g / s->cache_gids;
-  if (*c->cached_block == block)
+  int64_t *cache = select_cache(c);
+  int64_t block_plus_one = g / s->cache_gids + 1;
+  if (*cache == block_plus_one)
     return s->hit_ns;
-  *c->cached_block = block;
+  *cache = block_plus_one;
   return s->select_ns;
 }
 
@@ -319,8 +332,7 @@ static table_entry *entry_of(cs_proc *p, cs_world *w, uint32_t ctx, bool create)
   GHashTable *t = w->procs[cs_world_process_of(w, cs_rank(p))].table;
   table_entry *e = g_hash_table_lookup(t, GUINT_TO_POINTER(ctx));
   if (!e && create) {
-    e = g_new0(table_entry, 1);
-    e->cached_block = -1;
+    e = g_new0(table_entry, 1); /* its cache empty */
     g_hash_table_insert(t, GUINT_TO_POINTER(ctx), e);
   }
   return e;
@@ -416,7 +428,7 @@ void cs_comm_world_ranks(cs_proc *p, const cs_comm *c, cs_wid *out)
   if (s->cache_gids > 0) { /* each block decompressed once, the other gids read from it */
     int64_t blocks = (c->size + s->cache_gids - 1) / s->cache_gids;
     ns = s->select_ns * (double)blocks + s->hit_ns * (double)(c->size - blocks);
-    *c->cached_block = (c->size - 1) / s->cache_gids;
+    *select_cache(c) = (c->size - 1) / s->cache_gids + 1; /* the last block's */
   }
   cs_compute(p, cs_world_cpu_seconds(c->world, ns));
   cs_gm_decode(c->map->gm, 0, c->size, out);

@@ -84,11 +84,16 @@ typedef struct cs_comm {
   cs_shared_map *map;    /* NULL: the world's identity map */
   cs_world *world;
   uint32_t coll_seq;     /* collectives called on it so far (their tags) */
-  /* The block the SELECT of this handle's copy of the map decompressed last
-   * (a BWT map keeps it): the OS process's table entry when the map is
-   * shared, own_cached_block when it is private; NULL without a map. */
-  int64_t *cached_block;
-  int64_t own_cached_block;
+  /* The SELECT cache of this handle's copy of the map (a BWT map keeps the
+   * block it decompressed last): the OS process's table entry when the map
+   * is shared (shared_cache, set by cs_comm_new), else the handle's own
+   * (own_cache).  Both hold the block plus one, 0 = empty, so every handle
+   * is valid however it was made: one zero-initialised but for ctx, rank,
+   * size, map and world (cs_comm_handle, a designated initialiser) has an
+   * empty cache of its own, and a copy of a handle keeps its own cache, not
+   * a pointer into the original. */
+  int64_t *shared_cache;
+  int64_t own_cache;
 } cs_comm;
 
 /* MPI_COMM_WORLD for proclet p (allocated with cs_alloc: counted). */
@@ -98,6 +103,10 @@ cs_comm *cs_comm_world(cs_proc *p, cs_world *w);
 cs_comm *cs_comm_new(cs_proc *p, cs_world *w, uint32_t ctx, int rank, int size, cs_shared_map *map);
 /* Release p's handle (and its reference on the map). */
 void cs_comm_free(cs_proc *p, cs_comm *c);
+/* A handle on a group that is not a communicator of its own (e.g. an MPI
+ * group object used for sends in another context): not allocated, not
+ * counted, no reference on map; its SELECT cache is its own (empty). */
+cs_comm cs_comm_handle(cs_world *w, uint32_t ctx, int rank, int size, cs_shared_map *map);
 
 /* World rank of group rank g; charges the map's select cost to p. */
 int cs_comm_world_rank(cs_proc *p, const cs_comm *c, int g);

@@ -54,15 +54,20 @@ GArray *cs_rank_list_parse(const char *text, size_t len, const char *origin, int
   const char *s = text, *end = text + len;
   int line = 1;
   bool ok = true;
+  bool after_comma = true; /* a ',' here would leave an empty element (at the start too) */
   while (ok && s < end) {
     if (*s == '\0')
       ok = refuse(err, origin, line, "a NUL byte (a binary file?)");
     else if (*s == '#')
       while (s < end && *s != '\n')
         s++;
-    else if (is_separator(*s))
+    else if (*s == ',' && after_comma)
+      ok = refuse(err, origin, line, "an empty element (',' with no rank before it)");
+    else if (is_separator(*s)) {
+      after_comma = after_comma || *s == ',';
       line += *s++ == '\n';
-    else {
+    } else {
+      after_comma = false;
       int64_t v;
       ok = read_rank(&s, end, origin, line, limit, &v, err);
       if (ok && !g_hash_table_add(seen, GSIZE_TO_POINTER((gsize)v + 1)))
@@ -72,6 +77,8 @@ GArray *cs_rank_list_parse(const char *text, size_t len, const char *origin, int
     }
   }
   g_hash_table_destroy(seen);
+  if (ok && after_comma && ranks->len > 0)
+    ok = refuse(err, origin, line, "an empty element (the list ends with ',')");
   if (ok && !allow_empty && ranks->len == 0)
     ok = refuse(err, origin, line, "the file lists no rank");
   if (!ok) {

@@ -32,6 +32,7 @@
  *   draws the line from counters the simulation publishes as atomics.
  */
 #include "sim/engine/sg_engine.h"
+#include "sim/contracts/natural_order.h"
 #include "sim/contracts/transport.h"
 #include "sim/contracts/progress.h"
 #include "sim/contracts/signals.h"
@@ -952,28 +953,6 @@ gboolean cs_engine_check_cfg(const cs_engine_config *c, GError **err)
   return ok;
 }
 
-/* Natural order: "L1-s0-n9" < "L1-s0-n10". */
-int cs_natural_cmp(const char *x, const char *y)
-{
-  while (*x && *y) {
-    if (g_ascii_isdigit(*x) && g_ascii_isdigit(*y)) {
-      char *ex, *ey;
-      unsigned long long vx = strtoull(x, &ex, 10), vy = strtoull(y, &ey, 10);
-      if (vx != vy)
-        return vx < vy ? -1 : 1;
-      if (ex - x != ey - y) /* same value, more leading zeros last */
-        return (ex - x) < (ey - y) ? -1 : 1;
-      x = ex;
-      y = ey;
-    } else {
-      if (*x != *y)
-        return (unsigned char)*x - (unsigned char)*y;
-      x++;
-      y++;
-    }
-  }
-  return (unsigned char)*x - (unsigned char)*y;
-}
 
 static int natural_name_cmp(const void *a, const void *b)
 {

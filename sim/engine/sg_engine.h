@@ -185,8 +185,4 @@ double cs_engine_clock(void);
  * its progress line counted when its driver declared progress_work). */
 double cs_engine_work(void);
 
-/* Natural order of names: "node-9" < "node-10" (hosts and links are
- * numbered in this order). */
-int cs_natural_cmp(const char *x, const char *y);
-
 #endif

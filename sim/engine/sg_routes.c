@@ -39,6 +39,7 @@
  * family, by name (cs_link_namer).
  */
 #include "sim/engine/sg_routes.h"
+#include "sim/contracts/natural_order.h"
 
 #include <simgrid/host.h>
 #include <simgrid/link.h>

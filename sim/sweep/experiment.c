@@ -23,6 +23,10 @@ typedef struct parse_ctx {
   yaml_document_t *doc;
   GError **err;
   const yaml_node_t *extra_args; /* the extra_args node, when given */
+  cs_output_options_fn ask;      /* where the command's output options come from (may be NULL) */
+  gpointer ask_data;
+  const char *command;           /* the command, once known */
+  char **outputs;                /* its output options, once known */
 } parse_ctx;
 
 G_GNUC_PRINTF(4, 5)
@@ -526,13 +530,58 @@ static void param_free(gpointer p)
   g_free(x);
 }
 
+/* The options the sweep gives every point itself (cs_point_options), and
+ * --out, which every point leaves to the sweep. */
+static const char *const SWEEP_OWN[] = {"format", "out", "no-header", "quiet", "with-config", NULL};
+
+/* An option the points may not be given (an experiment key or extra_args):
+ * the sweep's own, or one that writes a file of its own (every point would
+ * write it outside the sweep's --out). */
+static gboolean option_allowed(parse_ctx *c, const yaml_node_t *node, const char *key, const char *name)
+{
+  if (g_strv_contains(SWEEP_OWN, name))
+    return fail(c, node, key, "--%s: the sweep sets the output options itself", name);
+  if (c->outputs && g_strv_contains((const char *const *)c->outputs, name))
+    return fail(c, node, key, "--%s writes a file (an output option of collsim %s): every point would write it "
+                "outside the sweep's --out, so a sweep refuses it", name, c->command);
+  return TRUE;
+}
+
 static gboolean option_name_ok(parse_ctx *c, const yaml_node_t *knode, const char *key)
 {
   if (!*key || key[0] == '-' || strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(key))
     return fail(c, knode, key, "an option name is written without dashes, in lower case (e.g. block, o-send)");
-  if (!strcmp(key, "format") || !strcmp(key, "out") || !strcmp(key, "no-header") || !strcmp(key, "quiet"))
-    return fail(c, knode, key, "the sweep sets this option itself");
+  return option_allowed(c, knode, key, key);
+}
+
+/* The command's output options, asked once the command is known. */
+static gboolean learn_outputs(parse_ctx *c, const char *command)
+{
+  c->command = command;
+  if (!c->ask)
+    return TRUE;
+  GError *e = NULL;
+  c->outputs = c->ask(command, c->ask_data, &e);
+  if (!c->outputs) {
+    if (e)
+      g_propagate_error(c->err, e);
+    else
+      g_set_error(c->err, CS_EXPERIMENT_ERROR, 1, "%s: the output options of collsim %s are not known", c->path,
+                  command);
+    return FALSE;
+  }
   return TRUE;
+}
+
+/* The command a generic experiment names, or NULL. */
+static const char *root_command(parse_ctx *c, const yaml_node_t *root)
+{
+  for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = yaml_document_get_node(c->doc, p->key), *v = yaml_document_get_node(c->doc, p->value);
+    if (k->type == YAML_SCALAR_NODE && !strcmp(cs_yaml_scalar(k), "command") && v->type == YAML_SCALAR_NODE)
+      return cs_yaml_scalar(v);
+  }
+  return NULL;
 }
 
 /* A scalar as the option's value: true -> "" (flag), false -> NULL (left out). */
@@ -667,6 +716,9 @@ static gboolean parse_labels(parse_ctx *c, const yaml_node_t *node, cs_experimen
   while (ok && (r = map_next(&it, "label", &key, &kn, &v)) > 0) {
     char *value = NULL;
     ok = get_string(c, v, key, TRUE, &value);
+    if (ok && first && g_strv_contains(cs_config_columns, key))
+      ok = fail(c, kn, key, "the label '%s' is also the column '%s' the sweep adds to every row (the run's "
+                "configuration): give the label another name", key, key);
     if (ok && first)
       g_ptr_array_add(e->label_names, g_strdup(key));
     else if (ok && (i >= e->label_names->len || strcmp(g_ptr_array_index(e->label_names, i), key) != 0))
@@ -867,6 +919,9 @@ static gboolean parse_generic_exclude(parse_ctx *c, const yaml_node_t *node, GPt
 
 static gboolean parse_generic(parse_ctx *c, const yaml_node_t *root, cs_experiment *e)
 {
+  const char *command = root_command(c, root);
+  if (command && cs_experiment_command_known(command) && !learn_outputs(c, command))
+    return FALSE;
   map_iter it;
   if (!map_begin(c, root, NULL, "a mapping of keys (name, command, parameters, ...)", &it))
     return FALSE;
@@ -1012,6 +1067,8 @@ static const char *const KNOWN_KEYS =
 
 static gboolean parse_root(parse_ctx *c, const yaml_node_t *root, cs_experiment *e)
 {
+  if (root->type == YAML_MAPPING_NODE && !learn_outputs(c, "tree"))
+    return FALSE;
   map_iter it;
   if (!map_begin(c, root, NULL, "a mapping of keys (" "name, algorithms, n, f, k, ...)", &it))
     return FALSE;
@@ -1167,8 +1224,8 @@ static gboolean check_extra_args(parse_ctx *c, const cs_experiment *e)
     if (!name)
       ok = fail(c, c->extra_args, "extra_args", "'%s' is not one long option: give each as one item, --name=value "
                 "or --name", arg);
-    else if (cs_config_output_only(name))
-      ok = fail(c, c->extra_args, "extra_args", "'%s': the sweep chooses the output options itself", arg);
+    else if (!option_allowed(c, c->extra_args, "extra_args", name))
+      ok = FALSE;
     else if (g_hash_table_contains(taken, name))
       ok = fail(c, c->extra_args, "extra_args", "'%s' gives --%s, which the experiment already sets: give it once%s",
                 arg, name, e->generic ? " (in parameters)" : "");
@@ -1183,8 +1240,9 @@ static GString *labels_text(const cs_experiment *e, const cs_point *p)
 {
   GString *k = g_string_new(NULL);
   for (size_t i = 0; p->labels && p->labels[i]; i++) {
-    char *v = g_strescape(p->labels[i], NULL);
-    g_string_append_printf(k, "%s=%s ", (char *)g_ptr_array_index(e->label_names, i), v);
+    char *name = g_strescape(g_ptr_array_index(e->label_names, i), NULL), *v = g_strescape(p->labels[i], NULL);
+    g_string_append_printf(k, "%s=%s ", name, v); /* one line: the key is a line of the sweep's journal */
+    g_free(name);
     g_free(v);
   }
   return k;
@@ -1217,11 +1275,12 @@ static gboolean finish_points(parse_ctx *c, cs_experiment *e)
   return TRUE;
 }
 
-cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, GError **err)
+cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, cs_output_options_fn outputs,
+                                   gpointer data, GError **err)
 {
   cs_experiment *e = g_new0(cs_experiment, 1);
   experiment_init(e, path);
-  parse_ctx c = {.path = path, .doc = NULL, .err = err};
+  parse_ctx c = {.path = path, .doc = NULL, .err = err, .ask = outputs, .ask_data = data};
   yaml_parser_t parser;
   yaml_document_t doc;
   gboolean ok = FALSE;
@@ -1266,6 +1325,7 @@ cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *pat
   }
   yaml_document_delete(&doc);
   yaml_parser_delete(&parser);
+  g_strfreev(c.outputs);
   if (!ok) {
     cs_experiment_free(e);
     return NULL;
@@ -1273,7 +1333,7 @@ cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *pat
   return e;
 }
 
-cs_experiment *cs_experiment_load(const char *path, GError **err)
+cs_experiment *cs_experiment_load(const char *path, cs_output_options_fn outputs, gpointer data, GError **err)
 {
   char *text = NULL;
   gsize len = 0;
@@ -1283,7 +1343,7 @@ cs_experiment *cs_experiment_load(const char *path, GError **err)
     g_error_free(e);
     return NULL;
   }
-  cs_experiment *x = cs_experiment_parse(text, len, path, err);
+  cs_experiment *x = cs_experiment_parse(text, len, path, outputs, data, err);
   g_free(text);
   return x;
 }

@@ -28,7 +28,8 @@
  * extra_args (both schemas): each item one long option, `--name=value` or
  * `--name`, that neither the points nor the sweep already give (a repeated
  * option is an error when the file is read, not at every point's run), and
- * no output option (--format, --out, --quiet, ...).  extra_args are part of
+ * no output option (--format, --out, --quiet, --trace, ...: see
+ * cs_experiment_load).  extra_args are part of
  * every point's configuration: changing them makes every point pending.
  *
  * The original tree schema (command: tree, or no command) stays:
@@ -110,13 +111,30 @@ typedef struct cs_experiment {
   size_t excluded;     /* points removed by `exclude` */
 } cs_experiment;
 
+/* The output options of a subcommand: those that write a file (type
+ * CS_OPT_PATH_OUT in its option table: --out, --trace, --per-link, ...),
+ * NULL-terminated (the parser g_strfreev's it).  NULL when they cannot be
+ * found, with err set (the parse then fails with that error).  The sweep
+ * asks the subcommand itself (sim/sweep/option_query.h). */
+typedef char **(*cs_output_options_fn)(const char *command, gpointer data, GError **err);
+
 /* Load and validate.  On error returns NULL with a message
- * "FILE:LINE: key 'KEY': what is wrong". */
-cs_experiment *cs_experiment_load(const char *path, GError **err);
+ * "FILE:LINE: key 'KEY': what is wrong" (CS_EXPERIMENT_ERROR), or the error
+ * of `outputs`.  Refused wherever an option is named (parameters, series,
+ * points, exclude, extra_args): the options the sweep gives every point
+ * itself (format, out, no-header, quiet, with-config) and every output
+ * option of the experiment's command, asked of `outputs` (with data) once
+ * the command is known: a point must not write files beside the sweep's
+ * output.  outputs NULL: only the sweep's own are refused.  A label named
+ * like a configuration column (cs_config_columns) is refused too; one named
+ * like a column of the command's own output is refused when the first
+ * point's header shows it (sweep.c). */
+cs_experiment *cs_experiment_load(const char *path, cs_output_options_fn outputs, gpointer data, GError **err);
 
 /* Same from a string; `path` names it in messages and anchors relative
  * platform files. */
-cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, GError **err);
+cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, cs_output_options_fn outputs,
+                                   gpointer data, GError **err);
 
 void cs_experiment_free(cs_experiment *e);
 

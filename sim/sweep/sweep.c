@@ -58,6 +58,8 @@
 #include "sim/contracts/output_path.h"
 #include "sim/contracts/progress.h"
 #include "sim/drivers/spanning_tree_result.h"
+#include "sim/sweep/csv.h"
+#include "sim/sweep/option_query.h"
 #include "sim/sweep/point_cost.h"
 #include "sim/contracts/tempdir.h"
 
@@ -546,47 +548,93 @@ static void report_failure(sweep *sw, const job *j, const char *what)
   g_free(cmd);
 }
 
-/* The labels of a generic point, as the first CSV fields of each row. */
-static char *label_prefix(const cs_point *p)
+/* CSV fields, each quoted as RFC 4180 needs (cs_put_csv_text) and followed
+ * by a comma: a generic point's label values before each of its rows, or
+ * the label names before the header. */
+static char *csv_prefix(char *const *fields, guint n)
 {
   GString *s = g_string_new(NULL);
-  for (size_t i = 0; p->labels && p->labels[i]; i++) {
-    gboolean quote = strpbrk(p->labels[i], ",\"\r\n") != NULL;
-    if (quote) {
-      char **parts = g_strsplit(p->labels[i], "\"", -1);
-      char *joined = g_strjoinv("\"\"", parts);
-      g_string_append_printf(s, "\"%s\",", joined);
-      g_free(joined);
-      g_strfreev(parts);
-    } else {
-      g_string_append_printf(s, "%s,", p->labels[i]);
-    }
+  for (guint i = 0; i < n; i++) {
+    cs_put_csv_text(s, fields[i]);
+    g_string_append_c(s, ',');
   }
   return g_string_free(s, FALSE);
 }
 
+/* A point's output split into CSV records (quotes understood: a field may
+ * hold a line break): each record's text without its line ending (a
+ * GPtrArray of char *; empty lines left out), and the header's fields.
+ * NULL with *why when it is not CSV. */
+static GPtrArray *output_records(const GString *out, GPtrArray **header_fields, char **why)
+{
+  cs_csv_reader r;
+  cs_csv_reader_init(&r, out->str, out->len, "its output");
+  GPtrArray *records = g_ptr_array_new_with_free_func(g_free), *fields;
+  GError *e = NULL;
+  int got;
+  *header_fields = NULL;
+  while ((got = cs_csv_reader_next(&r, &fields, &e)) > 0) {
+    if (r.record_end > r.record_start) {
+      g_ptr_array_add(records, g_strndup(out->str + r.record_start, r.record_end - r.record_start));
+      if (!*header_fields)
+        *header_fields = g_ptr_array_ref(fields);
+    }
+    g_ptr_array_unref(fields);
+  }
+  if (got < 0) {
+    *why = g_strdup(e->message);
+    g_error_free(e);
+    g_ptr_array_unref(records);
+    if (*header_fields)
+      g_ptr_array_unref(*header_fields);
+    *header_fields = NULL;
+    return NULL;
+  }
+  return records;
+}
+
+/* A label named like a column of the command's output (the child's
+ * header): one message, and the sweep stops as on bad input. */
+static gboolean label_clashes(sweep *sw, GPtrArray *columns)
+{
+  for (guint i = 0; i < sw->e->label_names->len; i++) {
+    const char *label = g_ptr_array_index(sw->e->label_names, i);
+    for (guint k = 0; k < columns->len; k++)
+      if (strcmp(label, g_ptr_array_index(columns, k)) == 0) {
+        char *flat = g_strdelimit(g_strdup(label), "\r\n\t", ' ');
+        cs_progress_message(sw->progress, "collsim sweep: %s: the label '%s' is also the column '%s' of collsim "
+                            "%s's output (column %u): give the label another name", sw->e->path, flat, flat,
+                            sw->e->command, k + 1);
+        g_free(flat);
+        if (!sw->stop_status)
+          sw->stop_status = 2;
+        return TRUE;
+      }
+  }
+  return FALSE;
+}
+
 /* A generic point's output: the header line, then one or more rows.  The
  * rows (behind the labels) are appended in one write, then the journal
- * records the point with the output's new length. */
+ * records the point with the output's new length.  FALSE with *why when the
+ * point's output is unusable; FALSE without when a label clashes with a
+ * column (said once, the sweep stops: bad input). */
 static gboolean write_generic(sweep *sw, const job *j, char **why)
 {
-  char **lines = g_strsplit(j->out->str, "\n", -1);
-  guint n = 0;
-  for (guint i = 0; lines[i]; i++)
-    if (*g_strchomp(lines[i]))
-      lines[n++] = lines[i];
-    else
-      g_free(lines[i]);
-  lines[n] = NULL;
+  GPtrArray *columns = NULL, *records = output_records(j->out, &columns, why);
+  if (!records)
+    return FALSE;
+  guint n = records->len;
+  char **lines = (char **)records->pdata;
   gboolean ok = FALSE;
-  char *prefix = label_prefix(j->pt), *header = NULL;
-  GString *labels = g_string_new(NULL);
-  for (guint i = 0; i < sw->e->label_names->len; i++)
-    g_string_append_printf(labels, "%s,", (char *)g_ptr_array_index(sw->e->label_names, i));
+  char *prefix = csv_prefix(j->pt->labels, g_strv_length(j->pt->labels)), *header = NULL;
+  char *labels = csv_prefix((char **)sw->e->label_names->pdata, sw->e->label_names->len);
   if (n < 2) {
     *why = g_strdup("it printed no CSV row");
+  } else if (label_clashes(sw, columns)) {
+    *why = NULL;
   } else {
-    header = g_strconcat(labels->str, lines[0], NULL);
+    header = g_strconcat(labels, lines[0], NULL);
     if (sw->header && strcmp(sw->header, header) != 0)
       *why = g_strdup_printf("its CSV header differs from the output's:\n  %s\n  %s", header, sw->header);
     else
@@ -620,10 +668,12 @@ static gboolean write_generic(sweep *sw, const job *j, char **why)
     g_free(entry);
   }
   g_string_free(block, TRUE);
-  g_string_free(labels, TRUE);
+  g_free(labels);
   g_free(prefix);
   g_free(header);
-  g_strfreev(lines);
+  if (columns)
+    g_ptr_array_unref(columns);
+  g_ptr_array_unref(records);
   return ok;
 }
 
@@ -663,6 +713,8 @@ static void finish_job(sweep *sw, job *j, int status)
     if (ok) {
       failed = FALSE;
       sw->written++;
+    } else if (!j->out_overflow && !why) {
+      /* refused as bad input: said already */
     } else {
       char *what = g_strdup_printf("exited 0 but %s", j->out_overflow ? "it printed more than 1 MiB" : why);
       report_failure(sw, j, what);
@@ -970,8 +1022,8 @@ static gboolean has_config_columns_n(const char *header, size_t len)
  * end with the configuration columns. */
 static gboolean header_has_config(const char *text, size_t len, const char *path, GError **err)
 {
-  const char *nl = memchr(text, '\n', len);
-  if (!nl || has_config_columns_n(text, (size_t)(nl - text)))
+  gssize header_len = cs_csv_first_record_length(text, len);
+  if (header_len < 0 || has_config_columns_n(text, (size_t)header_len))
     return TRUE;
   g_set_error(err, CS_EXPERIMENT_ERROR, 3, OLD_FILE_MESSAGE, path);
   return FALSE;
@@ -1030,8 +1082,8 @@ static int open_generic_output(const char *path, journal *jr, int *jfd, char **h
   }
   *len = jr->covered;
   if (jr->covered > 0) {
-    char *nl = memchr(text->str, '\n', (size_t)jr->covered);
-    *header = nl ? g_strndup(text->str, (gsize)(nl - text->str)) : NULL;
+    gssize header_len = cs_csv_first_record_length(text->str, (size_t)jr->covered);
+    *header = header_len >= 0 ? g_strndup(text->str, (gsize)header_len) : NULL;
   }
 
   *jfd = open(jpath, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -1079,8 +1131,8 @@ static gboolean finalize_order(const cs_experiment *e, const char *path, GError 
   for (size_t i = 0; i < cs_experiment_npoints(e); i++)
     g_hash_table_insert(index_of, cs_experiment_point(e, i)->key, GSIZE_TO_POINTER(i + 1));
   GArray *blocks = g_array_new(FALSE, TRUE, sizeof(block));
-  char *nl = ok ? memchr(text, '\n', len) : NULL;
-  size_t header_len = nl ? (size_t)(nl - text) + 1 : 0, prev = header_len;
+  gssize first = ok ? cs_csv_first_record_length(text, len) : -1;
+  size_t header_len = first >= 0 ? (size_t)first + 1 : 0, prev = header_len;
   char **lines = ok ? g_strsplit(jtext, "\n", -1) : NULL;
   gboolean sorted = TRUE;
   for (size_t i = 0; ok && lines[i] && *lines[i]; i++) {
@@ -1203,11 +1255,11 @@ int cs_sweep_main(int argc, char **argv)
     goto done;
   }
   char *exp_path = cs_input_path("experiment", c.rest[0], &err);
-  e = exp_path ? cs_experiment_load(exp_path, &err) : NULL;
+  e = exp_path ? cs_experiment_load(exp_path, cs_option_query_for_experiment, NULL, &err) : NULL;
   g_free(exp_path);
   if (!e) {
     fprintf(stderr, "collsim sweep: %s\n", err->message);
-    status = 2;
+    status = cs_exit_status(err);
     goto done;
   }
   exe = g_file_read_link("/proc/self/exe", NULL);

@@ -20,7 +20,17 @@
  * journal line (a point cut short by a crash) are cut off and that point
  * runs again, so a row is never lost or doubled; when every point is done
  * the rows are put in the experiment's point order, whatever order they
- * finished in. */
+ * finished in.
+ *
+ * A generic output is RFC 4180 CSV: label names (in the header) and label
+ * values (before each row) are quoted when they hold a comma, a quote or a
+ * line break, and a point's output is read as CSV records (sim/sweep/csv.h),
+ * so a field may hold a line break; the header is found by the same rules
+ * when the sweep resumes.  Before any point runs, the experiment is read
+ * with the output options of its command, asked of the command itself
+ * (sim/sweep/option_query.h), and refused if a point would be given one; a
+ * label named like a column of the command's output stops the sweep at the
+ * first point's header, before anything is written (exit 2). */
 #ifndef COLLSIM_SWEEP_H
 #define COLLSIM_SWEEP_H
 

@@ -16,6 +16,7 @@
 #   fuzz_rank_list      sim/contracts/rank_list.c, errors.c
 #   fuzz_platform_spec  the platform families (Makefile.am's PLATFORMS), units.c,
 #                       errors.c, tempdir.c (platform.c refers to it; never called)
+#   fuzz_platform_xml   platforms/xml_validate.c, errors.c
 #   fuzz_tree_script    sim/contracts/tree_script.c, schedule.c, cost.c (the
 #                       schedules declare their cost models), sim/checks/
 #                       tree_script_check.c and replay.c, and the collective
@@ -26,6 +27,7 @@
 #                       against their registry) and sim/contracts/msg.c, which
 #                       they call, and sim/cli/run_config.c with
 #                       sim/drivers/record.c (each point's config_key)
+#   fuzz_csv            sim/sweep/csv.c, errors.c
 # The family lists come from Makefile.am, so a new platform or algorithm
 # (one line there) needs no change here.
 set -euo pipefail
@@ -81,9 +83,11 @@ declare -A deps=(
   [fuzz_rank_list]="sim/contracts/rank_list.c sim/contracts/errors.c"
   [fuzz_platform_spec]="$platforms sim/contracts/units.c sim/contracts/errors.c sim/contracts/tempdir.c"
   [fuzz_tree_script]="sim/contracts/tree_script.c sim/contracts/schedule.c sim/contracts/cost.c sim/checks/tree_script_check.c sim/checks/replay.c $collectives"
+  [fuzz_platform_xml]="platforms/xml_validate.c sim/contracts/errors.c sim/contracts/natural_order.c"
   [fuzz_experiment]="sim/sweep/experiment.c sim/cli/run_config.c sim/drivers/record.c $spanning_trees sim/contracts/msg.c"
+  [fuzz_csv]="sim/sweep/csv.c sim/contracts/errors.c"
 )
-harnesses="fuzz_units fuzz_rank_list fuzz_platform_spec fuzz_tree_script fuzz_experiment"
+harnesses="fuzz_units fuzz_rank_list fuzz_platform_spec fuzz_platform_xml fuzz_tree_script fuzz_experiment fuzz_csv"
 
 # A makefile for the build folder: one object per source, shared by the
 # harnesses, recompiled when the source or a header it includes changes.

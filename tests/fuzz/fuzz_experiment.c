@@ -11,14 +11,22 @@
  *    line on stderr");
  *  - an experiment has a name, a known command, a description, and between
  *    1 and 1,000,000 points numbered 0, 1, 2, ... in order;
+ *  - the command's output options are asked at most once (the harness
+ *    answers as collsim's front end declares them today, OUTPUTS below, and
+ *    fails for mcmc: that error is then the parse's, as it was given);
  *  - a generic point has its options as "--name" or "--name=value" (names in
  *    lower case, digits and dashes, never one the sweep sets itself:
- *    format, out, no-header, quiet), one label per label column, and a key;
+ *    format, out, no-header, quiet, with-config; never an output option of
+ *    the command), one label per label column, and a key on one line (a
+ *    line of the sweep's journal); no label is named like another or like
+ *    a configuration column (cs_config_columns);
+ *  - extra_args (both schemas) hold no such option either;
  *  - a tree point names one of the experiment's algorithms and has n >= 1,
  *    f in [0, 1], k >= 2, colors >= 1 (more than one only for a
  *    multi-colour algorithm), and a torus or a platform file, not both.
  * A violated property aborts (libFuzzer reports it as a crash). */
 #include "algorithms/spanning_trees/tree_algo.h"
+#include "sim/cli/run_config.h"
 #include "sim/sweep/experiment.h"
 
 #include <glib.h>
@@ -35,6 +43,35 @@
 #define MAX_POINTS 1000000
 
 
+/* The options of type CS_OPT_PATH_OUT collsim's subcommands declare (the
+ * sweep asks the subcommand; the harness cannot run one). */
+static const char *const OUTPUTS[] = {"out", "trace", "timeline", "per-link", "pairs", "keep-platform",
+                                      "write-script", NULL};
+#define NO_ANSWER "fuzz: collsim mcmc gives no answer"
+static int questions;
+
+static char **outputs(const char *command, gpointer data, GError **err)
+{
+  (void)data;
+  questions++;
+  CHECK(cs_experiment_command_known(command), "asked about the unknown command '%s'", command);
+  if (strcmp(command, "mcmc") == 0) {
+    g_set_error_literal(err, g_quark_from_static_string("fuzz"), 1, NO_ANSWER);
+    return NULL;
+  }
+  return g_strdupv((char **)OUTPUTS);
+}
+
+static void check_option_name(const char *arg, const char *name, size_t len)
+{
+  static const char *const reserved[] = {"format", "out", "no-header", "quiet", "with-config"};
+  for (size_t i = 0; i < G_N_ELEMENTS(reserved); i++)
+    CHECK(strlen(reserved[i]) != len || strncmp(name, reserved[i], len) != 0, "option '%s' is the sweep's own",
+          arg);
+  for (size_t i = 0; OUTPUTS[i]; i++)
+    CHECK(strlen(OUTPUTS[i]) != len || strncmp(name, OUTPUTS[i], len) != 0, "option '%s' writes a file", arg);
+}
+
 static void check_option(const char *arg)
 {
   CHECK(g_str_has_prefix(arg, "--"), "option '%s' without its dashes", arg);
@@ -42,10 +79,27 @@ static void check_option(const char *arg)
   size_t len = strcspn(name, "=");
   CHECK(len > 0 && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") >= len && name[0] != '-',
         "option '%s': not a lower-case name", arg);
-  static const char *const reserved[] = {"format", "out", "no-header", "quiet"};
-  for (size_t i = 0; i < G_N_ELEMENTS(reserved); i++)
-    CHECK(strlen(reserved[i]) != len || strncmp(name, reserved[i], len) != 0, "option '%s' is the sweep's own",
-          arg);
+  check_option_name(arg, name, len);
+}
+
+/* extra_args: long options (any name characters), none the sweep's own or an output option. */
+static void check_extra_args(const cs_experiment *e)
+{
+  for (guint i = 0; i < e->extra_args->len; i++) {
+    const char *arg = g_ptr_array_index(e->extra_args, i);
+    CHECK(g_str_has_prefix(arg, "--"), "extra_args '%s' without its dashes", arg);
+    check_option_name(arg, arg + 2, strcspn(arg + 2, "="));
+  }
+}
+
+static void check_label_names(const cs_experiment *e)
+{
+  for (guint i = 0; i < e->label_names->len; i++) {
+    const char *name = g_ptr_array_index(e->label_names, i);
+    CHECK(!g_strv_contains(cs_config_columns, name), "label '%s' is a configuration column", name);
+    for (guint j = 0; j < i; j++)
+      CHECK(strcmp(name, g_ptr_array_index(e->label_names, j)) != 0, "label '%s' twice", name);
+  }
 }
 
 static void check_generic_point(const cs_experiment *e, const cs_point *p)
@@ -53,6 +107,7 @@ static void check_generic_point(const cs_experiment *e, const cs_point *p)
   CHECK(p->args && p->labels && p->key, "generic point %zu without args, labels or key", p->index);
   for (char **a = p->args; *a; a++)
     check_option(*a);
+  CHECK(strpbrk(p->key, "\r\n") == NULL, "point %zu: its key is more than one line: %s", p->index, p->key);
   guint nlabels = g_strv_length(p->labels);
   CHECK(nlabels == e->label_names->len, "point %zu: %u labels for %u label columns", p->index, nlabels,
         e->label_names->len);
@@ -84,6 +139,9 @@ static void check_experiment(const cs_experiment *e)
   CHECK(e->generic || strcmp(e->command, "tree") == 0, "tree schema with command '%s'", e->command);
   size_t np = cs_experiment_npoints(e);
   CHECK(np >= 1 && np <= MAX_POINTS, "%zu points", np);
+  CHECK(questions == 1, "the output options asked %d times", questions);
+  check_extra_args(e);
+  check_label_names(e);
   if (!e->generic) {
     CHECK((e->torus != NULL) != (e->platform_file != NULL), "torus %s, platform file %s",
           e->torus ? e->torus : "(none)", e->platform_file ? e->platform_file : "(none)");
@@ -108,11 +166,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   char *text = g_malloc(size ? size : 1);
   memcpy(text, data, size);
   GError *err = NULL;
-  cs_experiment *e = cs_experiment_parse(text, size, PATH, &err);
+  questions = 0;
+  cs_experiment *e = cs_experiment_parse(text, size, PATH, outputs, NULL, &err);
   CHECK((e != NULL) == (err == NULL), "returned %p with error %s", (void *)e, err ? err->message : "(none)");
+  CHECK(questions <= 1, "the output options asked %d times", questions);
   if (e) {
     check_experiment(e);
     cs_experiment_free(e);
+  } else if (strcmp(err->message, NO_ANSWER) == 0) {
+    CHECK(questions == 1, "the answer's error without a question");
+    g_error_free(err);
   } else {
     CHECK(g_str_has_prefix(err->message, PATH ":"), "the error does not name the file: %s", err->message);
     CHECK(strpbrk(err->message, "\r\n") == NULL, "the error is more than one line: %s",
