@@ -17,6 +17,7 @@
  *  - cs_engine_load loads once per process; missing hosts are reported;
  *  - two actors on one host talk through the node's loopback. */
 #include "platforms/two_tier_net.h"
+#include "sim/contracts/natural_order.h"
 #include "sim/engine/sg_routes.h"
 
 #include <check.h>
@@ -361,25 +362,6 @@ END_TEST
 
 /* ---- ids ---- */
 
-static int natural_cmp(const char *x, const char *y)
-{
-  while (*x && *y) {
-    if (g_ascii_isdigit(*x) && g_ascii_isdigit(*y)) {
-      char *ex, *ey;
-      unsigned long long vx = strtoull(x, &ex, 10), vy = strtoull(y, &ey, 10);
-      if (vx != vy)
-        return vx < vy ? -1 : 1;
-      x = ex;
-      y = ey;
-    } else if (*x != *y) {
-      return (unsigned char)*x - (unsigned char)*y;
-    } else {
-      x++;
-      y++;
-    }
-  }
-  return (unsigned char)*x - (unsigned char)*y;
-}
 
 static uint64_t fnv(uint64_t h, const void *data, size_t len)
 {
@@ -439,7 +421,7 @@ START_TEST(test_ids_deterministic)
   p.r = cs_routes_open(&c, p.nodes, NULL, NULL);
   ck_assert_ptr_nonnull(p.r);
   for (int64_t id = 1; id < cs_routes_nlinks(p.r); id++)
-    EXPECT(natural_cmp(cs_routes_link_name(p.r, id - 1), cs_routes_link_name(p.r, id)) < 0, "%s: %s before %s",
+    EXPECT(cs_natural_cmp(cs_routes_link_name(p.r, id - 1), cs_routes_link_name(p.r, id)) < 0, "%s: %s before %s",
            specs[_i], cs_routes_link_name(p.r, id - 1), cs_routes_link_name(p.r, id));
   if (_i == 0) { /* natural, not lexicographic: n9 before n10 */
     int64_t n9 = -1, n10 = -1;

@@ -15,7 +15,9 @@
 #   fuzz_units          sim/contracts/units.c, errors.c
 #   fuzz_rank_list      sim/contracts/rank_list.c, errors.c
 #   fuzz_platform_spec  the platform families (Makefile.am's PLATFORMS), units.c,
-#                       errors.c, tempdir.c (platform.c refers to it; never called)
+#                       errors.c, natural_order.c, input_path.c, tempdir.c with signals.c
+#                       and output_path.c
+#                       (platform.c refers to it; never called)
 #   fuzz_platform_xml   platforms/xml_validate.c, errors.c
 #   fuzz_tree_script    sim/contracts/tree_script.c, schedule.c, cost.c (the
 #                       schedules declare their cost models), sim/checks/
@@ -27,7 +29,7 @@
 #                       against their registry) and sim/contracts/msg.c, which
 #                       they call, and sim/cli/run_config.c with
 #                       sim/drivers/record.c (each point's config_key)
-#   fuzz_csv            sim/sweep/csv.c, errors.c
+#   fuzz_csv            sim/sweep/csv.c, errors.c, sim/drivers/record.c (its CSV writer)
 # The family lists come from Makefile.am, so a new platform or algorithm
 # (one line there) needs no change here.
 set -euo pipefail
@@ -78,14 +80,16 @@ for v in platforms collectives spanning_trees; do
   [ -n "${!v}" ] || { echo "tests/fuzz/build.sh: no sources for $v in Makefile.am" >&2; exit 1; }
 done
 
+# Code that reads a user's file does so through sim/contracts/input_path.c.
+reader="sim/contracts/input_path.c sim/contracts/errors.c"
 declare -A deps=(
   [fuzz_units]="sim/contracts/units.c sim/contracts/errors.c"
-  [fuzz_rank_list]="sim/contracts/rank_list.c sim/contracts/errors.c"
-  [fuzz_platform_spec]="$platforms sim/contracts/units.c sim/contracts/errors.c sim/contracts/tempdir.c"
-  [fuzz_tree_script]="sim/contracts/tree_script.c sim/contracts/schedule.c sim/contracts/cost.c sim/checks/tree_script_check.c sim/checks/replay.c $collectives"
+  [fuzz_rank_list]="sim/contracts/rank_list.c $reader"
+  [fuzz_platform_spec]="$platforms sim/contracts/units.c $reader sim/contracts/tempdir.c sim/contracts/signals.c sim/contracts/output_path.c sim/contracts/natural_order.c"
+  [fuzz_tree_script]="sim/contracts/tree_script.c sim/contracts/schedule.c sim/contracts/cost.c sim/checks/tree_script_check.c sim/checks/replay.c $collectives $reader"
   [fuzz_platform_xml]="platforms/xml_validate.c sim/contracts/errors.c sim/contracts/natural_order.c"
-  [fuzz_experiment]="sim/sweep/experiment.c sim/cli/run_config.c sim/drivers/record.c $spanning_trees sim/contracts/msg.c"
-  [fuzz_csv]="sim/sweep/csv.c sim/contracts/errors.c"
+  [fuzz_experiment]="sim/sweep/experiment.c sim/cli/run_config.c sim/drivers/record.c $spanning_trees sim/contracts/msg.c $reader"
+  [fuzz_csv]="sim/sweep/csv.c sim/contracts/errors.c sim/drivers/record.c"
 )
 harnesses="fuzz_units fuzz_rank_list fuzz_platform_spec fuzz_platform_xml fuzz_tree_script fuzz_experiment fuzz_csv"
 

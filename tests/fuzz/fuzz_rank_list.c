@@ -8,7 +8,9 @@
  *  - a reference tokenizer written here from the header's rules (ranks are
  *    decimal digits separated by space, tab, newline, CR, VT, FF or commas;
  *    '#' starts a comment running to the end of the line; any other byte
- *    outside a comment, a NUL included, is refused) accepts exactly the
+ *    outside a comment, a NUL included, is refused; a ',' with no rank
+ *    since the start or the last ',', or a ',' after the last rank, leaves
+ *    an empty element and is refused) accepts exactly the
  *    texts the parser accepts, and finds the same ranks in the same order.
  * The reference treats the bytes of a comment as free text (a NUL there is
  * not refused), as the parser does.
@@ -39,13 +41,20 @@ static reference reference_read(const unsigned char *t, size_t len, int64_t limi
   reference r = {true, g_array_new(FALSE, FALSE, sizeof(uint64_t))};
   GHashTable *seen = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
   size_t i = 0;
+  bool comma_empty = true; /* a ',' now would leave an empty element */
+  bool comma_last = false; /* the last ',' came after the last rank */
   while (r.ok && i < len) {
     if (t[i] == '#') {
       while (i < len && t[i] != '\n')
         i++;
+    } else if (t[i] == ',' && comma_empty) {
+      r.ok = false;
     } else if (separator(t[i])) {
+      comma_last = comma_last || t[i] == ',';
+      comma_empty = comma_empty || t[i] == ',';
       i++;
     } else {
+      comma_empty = comma_last = false;
       /* a token: everything up to a separator, a comment or the end */
       size_t j = i;
       while (j < len && !separator(t[j]) && t[j] != '#')
@@ -76,6 +85,7 @@ static reference reference_read(const unsigned char *t, size_t len, int64_t limi
     }
   }
   g_hash_table_destroy(seen);
+  r.ok = r.ok && !comma_last;
   return r;
 }
 
