@@ -272,7 +272,7 @@ START_TEST(test_file_with_comments_commas_newlines)
   static const int want[] = {0, 3, 5, 7, 9, 11, 63};
   assert_members("# members of the new group\n"
                  "3, 5\n"
-                 "  7\t9,,11   # trailing comment 12 13\n"
+                 "  7\t9, 11   # trailing comment 12 13\n"
                  "\n"
                  "0\n"
                  "63",
@@ -336,6 +336,16 @@ START_TEST(test_file_garbage_token)
 }
 END_TEST
 
+/* Issue 25: "0,,1" was read as 0 and 1; a list element may not be empty. */
+START_TEST(test_file_empty_element)
+{
+  assert_file_error("0,,1\n", 64, "line 1: an empty element (',' with no rank before it)");
+  assert_file_error(",0\n", 64, "line 1: an empty element (',' with no rank before it)");
+  assert_file_error("0, # a comment\n, 1\n", 64, "line 2: an empty element");
+  assert_file_error("0, 1,\n", 64, "an empty element (the list ends with ',')");
+}
+END_TEST
+
 START_TEST(test_file_duplicate_rank)
 {
   assert_file_error("4\n5\n4\n", 64, "line 3");
@@ -379,6 +389,7 @@ static Suite *group_suite(void)
   TCase *file = tcase_create("members-file");
   tcase_add_unchecked_fixture(file, setup_tmp, teardown_tmp);
   tcase_add_test(file, test_file_with_comments_commas_newlines);
+  tcase_add_test(file, test_file_empty_element);
   tcase_add_test(file, test_file_with_crlf_and_comment_glued_to_rank);
   tcase_add_test(file, test_file_comment_may_hold_bad_numbers);
   tcase_add_test(file, test_empty_file_has_no_member);

@@ -190,8 +190,7 @@ START_TEST(bad_inputs)
   expect_bad("does not do create-group", "create-group", "--platform", PLATFORM, "--impl", "leader",
              "--group-size", "4", NULL);
   expect_bad("does not do create", "create", "--platform", PLATFORM, "--impl", "direct", "--group-size", "4", NULL);
-  expect_bad("--group has no effect here: it applies only to comm create", "create-group", "--platform", PLATFORM,
-             "--group-size", "4", "--group", "range:0,3", NULL);
+  expect_bad("not both", "create-group", "--platform", PLATFORM, "--group-size", "4", "--group", "range:0,3", NULL);
   expect_bad("'sideways'", "create-group", "--platform", PLATFORM, "--group-size", "4", "--order", "sideways", NULL);
 }
 END_TEST

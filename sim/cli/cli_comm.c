@@ -381,7 +381,7 @@ static const char *const verbs[] = {"split", "create", "create-group", "ids", "b
 static const cs_opt_rule rules[] = {
     {"colors key", "op=split"},
     {"layout", "op=split,ids"},
-    {"group", "op=create"},
+    {"group", "op=create,create-group"},
     {"group-size", "op=create,create-group"},
     {"concurrent members order", "op=create,create-group +group-size"},
     {"tag", "op=create-group"},
@@ -440,7 +440,7 @@ int cs_comm_main(int argc, char **argv)
        0, 0, 0, layouts},
       {"key", 0, CS_OPT_CHOICE, &o.key, "RULE", "split: key of rank r: rank (default), reverse or random", 0, 0, 0, 0,
        keys},
-      {"group", 0, CS_OPT_LIST, &o.groups, "SPEC", "create: a group (stride:START,STRIDE,COUNT, range:FIRST,LAST, "
+      {"group", 0, CS_OPT_LIST, &o.groups, "SPEC", "create, create-group: a group (stride:START,STRIDE,COUNT, range:FIRST,LAST, "
        "ranks:R,..., A+B); repeat for disjoint groups", 0, 0, 0, 0, NULL},
       {"n", 'n', CS_OPT_INT, &o.n, "N", "ranks (default: every slot of the platform)", 1, INT64_C(1) << 31, 0, 0,
        NULL},
