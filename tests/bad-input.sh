@@ -65,6 +65,7 @@ declare -A base=(
   [comm-space]="comm space --cpm 2,2,1 -q --out $out"
   [comm-bench]="comm bench --set C1 -q --out $out"
   [mcmc]="mcmc --platform torus:2x2x2/2 -n 16 --balance none -q --out $out"
+  [reproduce]="reproduce --list"
 )
 numbers=(nan inf -1 0 1e999 99999999999999999999 "" abc " 3")
 paths=(/dev/null / "$work/missing/x" /etc/hostname/x "")

@@ -493,6 +493,14 @@ int cs_reproduce_main(int argc, char **argv)
   cs_cli c;
   int rc = cs_cli_parse(&c, "reproduce", 0, opts, r.t.name ? r.t.name : "TARGET", summary, help, argc, argv);
   r.cli = &c;
+  static const cs_opt_rule rules[] = {
+      {"out resume quick quiet jobs", "!list"}, /* --list lists and reproduces nothing */
+      {NULL, NULL},
+  };
+  if (rc == 0)
+    rc = cs_cli_check_rules(&c, rules, NULL);
+  if (rc == 0 && list && c.rest[0])
+    rc = cs_cli_usage(&c, "--list lists every target: unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && list) {
     char *text = targets_text();
     fputs(text, stdout);
