@@ -177,6 +177,9 @@ check no-such-command
 check
 check reproduce no-such-target
 check sweep "$work/missing.yaml" --out "$out"
+cp "$work/exp.yaml" "$work/out/exp.yaml"
+check sweep "$work/out/exp.yaml" -q --out "$work/out/exp.yaml" # the experiment is the output
+rm -f "$work/out/exp.yaml"
 
 # a repeated single-valued option, in every subcommand: refused
 must_refuse=1

@@ -1255,10 +1255,12 @@ int cs_sweep_main(int argc, char **argv)
     goto done;
   }
   char *exp_path = cs_input_path("experiment", c.rest[0], &err);
+  if (exp_path && !cs_cli_input_not_output(&c, "the experiment", exp_path, &err))
+    g_clear_pointer(&exp_path, g_free);
   e = exp_path ? cs_experiment_load(exp_path, cs_option_query_for_experiment, NULL, &err) : NULL;
   g_free(exp_path);
   if (!e) {
-    fprintf(stderr, "collsim sweep: %s\n", err->message);
+    fprintf(stderr, "collsim sweep: error: %s\n", err->message);
     status = cs_exit_status(err);
     goto done;
   }
@@ -1273,14 +1275,14 @@ int cs_sweep_main(int argc, char **argv)
     gboolean ok = !jpath || (read_journal(jpath, &jr, &err) && generic_header_ok(out_path, &err));
     g_free(jpath);
     if (!ok) {
-      fprintf(stderr, "collsim sweep: %s\n", err->message);
+      fprintf(stderr, "collsim sweep: error: %s\n", err->message);
       status = 2;
       goto done;
     }
   } else if (e->generic) {
     out_fd = open_generic_output(out_path, &jr, &journal_fd, &gen_header, &gen_len, &err);
     if (out_fd < 0) {
-      fprintf(stderr, "collsim sweep: %s\n", err->message);
+      fprintf(stderr, "collsim sweep: error: %s\n", err->message);
       status = 2;
       goto done;
     }
@@ -1291,7 +1293,7 @@ int cs_sweep_main(int argc, char **argv)
       rows = cs_sweep_rows_parse(text, len, out_path, NULL, &err);
       g_free(text);
       if (!rows) {
-        fprintf(stderr, "collsim sweep: %s\n", err->message);
+        fprintf(stderr, "collsim sweep: error: %s\n", err->message);
         status = 2;
         goto done;
       }
@@ -1299,7 +1301,7 @@ int cs_sweep_main(int argc, char **argv)
   } else {
     out_fd = open_output(out_path, &rows, &needs_header, &created, &err);
     if (out_fd < 0) {
-      fprintf(stderr, "collsim sweep: %s\n", err->message);
+      fprintf(stderr, "collsim sweep: error: %s\n", err->message);
       status = 2;
       goto done;
     }
@@ -1376,7 +1378,7 @@ int cs_sweep_main(int argc, char **argv)
   cs_progress_finish(sw.progress);
   g_free(costs);
   if (!ran) {
-    fprintf(stderr, "collsim sweep: %s\n", err->message);
+    fprintf(stderr, "collsim sweep: error: %s\n", err->message);
     status = 1;
   } else if (got_signal) {
     fprintf(stderr,
