@@ -177,9 +177,8 @@ check no-such-command
 check
 check reproduce no-such-target
 check sweep "$work/missing.yaml" --out "$out"
-cp "$work/exp.yaml" "$work/out/exp.yaml"
-check sweep "$work/out/exp.yaml" -q --out "$work/out/exp.yaml" # the experiment is the output
-rm -f "$work/out/exp.yaml"
+cp "$work/exp.yaml" "$work/exp-as-out.yaml"
+check sweep "$work/exp-as-out.yaml" -q --out "$work/exp-as-out.yaml" # the experiment is the output
 
 # a repeated single-valued option, in every subcommand: refused
 must_refuse=1
