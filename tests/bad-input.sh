@@ -223,9 +223,8 @@ check collective --platform percs:2,2,2 --coll scatter --algo binomial --block 1
 check tree --algo rank-hash -n 16 -f 0.5 -q --timeline "$work/out/x.png" --trace "$work/out/x.png"
 check allreduce --cluster 2x2@100 -n 4 --iterations 2 -q --write-script "$work/out/s.yaml" \
   --out "$work/out/../out/s.yaml"
-cp "$work/members.txt" "$work/out/m.txt"
-check groupmap --world 64 --members "$work/out/m.txt" --no-times -q --out "$work/out/m.txt"
-rm -f "$work/out/m.txt"
+cp "$work/members.txt" "$work/members-as-out.txt" # outside out/, which check() empties first
+check groupmap --world 64 --members "$work/members-as-out.txt" --no-times -q --out "$work/members-as-out.txt"
 # options that have no effect where they are given:
 check comm split --cpm 2,2,1 --group range:0,3 -q
 check comm split --cpm 2,2,1 --until-exhausted -q
