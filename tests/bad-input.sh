@@ -141,6 +141,16 @@ with_option() {
 # missing folder is a valid output (its folders are made).
 may_accept() { [ "$1" = 0 ] || [ "$1" = "$work/missing/x" ]; }
 
+# The common options (output, engine, platform, seed, trace: those tree,
+# mcmc and allreduce all take) read their values through the same code in
+# every comm operation: comm create-group gives them every bad value, the
+# other operations a malformed, an empty and a non-finite one (their own
+# options get every value in every operation).
+common=$(comm -12 <(options_of tree | cut -d' ' -f1 | sort) <(options_of mcmc | cut -d' ' -f1 | sort) |
+  comm -12 - <(options_of allreduce | cut -d' ' -f1 | sort))
+few_numbers=(abc "" nan)
+few_paths=(/ "")
+
 for key in "${!base[@]}"; do
   cmd=${key%%-*}
   [ "$key" = tree-script ] && cmd=tree-script
@@ -150,6 +160,12 @@ for key in "${!base[@]}"; do
       FILE | FILE.png) values=("${paths[@]}") ;;
       *) values=("${numbers[@]}") ;;
     esac
+    if [ "$cmd" = comm ] && [ "$key" != comm-create-group ] && grep -qx "$name" <<< "$common"; then
+      case $meta in
+        FILE | FILE.png) values=("${few_paths[@]}") ;;
+        *) values=("${few_numbers[@]}") ;;
+      esac
+    fi
     for v in "${values[@]}"; do
       if may_accept "$v"; then
         [ "$key" = comm-bench ] && continue # a run of its own (16 s): the refusals are what is tested here
