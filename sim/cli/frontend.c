@@ -104,12 +104,25 @@ static void add_common(cs_cli *c)
 
 /* ---- option values ---- */
 
-static const cs_opt *lookup(const cs_cli *c, const char *name)
+/* The option called `name` (without dashes), or NULL. */
+static const cs_opt *option_named(const cs_cli *c, const char *name)
 {
-  bool is_long = name[0] == '-' && name[1] == '-';
   for (guint i = 0; i < c->opts->len; i++) {
     const cs_opt *o = g_ptr_array_index(c->opts, i);
-    if (is_long ? strcmp(name + 2, o->name) == 0 : (name[1] == o->short_name && o->short_name))
+    if (strcmp(name, o->name) == 0)
+      return o;
+  }
+  return NULL;
+}
+
+/* The option a command-line word names: "--name" or "-x". */
+static const cs_opt *lookup(const cs_cli *c, const char *name)
+{
+  if (name[0] == '-' && name[1] == '-')
+    return option_named(c, name + 2);
+  for (guint i = 0; i < c->opts->len; i++) {
+    const cs_opt *o = g_ptr_array_index(c->opts, i);
+    if (name[1] == o->short_name && o->short_name)
       return o;
   }
   return NULL;
@@ -240,7 +253,7 @@ static bool flags_without_values(const cs_cli *c, int argc, char **argv, GError 
 /* The command's options, then --help and --help-all (GLib's own help is
  * off: it would print and exit as soon as it met --help, accepting any
  * nonsense after it; ours is printed once everything else has parsed). */
-static GOptionEntry *entries_of(cs_cli *c, gboolean *help, gboolean *help_all)
+static GOptionEntry *entries_of(cs_cli *c, gboolean *help)
 {
   GOptionEntry *e = g_new0(GOptionEntry, c->opts->len + 3);
   for (guint i = 0; i < c->opts->len; i++) {
@@ -249,7 +262,7 @@ static GOptionEntry *entries_of(cs_cli *c, gboolean *help, gboolean *help_all)
                           G_OPTION_ARG_CALLBACK, (gpointer)on_option, o->help, o->arg};
   }
   e[c->opts->len] = (GOptionEntry){"help", 'h', 0, G_OPTION_ARG_NONE, help, "show help options", NULL};
-  e[c->opts->len + 1] = (GOptionEntry){"help-all", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, help_all, NULL, NULL};
+  e[c->opts->len + 1] = (GOptionEntry){"help-all", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, help, NULL, NULL};
   return e;
 }
 
@@ -400,8 +413,8 @@ int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts
   if (description)
     g_option_context_set_description(ctx, description);
   GOptionGroup *group = g_option_group_new(cmd, cmd, "", c, NULL);
-  gboolean help = FALSE, help_all = FALSE;
-  GOptionEntry *entries = entries_of(c, &help, &help_all);
+  gboolean help = FALSE; /* --help or --help-all */
+  GOptionEntry *entries = entries_of(c, &help);
   g_option_group_add_entries(group, entries);
   g_option_context_set_main_group(ctx, group);
   g_option_context_set_help_enabled(ctx, FALSE);
@@ -416,7 +429,7 @@ int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts
     fprintf(stderr, "collsim %s: error: %s (see collsim %s --help)\n", cmd, e->message, cmd);
     g_error_free(e);
     rc = 2;
-  } else if (help || help_all) {
+  } else if (help) {
     print_help_and_exit(ctx);
   } else {
     c->rest = g_strdupv(args + 1);
@@ -515,10 +528,7 @@ int cs_cli_usage(const cs_cli *c, const char *fmt, ...)
 /* The value an option was given as (NULL: not given, or not a text). */
 static const char *given_text(const cs_cli *c, const char *name)
 {
-  const cs_opt *o = NULL;
-  for (guint i = 0; !o && i < c->opts->len; i++)
-    if (strcmp(((const cs_opt *)g_ptr_array_index(c->opts, i))->name, name) == 0)
-      o = g_ptr_array_index(c->opts, i);
+  const cs_opt *o = option_named(c, name);
   if (!o || !cs_cli_given(c, name))
     return NULL;
   return o->type == CS_OPT_STRING || o->type == CS_OPT_CHOICE ? *(char **)o->target : "";
