@@ -202,8 +202,6 @@ static int write_extra(const cs_cli *c, const char *path, GString *text)
 
 static int run(const cs_cli *c, const coll_opts *o)
 {
-  if (!o->timed && cs_cli_trace_refuse(c, "--timed"))
-    return 2;
   plan P = {0};
   GError *e = NULL;
   cs_coll_options opt = {o->links || o->per_link, o->timed, o->verify, o->gamma, c->quiet};
@@ -288,7 +286,7 @@ int cs_collective_main(int argc, char **argv)
       {"models", "+list"},
       {"coll algo block bytes timed per-link pairs", "!batch"},
       {"script", "algo=script | +batch"},
-      {"@engine gamma", "+timed"},
+      {"@engine @trace gamma", "+timed"},
       {NULL, NULL},
   };
   if (rc == 0)

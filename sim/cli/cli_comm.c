@@ -343,8 +343,6 @@ static int run_ids(const cs_cli *c, comm_opts *o)
 {
   if (o->impl && !cs_comm_protocol_find(o->impl, CS_COMM_SPLIT))
     return cs_cli_usage(c, "--impl %s has no split: ids counts leader or mpich splits", o->impl);
-  if (cs_cli_trace_refuse(c, "split, create, create-group or bench (comm ids only counts)"))
-    return 2;
   GError *e = NULL;
   cs_platform *p = comm_platform(c, o, CS_COMM_SPLIT, NULL, &e);
   int rc = p && cs_platform_resolve(p, 0, &e) ? 0 : cs_cli_fail(c, e);
@@ -402,8 +400,6 @@ static int run_space(const cs_cli *c, const comm_opts *o)
   static const char *const names[] = {"C", "P", "M"};
   int64_t cpm[3];
   GError *e = NULL;
-  if (cs_cli_trace_refuse(c, "split, create, create-group or bench (comm space is a model)"))
-    return 2;
   if (!cs_spec_counts("cpm", o->cpm ? o->cpm : "1000,100,10", ',', names, 3, 3, cpm, &e)) {
     int rc = cs_cli_fail(c, e);
     g_error_free(e);

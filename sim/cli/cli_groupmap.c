@@ -87,9 +87,8 @@ static int check_options(const cs_cli *c, const gm_opts *o, char **reps, char **
     return cs_cli_usage(c, "give --members FILE (with --world N), --paper-groups or --list");
   if (o->members && o->world == 0)
     return cs_cli_usage(c, "--members needs --world N (the world size, at most 2^31)");
-  if (paper && (o->world || o->unordered))
-    return cs_cli_usage(c, "--%s applies to --members; the paper groups have their own (world 10^6)",
-                        o->world ? "world" : "unordered");
+  if (paper && o->world) /* --unordered: the rule table */
+    return cs_cli_usage(c, "--world applies to --members; the paper groups have their own (world 10^6)");
   for (char **r = reps; *r; r++)
     if (!known_rep(*r))
       return cs_cli_usage(c, "--reps: unknown representation '%s' (see collsim groupmap --list)", *r);

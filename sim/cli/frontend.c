@@ -866,14 +866,6 @@ void cs_cli_engine_clear(cs_engine_config *ec)
 
 /* ---- message trace ---- */
 
-int cs_cli_trace_refuse(const cs_cli *c, const char *needs)
-{
-  if (!c->trace && !c->timeline)
-    return 0;
-  return cs_cli_usage(c, "%s records the messages of a simulated run: it needs %s", c->trace ? "--trace" : "--timeline",
-                      needs);
-}
-
 bool cs_cli_timeline_fits(const cs_cli *c, int64_t ranks, GError **err)
 {
   if (!c->timeline || ranks <= CS_TIMELINE_MAX_RANKS)

@@ -16,9 +16,9 @@
  *    --trace FILE (one CSV row per message delivered) and --timeline
  *    FILE.png (gnuplot: messages per rank and link load per tier over
  *    time, small runs), recorded by sim/drivers/trace.h through the engine
- *    configuration cs_cli_engine makes; the subcommand refuses them on an
- *    untimed run (cs_cli_trace_refuse) and writes them after a run that
- *    succeeded (cs_cli_trace_write).
+ *    configuration cs_cli_engine makes; a command that simulates nothing
+ *    refuses them through its rule table (@trace) and the others write
+ *    them after a run that succeeded (cs_cli_trace_write).
  *  - Errors map to exit statuses once: bad input (CS_INPUT_ERROR, an option
  *    error) prints one line "collsim CMD: error: ..." and gives 2; anything
  *    else gives 1.
@@ -179,10 +179,6 @@ bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send,
                    cs_engine_config *ec, GError **err);
 void cs_cli_engine_clear(cs_engine_config *ec);
 
-/* --trace or --timeline given to a run that simulates nothing: the bad-input
- * status (2) with a message that they need `needs` (e.g. "--timed"); 0 when
- * neither was given. */
-int cs_cli_trace_refuse(const cs_cli *c, const char *needs);
 /* Before the run: --timeline on more ranks than it draws is refused at once
  * (false, CS_INPUT_ERROR), not after the whole simulation; its message
  * limit can only be judged after the run. */
