@@ -34,6 +34,7 @@
 #include "sim/contracts/transport.h"
 #include "sim/engine/sg_engine.h"
 #include "tests/comm_formulas.h"
+#include "tests/rank_failures.h"
 
 #include <check.h>
 #include <glib/gstdio.h>
@@ -71,29 +72,15 @@ static struct {
 static const cs_wid *sub;
 static int sub_size;
 
-static void fail_at(int rank, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void fail_at(int rank, const char *fmt, ...)
-{
-  L.failed++;
-  if (L.failures->len >= 10)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  char *what = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_ptr_array_add(L.failures, g_strdup_printf("rank %d: %s", rank, what));
-  g_free(what);
-}
+#define fail_at(rank, ...) rank_failure(L.failures, &L.failed, rank, __VA_ARGS__)
 
 /* Fails the test with the recorded failures, if any. */
 static void assert_no_failures(const char *spec)
 {
   if (L.failed == 0)
     return;
-  GString *s = g_string_new(NULL);
-  for (guint i = 0; i < L.failures->len; i++)
-    g_string_append_printf(s, "\n  %s", (const char *)g_ptr_array_index(L.failures, i));
-  ck_abort_msg("%s: %d failures:%s", spec, L.failed, s->str);
+  char *kept = rank_failures_text(L.failures);
+  ck_abort_msg("%s: %d failures:%s", spec, L.failed, kept);
 }
 
 /* Simulate spec's cpm platform with one proclet per slot running fn. */

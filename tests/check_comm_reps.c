@@ -34,6 +34,7 @@
 #include "sim/contracts/groupmap_strategy.h"
 #include "sim/contracts/transport.h"
 #include "sim/engine/sg_engine.h"
+#include "tests/rank_failures.h"
 
 #include <check.h>
 #include <glib/gstdio.h>
@@ -112,19 +113,7 @@ static struct {
   int failed, finished;
 } R;
 
-static void fail_at(int rank, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void fail_at(int rank, const char *fmt, ...)
-{
-  R.failed++;
-  if (R.failures->len >= 10)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  char *what = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_ptr_array_add(R.failures, g_strdup_printf("rank %d: %s", rank, what));
-  g_free(what);
-}
+#define fail_at(rank, ...) rank_failure(R.failures, &R.failed, rank, __VA_ARGS__)
 
 static bool holds(const char *map, const cs_wid *w, int64_t m)
 {
@@ -305,13 +294,11 @@ static void assert_all_passed(const rep_case *tc)
 {
   char *what = g_strdup_printf("comm %s --impl %s --map %s%s", cs_comm_op_name(tc->proto->op), tc->proto->impl,
                                tc->map, tc->share ? "" : " --no-share");
-  GString *s = g_string_new(NULL);
-  for (guint i = 0; i < R.failures->len; i++)
-    g_string_append_printf(s, "\n  %s", (const char *)g_ptr_array_index(R.failures, i));
-  ck_assert_msg(R.failed == 0, "%s: %d failures:%s", what, R.failed, s->str);
+  char *kept = rank_failures_text(R.failures);
+  ck_assert_msg(R.failed == 0, "%s: %d failures:%s", what, R.failed, kept);
+  g_free(kept);
   ck_assert_msg(cs_engine_retired() == WORLD && R.finished == WORLD, "%s: %d of %d proclets finished", what,
                 R.finished, WORLD);
-  g_string_free(s, TRUE);
   g_free(what);
 }
 
