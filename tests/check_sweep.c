@@ -11,11 +11,13 @@
  * it; else ./collsim, and it fails if there is none) on
  * experiments/smoke.yaml. */
 #include "sim/sweep/experiment.h"
-#include "sim/cli/run_config.h"
+#include "sim/drivers/run_config.h"
 #include "sim/contracts/progress.h"
 #include "sim/drivers/spanning_tree_result.h"
+#include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
-#include "sim/sweep/csv.h"
+#include "sim/cli/option_answer.h"
+#include "sim/contracts/csv.h"
 #include "sim/sweep/option_query.h"
 #include "sim/sweep/sweep.h"
 #include "sim/sweep/point_cost.h"
@@ -76,9 +78,19 @@ static char **test_outputs(const char *command, gpointer data, GError **err)
   return g_strdupv((char **)names);
 }
 
+/* The host the parser's tests run under: collsim's subcommands that print
+ * rows (sim/cli/commands.h) and the output options above. */
+static const cs_experiment_host *test_host(void)
+{
+  static cs_experiment_host host = {.outputs = test_outputs};
+  if (!host.commands)
+    host.commands = cs_command_names(CS_CMD_ROWS);
+  return &host;
+}
+
 static cs_experiment *parse(const char *text, GError **err)
 {
-  return cs_experiment_parse(text, strlen(text), "t.yaml", test_outputs, NULL, err);
+  return cs_experiment_parse(text, strlen(text), "t.yaml", test_host(), err);
 }
 
 #define BASE "name: t\nalgorithms: [rank-hash]\nn: [64]\nf: [0.5]\nk: [3]\n"
@@ -383,12 +395,12 @@ START_TEST(parse_platform_file_relative)
   char *xml = write_tmp("plat.xml", "<?xml version='1.0'?><platform version=\"4.1\"/>\n");
   char *yaml = write_tmp("e.yaml", BASE "platform: {file: plat.xml, cores: 2}\n");
   GError *err = NULL;
-  cs_experiment *e = cs_experiment_load(yaml, test_outputs, NULL, &err);
+  cs_experiment *e = cs_experiment_load(yaml, test_host(), &err);
   ck_assert_msg(e != NULL, "%s", err ? err->message : "");
   ck_assert_str_eq(e->platform_file, xml);
   ck_assert_ptr_null(e->torus);
   ck_assert_int_eq(e->cores, 2);
-  char **argv = cs_sweep_point_argv(e, cs_experiment_point(e, 0), "collsim");
+  char **argv = cs_point_argv(e, cs_experiment_point(e, 0), "collsim");
   char *line = cs_sweep_command_line(argv);
   char *want = g_strdup_printf("--platform=%s --cores=2 ", xml);
   ck_assert_msg(strstr(line, want), "%s", line);
@@ -412,7 +424,7 @@ START_TEST(parse_shipped_experiments)
   for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
     char *path = g_build_filename(srcdir(), "experiments", want[i].file, NULL);
     GError *err = NULL;
-    cs_experiment *e = cs_experiment_load(path, test_outputs, NULL, &err);
+    cs_experiment *e = cs_experiment_load(path, test_host(), &err);
     ck_assert_msg(e != NULL, "%s: %s", path, err ? err->message : "");
     ck_assert_msg(cs_experiment_npoints(e) == want[i].points, "%s: %zu points", path, cs_experiment_npoints(e));
     cs_experiment_free(e);
@@ -620,7 +632,7 @@ START_TEST(shard_and_argv)
                            "platform: {torus: auto, cores: 4}\nextra_args: [\"--cfg=a:b c\"]\n",
                            &err);
   ck_assert_ptr_nonnull(e);
-  char **argv = cs_sweep_point_argv(e, cs_experiment_point(e, 0), "/x/collsim");
+  char **argv = cs_point_argv(e, cs_experiment_point(e, 0), "/x/collsim");
   char *line = cs_sweep_command_line(argv);
   ck_assert_str_eq(line, "/x/collsim tree --algo=comm-split --n=64 --f=0.1 --k=3 --colors=1 --seed=5 --torus=auto "
                          "--cores=4 --no-header --format=csv --quiet --with-config '--cfg=a:b c'");

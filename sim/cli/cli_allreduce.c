@@ -2,7 +2,7 @@
  * the SMP clusters by default are what the paper measured) and `collsim
  * tree-script` (write a generated tree as an editable YAML script).  Bad
  * input: one message naming the problem, exit status 2, nothing written. */
-#include "sim/cli/cli_allreduce.h"
+#include "sim/cli/commands.h"
 #include "algorithms/reduce_bcast_trees/tree_gen.h"
 #include "sim/checks/tree_script_check.h"
 #include "sim/cli/frontend.h"

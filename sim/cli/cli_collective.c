@@ -11,7 +11,7 @@
  *                      pattern-generator's, node pair by node pair;
  *   --verify           the schedule is replayed first (who holds what).
  * Bad input: one message naming the problem, exit status 2, nothing written. */
-#include "sim/cli/cli_collective.h"
+#include "sim/cli/commands.h"
 #include "sim/checks/tree_script_check.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"

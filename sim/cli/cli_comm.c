@@ -18,7 +18,7 @@
  * such as BG/P, seed 004) --impl mpich and --map array, every rank an MPI
  * process with a core of its own.  create-group's --impl is intercomm
  * (Algorithm 1) unless given. */
-#include "sim/cli/cli_comm.h"
+#include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/groupmap_strategy.h"

@@ -6,7 +6,7 @@
  *   collsim groupmap --list
  * The measuring is sim/drivers/groupmap_measure.c; this file reads the
  * group and the options. */
-#include "sim/cli/cli_groupmap.h"
+#include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/groupmap_strategy.h"
 #include "sim/contracts/progress.h"

@@ -4,7 +4,7 @@
  * Runs one balancing mode (algorithms/mcmc/) in SimGrid and reports the
  * execution time beside the ideal and baseline times, and the regroupings
  * per process (sim/drivers/mcmc_run.c).  Bad input: one message, exit 2. */
-#include "sim/cli/cli_mcmc.h"
+#include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/tempdir.h"

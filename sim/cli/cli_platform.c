@@ -3,7 +3,7 @@
  *   collsim platform --platform torus:8x8x16/4 [--out FILE]
  *   collsim platform --platform torus:auto/4 -n 4096
  *   collsim platform --net percs:64,16,16      (the older aliases work too) */
-#include "sim/cli/cli_platform.h"
+#include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/tempdir.h"
 

@@ -2,7 +2,7 @@
  * sim/drivers/spanning_tree_run.c, on any platform (a BG/P torus sized for
  * n by default).  Bad input: one message naming the problem, exit status 2,
  * nothing written. */
-#include "sim/cli/cli_tree.h"
+#include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/tempdir.h"

@@ -1,11 +1,12 @@
 /* Row-by-row comparison of CSV results (see compare.h): reading the files,
  * choosing the key and compared columns, matching the rows, the report,
  * and `collsim compare`. */
+#include "sim/cli/commands.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
-#include "sim/sweep/csv.h"
+#include "sim/contracts/csv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ static void table_clear(table *t)
   t->header = t->rows = NULL;
 }
 
-/* The file at path, read strictly (sim/sweep/csv.h): malformed CSV is bad input. */
+/* The file at path, read strictly (sim/contracts/csv.h): malformed CSV is bad input. */
 static bool table_read(const char *path, table *t, GError **err)
 {
   char *text = NULL;

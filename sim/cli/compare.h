@@ -23,7 +23,7 @@
  * Whatever makes a difference, the comparison notices it: a changed key
  * column shows as a row only here.
  *
- * Files are read strictly (RFC 4180, sim/sweep/csv.h): a ragged row, an
+ * Files are read strictly (RFC 4180, sim/contracts/csv.h): a ragged row, an
  * unterminated quoted field, a quote inside an unquoted field, a binary
  * file (NUL bytes, not UTF-8) or an empty header is bad input
  * (CS_INPUT_ERROR, "FILE:LINE: ..."), never a match.  CRLF line endings and
@@ -80,8 +80,5 @@ GPtrArray *cs_list_files(const char *dir, const char *prefix, const char *suffix
 /* strcmp for g_ptr_array_sort of a GPtrArray of char *. */
 gint cs_compare_by_name(gconstpointer a, gconstpointer b);
 
-/* `collsim compare COMMITTED NOW`: argv[0] is "compare".  Exit status 0
- * everything matches, 1 something differs, 2 bad input. */
-int cs_compare_main(int argc, char **argv);
 
 #endif

@@ -2,7 +2,7 @@
  * prints a side-by-side summary.  Each scheme runs as its own `collsim tree`
  * process (SimGrid is initialised once per process); its CSV row is read by
  * column name. */
-#include "sim/cli/demo.h"
+#include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/drivers/spanning_tree_result.h"
 #include "sim/sweep/sweep.h"

@@ -3,8 +3,8 @@
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
 #include "sim/contracts/tree_script.h"
+#include "sim/cli/option_answer.h"
 #include "sim/sweep/experiment.h"
-#include "sim/sweep/option_query.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -24,7 +24,7 @@
  *    else gives 1.
  *  - Output: records rendered as table, CSV or JSON (sim/drivers/record.h) to
  *    stdout or, atomically, to --out; with --with-config every row also
- *    names the run's whole configuration (sim/cli/run_config.h: resolved
+ *    names the run's whole configuration (sim/drivers/run_config.h: resolved
  *    platform, model, overheads, every option given, seed, collsim version,
  *    config_key).  Output paths (every option of type CS_OPT_PATH_OUT) are
  *    checked before the run (a writable folder, not a directory, not a
@@ -39,7 +39,7 @@
 #define COLLSIM_FRONTEND_H
 
 #include "platforms/platform.h"
-#include "sim/cli/run_config.h"
+#include "sim/drivers/run_config.h"
 #include "sim/drivers/record.h"
 #include "sim/drivers/trace.h"
 #include "sim/contracts/output_path.h"

@@ -25,7 +25,7 @@
  * DIR/COMPARISON.txt.  Exit status: 0 the run succeeded and everything it
  * made matches; 1 a step failed or something differs; 2 bad input (nothing
  * is written); 128+N interrupted by signal N (--resume continues). */
-#include "sim/cli/reproduce.h"
+#include "sim/cli/commands.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"

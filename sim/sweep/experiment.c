@@ -1,7 +1,7 @@
 /* Experiment YAML parser (libyaml document API).  See experiment.h for the
  * schema and the point order. */
 #include "sim/sweep/experiment.h"
-#include "sim/cli/run_config.h"
+#include "sim/drivers/run_config.h"
 #include "sim/contracts/input_path.h"
 #include "sim/contracts/yaml_util.h"
 
@@ -23,8 +23,7 @@ typedef struct parse_ctx {
   yaml_document_t *doc;
   GError **err;
   const yaml_node_t *extra_args; /* the extra_args node, when given */
-  cs_output_options_fn ask;      /* where the command's output options come from (may be NULL) */
-  gpointer ask_data;
+  const cs_experiment_host *host; /* the subcommands and their output options (may be NULL) */
   const char *command;           /* the command, once known */
   char **outputs;                /* its output options, once known */
 } parse_ctx;
@@ -492,27 +491,16 @@ static gboolean excluded_by(const exclude_rule *r, const cs_point *p)
 
 /* ---- generic experiments (any subcommand) ---- */
 
-static const char *const COMMANDS[] = {"tree", "collective", "allreduce", "comm", "mcmc", NULL};
-
-const char *cs_experiment_commands(void)
+/* Is command one the host runs?  A host without a list runs any. */
+static gboolean command_known(const parse_ctx *c, const char *command)
 {
-  static char list[128];
-  if (list[0])
-    return list;
-  for (size_t i = 0; COMMANDS[i]; i++) {
-    if (i > 0)
-      g_strlcat(list, ", ", sizeof list);
-    g_strlcat(list, COMMANDS[i], sizeof list);
-  }
-  return list;
+  return !c->host || !c->host->commands || g_strv_contains(c->host->commands, command);
 }
 
-gboolean cs_experiment_command_known(const char *command)
+/* "tree, collective, ...": the host's subcommands, for messages. */
+static char *known_commands(const parse_ctx *c)
 {
-  for (size_t i = 0; COMMANDS[i]; i++)
-    if (strcmp(command, COMMANDS[i]) == 0)
-      return TRUE;
-  return FALSE;
+  return g_strjoinv(", ", (char **)c->host->commands);
 }
 
 /* One option and its values (each a string; "" for a flag set, NULL for a
@@ -558,10 +546,10 @@ static gboolean option_name_ok(parse_ctx *c, const yaml_node_t *knode, const cha
 static gboolean learn_outputs(parse_ctx *c, const char *command)
 {
   c->command = command;
-  if (!c->ask)
+  if (!c->host || !c->host->outputs)
     return TRUE;
   GError *e = NULL;
-  c->outputs = c->ask(command, c->ask_data, &e);
+  c->outputs = c->host->outputs(command, c->host->data, &e);
   if (!c->outputs) {
     if (e)
       g_propagate_error(c->err, e);
@@ -920,7 +908,7 @@ static gboolean parse_generic_exclude(parse_ctx *c, const yaml_node_t *node, GPt
 static gboolean parse_generic(parse_ctx *c, const yaml_node_t *root, cs_experiment *e)
 {
   const char *command = root_command(c, root);
-  if (command && cs_experiment_command_known(command) && !learn_outputs(c, command))
+  if (command && command_known(c, command) && !learn_outputs(c, command))
     return FALSE;
   map_iter it;
   if (!map_begin(c, root, NULL, "a mapping of keys (name, command, parameters, ...)", &it))
@@ -941,8 +929,11 @@ static gboolean parse_generic(parse_ctx *c, const yaml_node_t *root, cs_experime
       ok = get_string(c, v, key, TRUE, &e->description);
     else if (!strcmp(key, "command")) {
       ok = get_string(c, v, key, FALSE, &e->command);
-      if (ok && !cs_experiment_command_known(e->command))
-        ok = fail(c, v, key, "unknown command '%s' (known: %s)", e->command, cs_experiment_commands());
+      if (ok && !command_known(c, e->command)) {
+        char *known = known_commands(c);
+        ok = fail(c, v, key, "unknown command '%s' (known: %s)", e->command, known);
+        g_free(known);
+      }
     } else if (!strcmp(key, "parameters"))
       ok = parse_params(c, v, "parameters", shared);
     else if (!strcmp(key, "series"))
@@ -1275,12 +1266,12 @@ static gboolean finish_points(parse_ctx *c, cs_experiment *e)
   return TRUE;
 }
 
-cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, cs_output_options_fn outputs,
-                                   gpointer data, GError **err)
+cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, const cs_experiment_host *host,
+                                   GError **err)
 {
   cs_experiment *e = g_new0(cs_experiment, 1);
   experiment_init(e, path);
-  parse_ctx c = {.path = path, .doc = NULL, .err = err, .ask = outputs, .ask_data = data};
+  parse_ctx c = {.path = path, .doc = NULL, .err = err, .host = host};
   yaml_parser_t parser;
   yaml_document_t doc;
   gboolean ok = FALSE;
@@ -1333,7 +1324,7 @@ cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *pat
   return e;
 }
 
-cs_experiment *cs_experiment_load(const char *path, cs_output_options_fn outputs, gpointer data, GError **err)
+cs_experiment *cs_experiment_load(const char *path, const cs_experiment_host *host, GError **err)
 {
   char *text = NULL;
   gsize len = 0;
@@ -1343,7 +1334,7 @@ cs_experiment *cs_experiment_load(const char *path, cs_output_options_fn outputs
     g_error_free(e);
     return NULL;
   }
-  cs_experiment *x = cs_experiment_parse(text, len, path, outputs, data, err);
+  cs_experiment *x = cs_experiment_parse(text, len, path, host, err);
   g_free(text);
   return x;
 }
@@ -1401,4 +1392,17 @@ gboolean cs_same_fraction(double a, double b)
   if (a == b)
     return TRUE;
   return fabs(a - b) <= 6e-6 * fmax(fabs(a), fabs(b));
+}
+
+char **cs_point_argv(const cs_experiment *e, const cs_point *p, const char *exe)
+{
+  char **opts = cs_point_options(e, p);
+  GPtrArray *a = g_ptr_array_new();
+  g_ptr_array_add(a, g_strdup(exe));
+  g_ptr_array_add(a, g_strdup(e->command));
+  for (size_t i = 0; opts[i]; i++)
+    g_ptr_array_add(a, opts[i]);
+  g_free(opts); /* the strings moved into a */
+  g_ptr_array_add(a, NULL);
+  return (char **)g_ptr_array_free(a, FALSE);
 }

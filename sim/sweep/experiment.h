@@ -22,7 +22,7 @@
  * A point runs `collsim COMMAND --OPTION=VALUE ... --format=csv --quiet
  * --with-config EXTRA_ARGS`; its rows, behind the labels, go into the
  * output, whose header is the labels, the subcommand's CSV header and the
- * configuration columns (sim/cli/run_config.h).  The sweep resumes from a
+ * configuration columns (sim/drivers/run_config.h).  The sweep resumes from a
  * journal beside the output (see sweep.h).
  *
  * extra_args (both schemas): each item one long option, `--name=value` or
@@ -78,7 +78,7 @@ typedef struct cs_point {
   char **args;
   char **labels;
   char *key;
-  /* config_key of the run (sim/cli/run_config.h): the hash of its
+  /* config_key of the run (sim/drivers/run_config.h): the hash of its
    * normalized argument list, extra_args included, and collsim's version */
   char *config_key;
   /* tree experiments */
@@ -118,6 +118,15 @@ typedef struct cs_experiment {
  * asks the subcommand itself (sim/sweep/option_query.h). */
 typedef char **(*cs_output_options_fn)(const char *command, gpointer data, GError **err);
 
+/* What the parser asks of the program that runs the experiment (the table
+ * of subcommands sits above the sweep, in sim/cli/commands.h): which
+ * subcommands an experiment may name, and which options of one write files. */
+typedef struct cs_experiment_host {
+  const char *const *commands;  /* NULL-terminated: the subcommands that print result rows */
+  cs_output_options_fn outputs; /* NULL: only the sweep's own options are refused */
+  gpointer data;                /* given to outputs */
+} cs_experiment_host;
+
 /* Load and validate.  On error returns NULL with a message
  * "FILE:LINE: key 'KEY': what is wrong" (CS_EXPERIMENT_ERROR), or the error
  * of `outputs`.  Refused wherever an option is named (parameters, series,
@@ -129,12 +138,12 @@ typedef char **(*cs_output_options_fn)(const char *command, gpointer data, GErro
  * like a configuration column (cs_config_columns) is refused too; one named
  * like a column of the command's own output is refused when the first
  * point's header shows it (sweep.c). */
-cs_experiment *cs_experiment_load(const char *path, cs_output_options_fn outputs, gpointer data, GError **err);
+cs_experiment *cs_experiment_load(const char *path, const cs_experiment_host *host, GError **err);
 
 /* Same from a string; `path` names it in messages and anchors relative
  * platform files. */
-cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, cs_output_options_fn outputs,
-                                   gpointer data, GError **err);
+cs_experiment *cs_experiment_parse(const char *text, size_t len, const char *path, const cs_experiment_host *host,
+                                   GError **err);
 
 void cs_experiment_free(cs_experiment *e);
 
@@ -149,11 +158,10 @@ static inline const cs_point *cs_experiment_point(const cs_experiment *e, size_t
  * points --no-header too), then extra_args.  Every option is one token,
  * --name=value or --name. */
 char **cs_point_options(const cs_experiment *e, const cs_point *p);
+/* A point's whole command line (NULL-terminated, g_strfreev it): exe, the
+ * experiment's subcommand, then cs_point_options. */
+char **cs_point_argv(const cs_experiment *e, const cs_point *p, const char *exe);
 
-/* Commands an experiment may name (those that print CSV rows). */
-gboolean cs_experiment_command_known(const char *command);
-/* The subcommands an experiment may run, "tree, collective, ...". */
-const char *cs_experiment_commands(void);
 
 /* Human-readable platform, e.g. "torus auto, 4 cores" or "file x.xml". */
 char *cs_experiment_platform_label(const cs_experiment *e);

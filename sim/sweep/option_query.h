@@ -17,9 +17,8 @@
 
 #define CS_OPTION_QUERY_ENV "COLLSIM_OPTION_QUERY"
 
-/* The front end's side: when CS_OPTION_QUERY_ENV names a file, write the
- * options (a GPtrArray of cs_opt *) into it as above. */
-void cs_option_query_answer(const GPtrArray *opts);
+/* The front end's side is sim/cli/option_answer.c (the front end sits
+ * above the sweep). */
 
 /* The sweep's side: the output options of `collsim COMMAND` (those of kind
  * path-out), NULL-terminated (g_strfreev it), asking this program.  NULL

@@ -3,7 +3,6 @@
 
 #include "sim/contracts/progress.h"
 #include "sim/contracts/tempdir.h"
-#include "sim/sweep/sweep.h"
 
 #include <errno.h>
 #include <math.h>
@@ -41,7 +40,7 @@ static void plan_point(const cs_experiment *e, const cs_point *p, const char *ex
   char *path = cs_tempfile("plan", ".txt", NULL);
   if (!path)
     return;
-  char **argv = cs_sweep_point_argv(e, p, exe);
+  char **argv = cs_point_argv(e, p, exe);
   /* G_SPAWN_FILE_AND_ARGV_ZERO: run /proc/self/exe with argv[0] = exe */
   GPtrArray *full = g_ptr_array_new();
   g_ptr_array_add(full, (gpointer) "/proc/self/exe");

@@ -53,13 +53,12 @@
 #endif
 #include "sim/sweep/sweep.h"
 
-#include "sim/cli/frontend.h"
 #include "sim/contracts/input_path.h"
 #include "sim/contracts/output_path.h"
 #include "sim/contracts/progress.h"
+#include "sim/drivers/run_config.h"
 #include "sim/drivers/spanning_tree_result.h"
-#include "sim/sweep/csv.h"
-#include "sim/sweep/option_query.h"
+#include "sim/contracts/csv.h"
 #include "sim/sweep/point_cost.h"
 #include "sim/contracts/tempdir.h"
 
@@ -127,7 +126,7 @@ GPtrArray *cs_csv_split(const char *line)
 }
 
 /* The header of a tree sweep's output: collsim tree's CSV columns, then
- * the configuration columns (sim/cli/run_config.h). */
+ * the configuration columns (sim/drivers/run_config.h). */
 const char *cs_sweep_tree_header(void)
 {
   static char *header;
@@ -309,19 +308,6 @@ gboolean cs_sweep_check_row(const char *row, const cs_point *p, char **why)
 }
 
 /* ------------------------------------------------------ command lines ---- */
-
-char **cs_sweep_point_argv(const cs_experiment *e, const cs_point *p, const char *exe)
-{
-  char **opts = cs_point_options(e, p);
-  GPtrArray *a = g_ptr_array_new();
-  g_ptr_array_add(a, g_strdup(exe));
-  g_ptr_array_add(a, g_strdup(e->command));
-  for (size_t i = 0; opts[i]; i++)
-    g_ptr_array_add(a, opts[i]);
-  g_free(opts); /* the strings moved into a */
-  g_ptr_array_add(a, NULL);
-  return (char **)g_ptr_array_free(a, FALSE);
-}
 
 char *cs_sweep_command_line(char *const *argv) { return cs_shell_join(argv); }
 
@@ -786,7 +772,7 @@ static gboolean run_points(sweep *sw, GPtrArray *pending, int njobs, GError **er
         slot++;
       job *j = &jobs[slot];
       j->pt = g_ptr_array_index(pending, next);
-      j->argv = cs_sweep_point_argv(sw->e, j->pt, sw->exe_display);
+      j->argv = cs_point_argv(sw->e, j->pt, sw->exe_display);
       j->cost = sw->costs ? sw->costs[next] : (cs_point_cost){1, 0};
       j->log_path = sw->costs ? cs_tempfile("point", ".log", NULL) : NULL;
       if (!spawn_job(j, err)) {
@@ -1182,97 +1168,31 @@ static gboolean created_empty_output(gboolean existed, int fd)
   return !existed && fstat(fd, &st) == 0 && st.st_size == 0;
 }
 
-/* --------------------------------------------------------------- main ---- */
+/* ------------------------------------------------------------ the run ---- */
 
-static const char *const SUMMARY_FORMAT =
-    "Runs every point of EXPERIMENT.yaml (the cartesian product of its lists) as\n"
-    "one run of the experiment's subcommand (collsim %s)\n"
-    "and appends its CSV rows to the output, skipping points already done (an\n"
-    "interrupted sweep resumes when run again).  Exit status: 0 all done, 1 some\n"
-    "point failed, 2 bad input.";
-
-static const char *const DESCRIPTION =
-    "Points run in the experiment's order (its parameters' lists nested in the\n"
-    "order written, the first outermost); --shard I/N keeps those whose index is\n"
-    "I modulo N.  Unless --quiet, the progress line's ETA weighs each point by\n"
-    "its size: every pending point is first planned (its run stops before the\n"
-    "simulation and tells its processes and messages; 5 s at most), and a\n"
-    "running point is followed as it goes.\n"
-    "\n"
-    "Examples:\n"
-    "  collsim sweep experiments/smoke.yaml --out smoke.csv\n"
-    "  # Slurm job array of 16 shards, then merge with one header:\n"
-    "  collsim sweep exp.yaml --quiet --shard $SLURM_ARRAY_TASK_ID/16 --out exp.$SLURM_ARRAY_TASK_ID.csv\n"
-    "  awk 'FNR > 1 || NR == 1' exp.*.csv > exp.csv\n"
-    "  # GNU parallel (exp.csv must already hold the header):\n"
-    "  collsim sweep exp.yaml --out exp.csv --dry-run | parallel -j 8 >> exp.csv\n";
-
-int cs_sweep_main(int argc, char **argv)
+int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o)
 {
-  char *out_path = NULL, *shard = NULL;
-  bool quiet = false, dry_run = false;
-  int64_t jobs_opt = 1;
-  const cs_opt opts[] = {
-      {"out", 'o', CS_OPT_PATH_OUT, &out_path, "FILE", "results CSV (appended to; required unless --dry-run)", 0, 0,
-       0, 0, NULL},
-      {"quiet", 'q', CS_OPT_FLAG, &quiet, NULL, "no progress line", 0, 0, 0, 0, NULL},
-      {"jobs", 'j', CS_OPT_INT, &jobs_opt, "J", "points run at once (default 1)", 1, 1024, 0, 0, NULL},
-      {"shard", 0, CS_OPT_STRING, &shard, "I/N", "only points whose index is I modulo N", 0, 0, 0, 0, NULL},
-      {"dry-run", 0, CS_OPT_FLAG, &dry_run, NULL, "print the pending points' command lines, run nothing", 0, 0, 0,
-       0, NULL},
-      {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
-  };
-  cs_cli c;
-  char *summary = g_strdup_printf(SUMMARY_FORMAT, cs_experiment_commands());
-  int status = cs_cli_parse(&c, "sweep", 0, opts, "EXPERIMENT.yaml", summary, DESCRIPTION, argc, argv);
-  g_free(summary);
   GError *err = NULL;
-  cs_experiment *e = NULL;
+  int status = 0;
   cs_sweep_rows *rows = NULL;
   GPtrArray *pending = NULL;
   char *exe = NULL;
   int out_fd = -1;
-  int shard_i = 0, shard_n = 1;
-  int njobs = (int)jobs_opt;
   gboolean needs_header = FALSE, created = FALSE, existed = TRUE;
   journal jr = {0};       /* generic experiments */
   char *gen_header = NULL;
   off_t gen_len = 0;
   int journal_fd = -1;
 
-  if (status != 0)
-    goto done;
-  if (g_strv_length(c.rest) != 1) {
-    status = cs_cli_usage(&c, "expected one EXPERIMENT.yaml, got %u argument(s)", g_strv_length(c.rest));
-    goto done;
-  }
-  if (!out_path && !dry_run) {
-    status = cs_cli_usage(&c, "--out FILE is required");
-    goto done;
-  }
-  if (shard && !cs_sweep_parse_shard(shard, &shard_i, &shard_n)) {
-    status = cs_cli_usage(&c, "--shard '%s': expected I/N with 0 <= I < N, e.g. 0/4", shard);
-    goto done;
-  }
-  char *exp_path = cs_input_path("experiment", c.rest[0], &err);
-  if (exp_path && !cs_cli_input_not_output(&c, "the experiment", exp_path, &err))
-    g_clear_pointer(&exp_path, g_free);
-  e = exp_path ? cs_experiment_load(exp_path, cs_option_query_for_experiment, NULL, &err) : NULL;
-  g_free(exp_path);
-  if (!e) {
-    fprintf(stderr, "collsim sweep: error: %s\n", err->message);
-    status = cs_exit_status(err);
-    goto done;
-  }
   exe = g_file_read_link("/proc/self/exe", NULL);
   if (!exe)
     exe = g_strdup("collsim");
 
   /* rows already present */
-  existed = out_path && g_file_test(out_path, G_FILE_TEST_EXISTS);
-  if (e->generic && dry_run) {
-    char *jpath = out_path ? journal_path(out_path) : NULL;
-    gboolean ok = !jpath || (read_journal(jpath, &jr, &err) && generic_header_ok(out_path, &err));
+  existed = o->out_path && g_file_test(o->out_path, G_FILE_TEST_EXISTS);
+  if (e->generic && o->dry_run) {
+    char *jpath = o->out_path ? journal_path(o->out_path) : NULL;
+    gboolean ok = !jpath || (read_journal(jpath, &jr, &err) && generic_header_ok(o->out_path, &err));
     g_free(jpath);
     if (!ok) {
       fprintf(stderr, "collsim sweep: error: %s\n", err->message);
@@ -1280,17 +1200,17 @@ int cs_sweep_main(int argc, char **argv)
       goto done;
     }
   } else if (e->generic) {
-    out_fd = open_generic_output(out_path, &jr, &journal_fd, &gen_header, &gen_len, &err);
+    out_fd = open_generic_output(o->out_path, &jr, &journal_fd, &gen_header, &gen_len, &err);
     if (out_fd < 0) {
       fprintf(stderr, "collsim sweep: error: %s\n", err->message);
       status = 2;
       goto done;
     }
-  } else if (dry_run) {
+  } else if (o->dry_run) {
     char *text = NULL;
     gsize len = 0;
-    if (out_path && g_file_get_contents(out_path, &text, &len, NULL)) {
-      rows = cs_sweep_rows_parse(text, len, out_path, NULL, &err);
+    if (o->out_path && g_file_get_contents(o->out_path, &text, &len, NULL)) {
+      rows = cs_sweep_rows_parse(text, len, o->out_path, NULL, &err);
       g_free(text);
       if (!rows) {
         fprintf(stderr, "collsim sweep: error: %s\n", err->message);
@@ -1299,7 +1219,7 @@ int cs_sweep_main(int argc, char **argv)
       }
     }
   } else {
-    out_fd = open_output(out_path, &rows, &needs_header, &created, &err);
+    out_fd = open_output(o->out_path, &rows, &needs_header, &created, &err);
     if (out_fd < 0) {
       fprintf(stderr, "collsim sweep: error: %s\n", err->message);
       status = 2;
@@ -1312,7 +1232,7 @@ int cs_sweep_main(int argc, char **argv)
   size_t in_shard = 0, present = 0;
   for (size_t i = 0; i < cs_experiment_npoints(e); i++) {
     const cs_point *p = cs_experiment_point(e, i);
-    if ((int)(p->index % (size_t)shard_n) != shard_i)
+    if ((int)(p->index % (size_t)o->shard_count) != o->shard_index)
       continue;
     in_shard++;
     if ((rows && cs_sweep_rows_has(rows, p)) || (jr.done && p->key && g_hash_table_contains(jr.done, p->key))) {
@@ -1322,9 +1242,9 @@ int cs_sweep_main(int argc, char **argv)
     g_ptr_array_add(pending, (gpointer)p);
   }
 
-  if (dry_run) {
+  if (o->dry_run) {
     for (guint i = 0; i < pending->len; i++) {
-      char **pa = cs_sweep_point_argv(e, g_ptr_array_index(pending, i), exe);
+      char **pa = cs_point_argv(e, g_ptr_array_index(pending, i), exe);
       char *line = cs_sweep_command_line(pa);
       printf("%s\n", line);
       g_free(line);
@@ -1335,44 +1255,44 @@ int cs_sweep_main(int argc, char **argv)
   }
 
   size_t stale = rows ? cs_sweep_rows_foreign(rows, e) : jr.done ? foreign(jr.done, e, FALSE) : 0;
-  if (stale && !quiet)
+  if (stale && !o->quiet)
     fprintf(stderr, "collsim sweep: %s holds rows of %zu point(s) run with another configuration (other "
-            "parameters, extra_args or collsim version); they stay, told apart by config_key\n", out_path, stale);
-  if (!quiet) {
+            "parameters, extra_args or collsim version); they stay, told apart by config_key\n", o->out_path, stale);
+  if (!o->quiet) {
     char *plat = e->generic ? g_strdup_printf("collsim %s", e->command) : cs_experiment_platform_label(e);
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "collsim sweep %s: %zu points", e->name, cs_experiment_npoints(e));
-    if (shard_n > 1)
-      g_string_append_printf(s, ", %zu in shard %d/%d", in_shard, shard_i, shard_n);
-    g_string_append_printf(s, " (%s); %zu already in %s, %u to run", plat, present, out_path, pending->len);
-    if (njobs > 1)
-      g_string_append_printf(s, ", %d at a time", njobs);
+    if (o->shard_count > 1)
+      g_string_append_printf(s, ", %zu in shard %d/%d", in_shard, o->shard_index, o->shard_count);
+    g_string_append_printf(s, " (%s); %zu already in %s, %u to run", plat, present, o->out_path, pending->len);
+    if (o->jobs > 1)
+      g_string_append_printf(s, ", %d at a time", o->jobs);
     fprintf(stderr, "%s\n", s->str);
     g_string_free(s, TRUE);
     g_free(plat);
   }
 
   /* the ETA's weights: every pending point planned (point_cost.h) */
-  cs_point_cost *costs = quiet ? NULL : cs_point_costs_plan(e, pending, exe);
+  cs_point_cost *costs = o->quiet ? NULL : cs_point_costs_plan(e, pending, exe);
   double weight = 0;
   for (guint i = 0; i < pending->len; i++)
     weight += costs ? cs_point_cost_total(&costs[i]) : 1;
   sweep sw = {
       .e = e,
-      .out_path = out_path,
+      .out_path = o->out_path,
       .out_fd = out_fd,
       .journal_fd = journal_fd,
       .needs_header = needs_header,
       .header = gen_header,
       .out_len = gen_len,
-      .quiet = quiet,
-      .progress = cs_progress_new(stderr, e->name, pending->len, weight, quiet),
+      .quiet = o->quiet,
+      .progress = cs_progress_new(stderr, e->name, pending->len, weight, o->quiet),
       .costs = costs,
       .exe_display = exe,
   };
   saved_signals saved;
   install_signals(&saved);
-  gboolean ran = run_points(&sw, pending, njobs, &err);
+  gboolean ran = run_points(&sw, pending, o->jobs, &err);
   restore_signals(&saved);
   gen_header = sw.header;
   cs_progress_finish(sw.progress);
@@ -1384,31 +1304,31 @@ int cs_sweep_main(int argc, char **argv)
     fprintf(stderr,
             "collsim sweep: interrupted by signal %d; %zu row(s) written to %s; run the same command again to "
             "resume\n",
-            (int)got_signal, sw.written, out_path);
+            (int)got_signal, sw.written, o->out_path);
     status = 128 + got_signal;
   } else if (sw.stop_status) {
     if (sw.stop_status != 2)
-      fprintf(stderr, "collsim sweep: stopped; %zu row(s) written to %s\n", sw.written, out_path);
+      fprintf(stderr, "collsim sweep: stopped; %zu row(s) written to %s\n", sw.written, o->out_path);
     status = sw.stop_status;
   } else if (sw.failed) {
     fprintf(stderr, "collsim sweep: %zu of %u point(s) failed (see above); %zu row(s) written to %s; "
             "run the same command again to retry them\n",
-            sw.failed, pending->len, sw.written, out_path);
+            sw.failed, pending->len, sw.written, o->out_path);
     status = 1;
   } else {
-    if (e->generic && shard_n == 1 && !finalize_order(e, out_path, &err)) {
-      fprintf(stderr, "collsim sweep: cannot put %s in point order: %s\n", out_path, err->message);
+    if (e->generic && o->shard_count == 1 && !finalize_order(e, o->out_path, &err)) {
+      fprintf(stderr, "collsim sweep: cannot put %s in point order: %s\n", o->out_path, err->message);
       status = 1;
     }
-    if (!quiet)
-      fprintf(stderr, "collsim sweep %s: done, %zu row(s) written to %s\n", e->name, sw.written, out_path);
+    if (!o->quiet)
+      fprintf(stderr, "collsim sweep %s: done, %zu row(s) written to %s\n", e->name, sw.written, o->out_path);
   }
 
 done:
   if (out_fd >= 0 && created_empty_output(existed, out_fd)) {
-    unlink(out_path); /* this sweep made it and wrote nothing into it */
+    unlink(o->out_path); /* this sweep made it and wrote nothing into it */
     if (e && e->generic) {
-      char *jpath = journal_path(out_path);
+      char *jpath = journal_path(o->out_path);
       unlink(jpath);
       g_free(jpath);
     }
@@ -1423,9 +1343,7 @@ done:
   if (pending)
     g_ptr_array_unref(pending);
   cs_sweep_rows_free(rows);
-  cs_experiment_free(e);
   g_free(exe);
   g_clear_error(&err);
-  cs_cli_free(&c);
   return status;
 }

@@ -3,7 +3,7 @@
  * skipping points already done (resume).
  *
  * Every point runs with --with-config, so every row ends with the columns
- * that name its whole configuration (sim/cli/run_config.h), config_key last:
+ * that name its whole configuration (sim/drivers/run_config.h), config_key last:
  * the hash of the point's normalized argument list (its parameters, the
  * sweep's own options, extra_args) and collsim's version.  That is the
  * resume key: a point is done when a row of its config_key is there, so
@@ -24,7 +24,7 @@
  *
  * A generic output is RFC 4180 CSV: label names (in the header) and label
  * values (before each row) are quoted when they hold a comma, a quote or a
- * line break, and a point's output is read as CSV records (sim/sweep/csv.h),
+ * line break, and a point's output is read as CSV records (sim/contracts/csv.h),
  * so a field may hold a line break; the header is found by the same rules
  * when the sweep resumes.  Before any point runs, the experiment is read
  * with the output options of its command, asked of the command itself
@@ -37,11 +37,23 @@
 #include "sim/sweep/experiment.h"
 
 #include <glib.h>
+#include <stdbool.h>
 
-/* argv[0] is "sweep".  Exit status: 0 all points done, 1 some point failed
- * (or an internal error), 2 bad input (usage, experiment, output file, or a
- * child that reported bad input), 128+signal when interrupted. */
-int cs_sweep_main(int argc, char **argv);
+/* How to run an experiment's points (the options of `collsim sweep`, whose
+ * front end is sim/cli/cli_sweep.c). */
+typedef struct cs_sweep_options {
+  const char *out_path; /* the results CSV; NULL only with dry_run */
+  int shard_index, shard_count; /* points whose index is shard_index mod shard_count */
+  int jobs;             /* points run at once */
+  bool quiet;           /* no progress line */
+  bool dry_run;         /* print the pending points' command lines, run nothing */
+} cs_sweep_options;
+
+/* Runs the pending points of e (a loaded experiment) into o->out_path,
+ * reporting on stderr.  Exit status: 0 all points done, 1 some point
+ * failed (or an internal error), 2 bad input (output file, or a child that
+ * reported bad input), 128+signal when interrupted. */
+int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o);
 
 /* ---- pieces exposed for the unit tests (tests/check_sweep.c) ---- */
 
@@ -78,8 +90,6 @@ void cs_sweep_rows_free(cs_sweep_rows *r);
  * configuration (its config_key).  FALSE with a reason. */
 gboolean cs_sweep_check_row(const char *row, const cs_point *p, char **why);
 
-/* The child's argument vector (NULL-terminated), argv[0] = exe. */
-char **cs_sweep_point_argv(const cs_experiment *e, const cs_point *p, const char *exe);
 /* The same as one shell-quoted line. */
 char *cs_sweep_command_line(char *const *argv);
 

@@ -27,9 +27,9 @@
 #   fuzz_experiment     sim/sweep/experiment.c, the tree constructions
 #                       (Makefile.am's SPANNING_TREES: experiment.c checks names
 #                       against their registry) and sim/contracts/msg.c, which
-#                       they call, and sim/cli/run_config.c with
+#                       they call, and sim/drivers/run_config.c with
 #                       sim/drivers/record.c (each point's config_key)
-#   fuzz_csv            sim/sweep/csv.c, errors.c, sim/drivers/record.c (its CSV writer)
+#   fuzz_csv            sim/contracts/csv.c, errors.c, sim/drivers/record.c (its CSV writer)
 # The family lists come from Makefile.am, so a new platform or algorithm
 # (one line there) needs no change here.
 set -euo pipefail
@@ -88,8 +88,8 @@ declare -A deps=(
   [fuzz_platform_spec]="$platforms sim/contracts/units.c $reader sim/contracts/tempdir.c sim/contracts/signals.c sim/contracts/output_path.c sim/contracts/natural_order.c"
   [fuzz_tree_script]="sim/contracts/tree_script.c sim/contracts/schedule.c sim/contracts/cost.c sim/checks/tree_script_check.c sim/checks/replay.c $collectives $reader"
   [fuzz_platform_xml]="platforms/xml_validate.c sim/contracts/errors.c sim/contracts/natural_order.c"
-  [fuzz_experiment]="sim/sweep/experiment.c sim/cli/run_config.c sim/drivers/record.c $spanning_trees sim/contracts/msg.c $reader"
-  [fuzz_csv]="sim/sweep/csv.c sim/contracts/errors.c sim/drivers/record.c"
+  [fuzz_experiment]="sim/sweep/experiment.c sim/drivers/run_config.c sim/drivers/record.c $spanning_trees sim/contracts/msg.c $reader"
+  [fuzz_csv]="sim/contracts/csv.c sim/contracts/errors.c sim/drivers/record.c"
 )
 harnesses="fuzz_units fuzz_rank_list fuzz_platform_spec fuzz_platform_xml fuzz_tree_script fuzz_experiment fuzz_csv"
 

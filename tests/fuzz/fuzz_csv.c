@@ -1,4 +1,4 @@
-/* libFuzzer harness for the strict CSV reader (sim/sweep/csv.h) that
+/* libFuzzer harness for the strict CSV reader (sim/contracts/csv.h) that
  * `collsim compare` reads its files with and `collsim sweep` its points'
  * rows with.
  *
@@ -17,7 +17,7 @@
  *    same fields, and written once more gives the same bytes.
  * A violated property aborts (libFuzzer reports it as a crash). */
 #include "sim/drivers/record.h"
-#include "sim/sweep/csv.h"
+#include "sim/contracts/csv.h"
 
 #include <glib.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* The whole configuration of a run (see run_config.h). */
-#include "sim/cli/run_config.h"
+#include "sim/drivers/run_config.h"
 
 /* Made by `make` (Makefile.am); absent when a harness compiles this file
  * straight from the sources (tests/fuzz/build.sh). */

@@ -1,5 +1,5 @@
 /* Strict CSV reader (RFC 4180), see csv.h. */
-#include "sim/sweep/csv.h"
+#include "sim/contracts/csv.h"
 #include "sim/contracts/errors.h"
 
 #include <string.h>

@@ -1,0 +1,28 @@
+/* The table of subcommands, built from CS_COMMANDS (commands.h). */
+#include "sim/cli/commands.h"
+
+#include <glib.h>
+#include <string.h>
+
+#define CS_COMMAND_ENTRY(name, entry, flags, description, example) {name, entry, flags, description, example},
+const cs_command cs_commands[] = {CS_COMMANDS(CS_COMMAND_ENTRY)};
+#undef CS_COMMAND_ENTRY
+const size_t cs_ncommands = G_N_ELEMENTS(cs_commands);
+
+const cs_command *cs_command_named(const char *name)
+{
+  for (size_t i = 0; i < cs_ncommands; i++)
+    if (!strcmp(name, cs_commands[i].name))
+      return &cs_commands[i];
+  return NULL;
+}
+
+const char **cs_command_names(unsigned flags)
+{
+  const char **names = g_new0(const char *, cs_ncommands + 1);
+  size_t n = 0;
+  for (size_t i = 0; i < cs_ncommands; i++)
+    if ((cs_commands[i].flags & flags) == flags)
+      names[n++] = cs_commands[i].name;
+  return names;
+}
