@@ -454,16 +454,20 @@ END_TEST
 
 START_TEST(csv_split_quotes)
 {
-  GPtrArray *f = cs_csv_split("a,\"b,c\",,\"d\"\"e\"");
+  GPtrArray *f = cs_csv_fields("a,\"b,c\",,\"d\"\"e\"");
   ck_assert_uint_eq(f->len, 4);
   ck_assert_str_eq(g_ptr_array_index(f, 0), "a");
   ck_assert_str_eq(g_ptr_array_index(f, 1), "b,c");
   ck_assert_str_eq(g_ptr_array_index(f, 2), "");
   ck_assert_str_eq(g_ptr_array_index(f, 3), "d\"e");
   g_ptr_array_unref(f);
-  f = cs_csv_split("");
+  f = cs_csv_fields("");
   ck_assert_uint_eq(f->len, 1);
   g_ptr_array_unref(f);
+  /* malformed, or more than one record: no fields */
+  ck_assert_ptr_null(cs_csv_fields("a,\"b"));
+  ck_assert_ptr_null(cs_csv_fields("a,b\nc"));
+  ck_assert_ptr_null(cs_csv_fields("a,b\"c"));
 }
 END_TEST
 

@@ -5,7 +5,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/drivers/spanning_tree_result.h"
-#include "sim/sweep/sweep.h"
+#include "sim/contracts/csv.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -41,7 +41,9 @@ static GPtrArray *run_one(const char *self, const char *algo, int64_t n, bool qu
     g_free(out);
     return NULL;
   }
-  GPtrArray *row = cs_csv_split(g_strstrip(out));
+  GPtrArray *row = cs_csv_fields(g_strstrip(out));
+  if (!row)
+    fprintf(stderr, "collsim demo: error: %s printed a malformed CSV row\n", algo);
   g_free(out);
   return row;
 }

@@ -191,3 +191,23 @@ gssize cs_csv_first_record_length(const char *text, size_t len)
   }
   return -1;
 }
+
+GPtrArray *cs_csv_fields(const char *line)
+{
+  size_t len = strlen(line);
+  if (len == 0) {
+    GPtrArray *one = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(one, g_strdup(""));
+    return one;
+  }
+  cs_csv_reader r;
+  cs_csv_reader_init(&r, line, len, "line");
+  GPtrArray *fields = NULL;
+  if (cs_csv_reader_next(&r, &fields, NULL) != 1)
+    return NULL;
+  if (r.pos < len) { /* a second record: not one line */
+    g_ptr_array_unref(fields);
+    return NULL;
+  }
+  return fields;
+}

@@ -1,5 +1,6 @@
-/* Strict CSV (RFC 4180): the reader `collsim compare` and `collsim sweep`
- * use for the files and the rows they read.
+/* Strict CSV (RFC 4180): the one reader of CSV in collsim (`collsim
+ * compare`, `collsim sweep`'s resume and its children's rows, the demo's
+ * summary).
  *
  * A record ends at LF or CRLF (the last one may lack it); fields are
  * separated by commas; a field that starts with a double quote is quoted:
@@ -43,6 +44,11 @@ int cs_csv_reader_next(cs_csv_reader *r, GPtrArray **fields, GError **err);
  * the text is not such a table (see above). */
 bool cs_csv_read_table(const char *text, size_t len, const char *name, GPtrArray **header, GPtrArray **rows,
                        GError **err);
+
+/* The fields of one record written as one line (no line ending outside
+ * quotes): a GPtrArray of char * (unref it); "" is one empty field.  NULL
+ * when the line is malformed or holds more than one record. */
+GPtrArray *cs_csv_fields(const char *line);
 
 /* The length of the first record of text[0..len) up to its LF (not
  * included), quotes understood; -1 when no complete record (no LF outside

@@ -87,44 +87,6 @@
 
 /* ---------------------------------------------------------------- CSV ---- */
 
-GPtrArray *cs_csv_split(const char *line)
-{
-  GPtrArray *fields = g_ptr_array_new_with_free_func(g_free);
-  GString *cur = g_string_new(NULL);
-  const char *s = line;
-  gboolean quoted = FALSE;
-  for (;; s++) {
-    char ch = *s;
-    if (quoted) {
-      if (ch == '\0')
-        break;
-      if (ch == '"') {
-        if (s[1] == '"') {
-          g_string_append_c(cur, '"');
-          s++;
-        } else {
-          quoted = FALSE;
-        }
-      } else {
-        g_string_append_c(cur, ch);
-      }
-    } else if (ch == '"' && cur->len == 0) {
-      quoted = TRUE;
-    } else if (ch == ',' || ch == '\0') {
-      g_ptr_array_add(fields, g_strdup(cur->str));
-      g_string_truncate(cur, 0);
-      if (ch == '\0')
-        break;
-    } else {
-      g_string_append_c(cur, ch);
-    }
-  }
-  if (quoted) /* unterminated quote: keep what was read */
-    g_ptr_array_add(fields, g_strdup(cur->str));
-  g_string_free(cur, TRUE);
-  return fields;
-}
-
 /* The header of a tree sweep's output: collsim tree's CSV columns, then
  * the configuration columns (sim/drivers/run_config.h). */
 const char *cs_sweep_tree_header(void)
@@ -150,7 +112,9 @@ struct cs_sweep_rows {
  * config_key (g_free it). */
 static char *last_field(const char *line)
 {
-  GPtrArray *fields = cs_csv_split(line);
+  GPtrArray *fields = cs_csv_fields(line);
+  if (!fields)
+    return NULL; /* malformed */
   char *last = g_strdup(g_ptr_array_index(fields, fields->len - 1));
   g_ptr_array_unref(fields);
   return last;
@@ -160,19 +124,21 @@ static char *last_field(const char *line)
  * g_free it). */
 static char *row_config_key(const char *line, int ncols)
 {
-  GPtrArray *fields = cs_csv_split(line);
+  GPtrArray *fields = cs_csv_fields(line);
   char *key = NULL;
-  if ((int)fields->len == ncols && *(char *)g_ptr_array_index(fields, fields->len - 1))
+  if (fields && (int)fields->len == ncols && *(char *)g_ptr_array_index(fields, fields->len - 1))
     key = g_strdup(g_ptr_array_index(fields, fields->len - 1));
-  g_ptr_array_unref(fields);
+  if (fields)
+    g_ptr_array_unref(fields);
   return key;
 }
 
 static int count_fields(const char *header)
 {
-  GPtrArray *h = cs_csv_split(header);
-  int n = (int)h->len;
-  g_ptr_array_unref(h);
+  GPtrArray *h = cs_csv_fields(header);
+  int n = h ? (int)h->len : 0;
+  if (h)
+    g_ptr_array_unref(h);
   return n;
 }
 

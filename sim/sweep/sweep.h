@@ -57,8 +57,6 @@ int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o);
 
 /* ---- pieces exposed for the unit tests (tests/check_sweep.c) ---- */
 
-/* Fields of one CSV line (RFC 4180 quotes understood); a GPtrArray of char *. */
-GPtrArray *cs_csv_split(const char *line);
 
 /* What an existing results file holds. */
 typedef struct cs_sweep_rows cs_sweep_rows;
