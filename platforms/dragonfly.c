@@ -41,13 +41,12 @@
 
 #define LL(x) ((long long)(x))
 
-bool cs_dragonfly_parse_shape(const char *fields, cs_net *n, GError **err)
+static bool dragonfly_parse_shape(const char *fields, cs_net *n, GError **err)
 {
   static const char *const names[] = {"G", "A", "H", "P", "C"};
   int64_t v[5] = {0, 0, 0, 0, 1}; /* C defaults to 1 */
   if (!cs_spec_counts("dragonfly", fields, ',', names, 4, 5, v, err))
     return false;
-  n->kind = CS_NET_DRAGONFLY;
   n->df_g = v[0];
   n->df_a = v[1];
   n->df_h = v[2];
@@ -75,7 +74,7 @@ static int64_t df_port(int64_t g, int64_t from, int64_t to) { return ((to - from
 
 int64_t cs_net_df_gateway_router(const cs_net *n, int64_t from, int64_t to)
 {
-  if (n->kind != CS_NET_DRAGONFLY || from < 0 || to < 0 || from >= n->sn || to >= n->sn || from == to)
+  if (n->shape != &cs_net_shape_dragonfly || from < 0 || to < 0 || from >= n->sn || to >= n->sn || from == to)
     return -1;
   return df_port(n->df_g, from, to) / n->df_h;
 }
@@ -85,10 +84,35 @@ int64_t cs_net_df_landing_router(const cs_net *n, int64_t from, int64_t to)
   return cs_net_df_gateway_router(n, to, from);
 }
 
-int64_t cs_dragonfly_gateway(int64_t g, int64_t h, int64_t p, int64_t from, int64_t to)
+/* The view's wiring: G, H, P. */
+static void dragonfly_set_wiring(const cs_net *n, cs_two_tier *t)
 {
-  int64_t j = df_port(g, from, to);
+  t->wiring[1] = n->df_g;
+  t->wiring[2] = n->df_h;
+  t->wiring[3] = n->df_p;
+}
+
+/* The node of group `from` on the router holding the global link to `to`. */
+static int64_t dragonfly_gateway(const cs_two_tier *t, int64_t from, int64_t to)
+{
+  if (from < 0 || to < 0 || from >= t->sn || to >= t->sn || from == to)
+    return -1;
+  int64_t h = t->wiring[2], p = t->wiring[3];
+  int64_t j = df_port(t->wiring[1], from, to);
   return (j / h) * p + (j % h) % p;
+}
+
+static void dragonfly_describe(const cs_net *n, GString *s)
+{
+  g_string_append_printf(s, "dragonfly:%lld,%lld,%lld,%lld,%lld", LL(n->df_g), LL(n->df_a), LL(n->df_h), LL(n->df_p),
+                         LL(n->cpn));
+}
+
+/* Every ordered pair of routers of a group, and two terminal links per node. */
+static void dragonfly_count_links(const cs_net *n, cs_net_link_counts *c)
+{
+  c->l1 = n->df_g * n->df_a * (n->df_a - 1);
+  c->term = 2 * cs_net_nodes(n);
 }
 
 static void df_links(cs_net_xml *x)
@@ -164,7 +188,7 @@ static void df_group(cs_net_xml *x, int64_t g)
   fputs("    </zone>\n", f);
 }
 
-void cs_dragonfly_xml(cs_net_xml *x)
+static void dragonfly_xml(cs_net_xml *x)
 {
   const cs_net *n = x->n;
   FILE *f = x->f;
@@ -184,9 +208,20 @@ void cs_dragonfly_xml(cs_net_xml *x)
   fputs("  </zone>\n", f);
 }
 
+const cs_net_shape cs_net_shape_dragonfly = {
+    .name = "dragonfly",
+    .terminal_links = true,
+    .parse = dragonfly_parse_shape,
+    .describe = dragonfly_describe,
+    .set_wiring = dragonfly_set_wiring,
+    .gateway = dragonfly_gateway,
+    .count_links = dragonfly_count_links,
+    .xml = dragonfly_xml,
+};
+
 static bool dragonfly_parse(cs_platform *p, const char *args, GError **err)
 {
-  return cs_net_family_parse(p, "dragonfly", args, err);
+  return cs_net_family_parse(p, &cs_net_shape_dragonfly, args, err);
 }
 
 const cs_platform_family cs_platform_dragonfly = {

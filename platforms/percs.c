@@ -22,16 +22,16 @@
 #include "sim/contracts/errors.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define LL(x) ((long long)(x))
 
-bool cs_percs_parse_shape(const char *fields, cs_net *n, GError **err)
+static bool percs_parse_shape(const char *fields, cs_net *n, GError **err)
 {
   static const char *const names[] = {"SN", "NPS", "CPN"};
   int64_t v[3];
   if (!cs_spec_counts("percs", fields, ',', names, 3, 3, v, err))
     return false;
-  n->kind = CS_NET_PERCS;
   n->sn = v[0];
   n->nps = v[1];
   n->cpn = v[2];
@@ -43,11 +43,27 @@ bool cs_percs_parse_shape(const char *fields, cs_net *n, GError **err)
   return true;
 }
 
-int64_t cs_percs_gateway(int64_t nps, int64_t from, int64_t to)
+/* The node of supernode `from` holding the L2 link to `to`: node to mod nps. */
+static int64_t percs_gateway(const cs_two_tier *t, int64_t from, int64_t to)
 {
-  (void)from;
-  return to % nps;
+  if (from < 0 || to < 0 || from >= t->sn || to >= t->sn || from == to)
+    return -1;
+  return to % t->nps;
 }
+
+static void percs_set_wiring(const cs_net *n, cs_two_tier *t)
+{
+  (void)n;
+  (void)t; /* the gateway needs nps only */
+}
+
+static void percs_describe(const cs_net *n, GString *s)
+{
+  g_string_append_printf(s, "percs:%lld,%lld,%lld", LL(n->sn), LL(n->nps), LL(n->cpn));
+}
+
+/* Every ordered pair of nodes of a supernode. */
+static void percs_count_links(const cs_net *n, cs_net_link_counts *c) { c->l1 = n->sn * n->nps * (n->nps - 1); }
 
 /* SimGrid 3.32 resolves each <link_ctn> by a depth-first search of the zone
  * tree from the root, so a link declared in the k-th zone costs a visit of
@@ -94,7 +110,7 @@ static void percs_supernode(cs_net_xml *x, int64_t s)
   fputs("    </zone>\n", f);
 }
 
-void cs_percs_xml(cs_net_xml *x)
+static void percs_xml(cs_net_xml *x)
 {
   const cs_net *n = x->n;
   FILE *f = x->f;
@@ -114,9 +130,34 @@ void cs_percs_xml(cs_net_xml *x)
   fputs("  </zone>\n", f);
 }
 
+const cs_net_shape cs_net_shape_percs = {
+    .name = "percs",
+    .terminal_links = false,
+    .parse = percs_parse_shape,
+    .describe = percs_describe,
+    .set_wiring = percs_set_wiring,
+    .gateway = percs_gateway,
+    .count_links = percs_count_links,
+    .xml = percs_xml,
+};
+
+cs_net cs_net_percs(int64_t sn, int64_t nps, int64_t cpn)
+{
+  cs_net n;
+  memset(&n, 0, sizeof n);
+  cs_net_set_defaults(&n);
+  n.shape = &cs_net_shape_percs;
+  n.sn = sn;
+  n.nps = nps;
+  n.cpn = cpn;
+  n.p = sn * nps * cpn;
+  cs_net_set_view(&n);
+  return n;
+}
+
 static bool percs_parse(cs_platform *p, const char *args, GError **err)
 {
-  return cs_net_family_parse(p, "percs", args, err);
+  return cs_net_family_parse(p, &cs_net_shape_percs, args, err);
 }
 
 const cs_platform_family cs_platform_percs = {

@@ -74,7 +74,7 @@ static bool parse_item(const cs_spec_item *it, const cs_net *n, double *val, boo
   if (k == NKEYS)
     return cs_input_error(err, "unknown link parameter '%s' (known: bw, l1, l2, term, lat, loopback, loopback_lat)",
                       it->key);
-  if (k == K_TERM && n->kind != CS_NET_DRAGONFLY)
+  if (k == K_TERM && !n->shape->terminal_links)
     return cs_input_error(err, "link parameter 'term' (terminal links) applies to dragonfly only");
   given[k] = true;
   char *what = g_strdup_printf("link parameter %s", it->key);
@@ -88,7 +88,7 @@ static bool parse_item(const cs_spec_item *it, const cs_net *n, double *val, boo
 /* "bw" sets the three network bandwidths first; l1, l2, term override it. */
 bool cs_net_parse_params(const char *text, cs_net *n, GError **err)
 {
-  cs_spec_item *items = cs_spec_items(n->kind == CS_NET_PERCS ? "percs" : "dragonfly", text, err);
+  cs_spec_item *items = cs_spec_items(n->shape->name, text, err);
   if (!items)
     return false;
   double val[NKEYS];
@@ -108,29 +108,17 @@ bool cs_net_parse_params(const char *text, cs_net *n, GError **err)
   return true;
 }
 
-bool cs_net_parse(const char *spec, cs_net *out, GError **err)
+bool cs_net_parse_shape(const cs_net_shape *shape, const char *args, cs_net *out, GError **err)
 {
-  if (!spec || !*spec)
-    return cs_input_error(err, "empty network spec (expected percs:SN,NPS,CPN or dragonfly:G,A,H,P[,C])");
-  const char *colon = strchr(spec, ':');
-  if (!colon)
-    return cs_input_error(err, "network spec '%s' has no ':' (expected percs:SN,NPS,CPN or dragonfly:G,A,H,P[,C])",
-                      spec);
-  char *kind = g_strndup(spec, (gsize)(colon - spec)), *fields, *params;
-  cs_spec_split(colon + 1, &fields, &params);
+  char *fields, *params;
+  cs_spec_split(args, &fields, &params);
   cs_net n;
   memset(&n, 0, sizeof n);
   cs_net_set_defaults(&n);
-  bool ok;
-  if (strcmp(kind, "percs") == 0)
-    ok = cs_percs_parse_shape(fields, &n, err);
-  else if (strcmp(kind, "dragonfly") == 0)
-    ok = cs_dragonfly_parse_shape(fields, &n, err);
-  else
-    ok = cs_input_error(err, "unknown network kind '%s' in '%s' (known: percs, dragonfly)", kind, spec);
+  n.shape = shape;
+  bool ok = shape->parse(fields, &n, err);
   if (ok && params)
     ok = cs_net_parse_params(params, &n, err);
-  g_free(kind);
   g_free(fields);
   g_free(params);
   if (ok) {
@@ -143,11 +131,7 @@ bool cs_net_parse(const char *spec, cs_net *out, GError **err)
 char *cs_net_describe(const cs_net *n)
 {
   GString *s = g_string_new(NULL);
-  if (n->kind == CS_NET_PERCS)
-    g_string_printf(s, "percs:%lld,%lld,%lld", (long long)n->sn, (long long)n->nps, (long long)n->cpn);
-  else
-    g_string_printf(s, "dragonfly:%lld,%lld,%lld,%lld,%lld", (long long)n->df_g, (long long)n->df_a,
-                    (long long)n->df_h, (long long)n->df_p, (long long)n->cpn);
+  n->shape->describe(n, s);
   const struct {
     const char *key;
     double value, def;
@@ -155,7 +139,7 @@ char *cs_net_describe(const cs_net *n)
   } params[] = {
       {"l1", n->l1_bw, DEFAULT_BW, false},
       {"l2", n->l2_bw, DEFAULT_BW, false},
-      {"term", n->kind == CS_NET_DRAGONFLY ? n->term_bw : DEFAULT_BW, DEFAULT_BW, false},
+      {"term", n->shape->terminal_links ? n->term_bw : DEFAULT_BW, DEFAULT_BW, false},
       {"lat", n->latency, DEFAULT_LAT, true},
       {"loopback", n->loopback_bw, DEFAULT_LO_BW, false},
       {"loopback_lat", n->loopback_lat, DEFAULT_LO_LAT, true},
@@ -182,50 +166,22 @@ int64_t cs_net_gateway(const cs_net *n, int64_t from, int64_t to)
 {
   if (!pair_ok(n, from, to))
     return -1;
-  return n->kind == CS_NET_PERCS ? cs_percs_gateway(n->nps, from, to)
-                                 : cs_dragonfly_gateway(n->df_g, n->df_h, n->df_p, from, to);
+  return n->shape->gateway(&n->tt, from, to);
 }
 
 int64_t cs_net_landing(const cs_net *n, int64_t from, int64_t to) { return cs_net_gateway(n, to, from); }
 
 int64_t cs_net_nodes(const cs_net *n) { return n->sn * n->nps; }
 
-cs_net cs_net_percs(int64_t sn, int64_t nps, int64_t cpn)
-{
-  cs_net n;
-  memset(&n, 0, sizeof n);
-  cs_net_set_defaults(&n);
-  n.kind = CS_NET_PERCS;
-  n.sn = sn;
-  n.nps = nps;
-  n.cpn = cpn;
-  n.p = sn * nps * cpn;
-  cs_net_set_view(&n);
-  return n;
-}
-
 cs_net_link_counts cs_net_count_links(const cs_net *n)
 {
   cs_net_link_counts c = {0, n->sn * (n->sn - 1), 0, cs_net_nodes(n)};
-  if (n->kind == CS_NET_PERCS) {
-    c.l1 = n->sn * n->nps * (n->nps - 1);
-  } else {
-    c.l1 = n->df_g * n->df_a * (n->df_a - 1);
-    c.term = 2 * cs_net_nodes(n);
-  }
+  n->shape->count_links(n, &c);
   return c;
 }
 
-/* The view's wiring: [0] the kind, then nps (PERCS) or G, H, P (Dragonfly). */
-static int64_t view_gateway(const cs_two_tier *t, int64_t from, int64_t to)
-{
-  if (from < 0 || to < 0 || from >= t->sn || to >= t->sn || from == to)
-    return -1;
-  const int64_t *w = t->wiring;
-  return w[0] == CS_NET_PERCS ? cs_percs_gateway(t->nps, from, to) : cs_dragonfly_gateway(w[1], w[2], w[3], from, to);
-}
-
-static int64_t view_landing(const cs_two_tier *t, int64_t from, int64_t to) { return view_gateway(t, to, from); }
+/* Landing: the gateway seen from the other end. */
+static int64_t view_landing(const cs_two_tier *t, int64_t from, int64_t to) { return t->gateway(t, to, from); }
 
 void cs_net_set_view(cs_net *n)
 {
@@ -234,12 +190,9 @@ void cs_net_set_view(cs_net *n)
   n->tt.nps = n->nps;
   n->tt.cpn = n->cpn;
   n->tt.p = n->p;
-  n->tt.gateway = view_gateway;
+  n->tt.gateway = n->shape->gateway;
   n->tt.landing = view_landing;
-  n->tt.wiring[0] = n->kind;
-  n->tt.wiring[1] = n->df_g;
-  n->tt.wiring[2] = n->df_h;
-  n->tt.wiring[3] = n->df_p;
+  n->shape->set_wiring(n, &n->tt);
 }
 
 /* ---- XML ---- */
@@ -294,11 +247,8 @@ bool cs_net_write_stream(const cs_net *n, FILE *f)
           "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
           "<!-- %s: %lld nodes of %lld cores; generated by collsim (platforms/%s.c) -->\n"
           "<platform version=\"4.1\">\n",
-          desc, (long long)cs_net_nodes(n), (long long)n->cpn, n->kind == CS_NET_PERCS ? "percs" : "dragonfly");
-  if (n->kind == CS_NET_PERCS)
-    cs_percs_xml(&x);
-  else
-    cs_dragonfly_xml(&x);
+          desc, (long long)cs_net_nodes(n), (long long)n->cpn, n->shape->name);
+  n->shape->xml(&x);
   fputs("</platform>\n", f);
   g_free(desc);
   g_free(x.l1);
@@ -321,13 +271,11 @@ void cs_net_estimate(const cs_net *n, int64_t *links, int64_t *xml_bytes)
 
 /* ---- the platform-interface side, shared by both families ---- */
 
-bool cs_net_family_parse(cs_platform *p, const char *kind, const char *args, GError **err)
+bool cs_net_family_parse(cs_platform *p, const cs_net_shape *shape, const char *args, GError **err)
 {
-  char *spec = g_strconcat(kind, ":", args, NULL);
   cs_net *n = g_new0(cs_net, 1);
   p->data = n;
-  bool ok = cs_net_parse(spec, n, err);
-  g_free(spec);
+  bool ok = cs_net_parse_shape(shape, args, n, err);
   if (ok) {
     p->nodes = cs_net_nodes(n);
     p->cores = (int)n->cpn;
@@ -348,15 +296,3 @@ void cs_net_family_estimate(const cs_platform *p, int64_t *links, int64_t *xml_b
 
 void cs_net_family_two_tier(const cs_platform *p, cs_two_tier *out) { *out = ((const cs_net *)p->data)->tt; }
 
-bool cs_net_write_xml(const cs_net *n, const char *path, GError **err)
-{
-  cs_platform *p = cs_platform_parse(n->kind == CS_NET_PERCS ? "percs:1,1,1" : "dragonfly:1,1,1,1", err);
-  if (!p)
-    return false;
-  *(cs_net *)p->data = *n;
-  p->nodes = cs_net_nodes(n);
-  p->cores = (int)n->cpn;
-  bool ok = cs_platform_write_file(p, path, err);
-  cs_platform_free(p);
-  return ok;
-}

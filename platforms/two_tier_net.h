@@ -26,10 +26,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef enum { CS_NET_PERCS, CS_NET_DRAGONFLY } cs_net_kind;
+typedef struct cs_net_shape cs_net_shape;
 
 typedef struct cs_net {
-  cs_net_kind kind;
+  const cs_net_shape *shape;     /* the family: cs_net_shape_percs or cs_net_shape_dragonfly */
   int64_t sn, nps, cpn, p;       /* two-tier view */
   int64_t df_g, df_a, df_h, df_p; /* Dragonfly parameters (0 for PERCS) */
   double l1_bw, l2_bw, term_bw;   /* bytes/s: local, global, node<->router (Dragonfly) */
@@ -38,10 +38,11 @@ typedef struct cs_net {
   cs_two_tier tt;                 /* the view schedules use (set by cs_net_parse, cs_net_percs) */
 } cs_net;
 
-/* Parse "percs:..." or "dragonfly:..."; on failure a message naming the
- * problem (domain CS_INPUT_ERROR).  (The platform registry parses the same
- * specs; this entry point is for code that wants the cs_net itself.) */
-bool cs_net_parse(const char *spec, cs_net *out, GError **err);
+/* Parse "percs:..." or "dragonfly:..." (the shape and link parameters
+ * after the family's "KIND:"); on failure a message naming the problem
+ * (domain CS_INPUT_ERROR) and *out untouched.  Code that has the whole
+ * spec uses cs_net_parse (platforms/two_tier_spec.h). */
+bool cs_net_parse_shape(const cs_net_shape *shape, const char *args, cs_net *out, GError **err);
 /* Canonical spec string (g_free it). */
 char *cs_net_describe(const cs_net *n);
 
@@ -63,7 +64,7 @@ int64_t cs_net_df_landing_router(const cs_net *n, int64_t from, int64_t to);
  * loopback (one per node, tier intra).  All links are directed. */
 int64_t cs_net_nodes(const cs_net *n);
 /* A PERCS machine with the default link parameters (no checks: for code
- * that builds shapes itself, e.g. the tests). */
+ * that builds shapes itself, e.g. the tests; defined in percs.c). */
 cs_net cs_net_percs(int64_t sn, int64_t nps, int64_t cpn);
 typedef struct cs_net_link_counts {
   int64_t l1, l2, term, loopback;
@@ -73,10 +74,10 @@ cs_net_link_counts cs_net_count_links(const cs_net *n);
 /* Fill n->tt from n's shape (after changing sn, nps, cpn or p by hand). */
 void cs_net_set_view(cs_net *n);
 
-/* Write the platform as SimGrid XML, atomically.  Host of global node g is
- * named "node-<g>"; every link carries a property "tier" (L1, L2, T for a
+/* The platform as SimGrid XML (cs_net_write_xml, platforms/two_tier_spec.h,
+ * writes it to a file atomically).  Host of global node g is named
+ * "node-<g>"; every link carries a property "tier" (L1, L2, T for a
  * Dragonfly terminal link, intra for a node's loopback). */
-bool cs_net_write_xml(const cs_net *n, const char *path, GError **err);
 
 /* ---- for the family files (percs.c, dragonfly.c) ---- */
 
@@ -100,17 +101,31 @@ void cs_net_xml_loopback(cs_net_xml *x, int64_t g);
 void cs_net_xml_host(cs_net_xml *x, const char *indent, int64_t g);
 void cs_net_xml_loopback_route(cs_net_xml *x, const char *indent, int64_t g);
 
-/* Family-specific parts, defined in percs.c and dragonfly.c. */
-bool cs_percs_parse_shape(const char *fields, cs_net *n, GError **err);
-int64_t cs_percs_gateway(int64_t nps, int64_t from, int64_t to);
-void cs_percs_xml(cs_net_xml *x);
-bool cs_dragonfly_parse_shape(const char *fields, cs_net *n, GError **err);
-int64_t cs_dragonfly_gateway(int64_t g, int64_t h, int64_t p, int64_t from, int64_t to);
-void cs_dragonfly_xml(cs_net_xml *x);
+/* What a family (percs.c, dragonfly.c) tells the shared code: the shared
+ * code calls a family only through its cs_net_shape, never by name. */
+struct cs_net_shape {
+  const char *name;          /* "percs": the spec's KIND, messages, the XML's comment */
+  bool terminal_links;       /* has node<->router links (link parameter term) */
+  /* Set n's shape fields (sn, nps, cpn, p and the family's own) from
+   * "SN,NPS,CPN"-like fields; FALSE with err naming the problem. */
+  bool (*parse)(const char *fields, cs_net *n, GError **err);
+  /* Append the shape part of the canonical spec, e.g. "percs:64,16,16". */
+  void (*describe)(const cs_net *n, GString *s);
+  /* The view's wiring: t->wiring[] as set_wiring left it. */
+  void (*set_wiring)(const cs_net *n, cs_two_tier *t);
+  int64_t (*gateway)(const cs_two_tier *t, int64_t from, int64_t to);
+  /* L1 and terminal links (L2 and loopback are the same for every family). */
+  void (*count_links)(const cs_net *n, cs_net_link_counts *c);
+  /* The zones, links and routes of the XML (between the platform tags). */
+  void (*xml)(cs_net_xml *x);
+};
+
+extern const cs_net_shape cs_net_shape_percs;     /* percs.c */
+extern const cs_net_shape cs_net_shape_dragonfly; /* dragonfly.c */
 
 /* The platform-interface functions both families use (platform.h). */
 struct cs_platform;
-bool cs_net_family_parse(struct cs_platform *p, const char *kind, const char *args, GError **err);
+bool cs_net_family_parse(struct cs_platform *p, const cs_net_shape *shape, const char *args, GError **err);
 char *cs_net_family_describe(const struct cs_platform *p);
 bool cs_net_family_write(const struct cs_platform *p, FILE *out);
 void cs_net_family_estimate(const struct cs_platform *p, int64_t *links, int64_t *xml_bytes);

@@ -11,7 +11,7 @@
  *    zoneRoutes' gateways as above, written atomically (no temporary file
  *    left, an old file untouched when writing fails).
  * None of these loads SimGrid (tests/check_routes.c does). */
-#include "platforms/two_tier_net.h"
+#include "platforms/two_tier_spec.h"
 #include "sim/contracts/errors.h"
 
 #include <check.h>
@@ -44,7 +44,7 @@ static cs_net parse_ok(const char *spec)
 START_TEST(test_percs_defaults)
 {
   cs_net n = parse_ok("percs:64,16,16");
-  ck_assert_int_eq(n.kind, CS_NET_PERCS);
+  ck_assert_ptr_eq(n.shape, &cs_net_shape_percs);
   ck_assert_int_eq(n.sn, 64);
   ck_assert_int_eq(n.nps, 16);
   ck_assert_int_eq(n.cpn, 16);
@@ -65,7 +65,7 @@ END_TEST
 START_TEST(test_dragonfly_shapes)
 {
   cs_net n = parse_ok("dragonfly:33,8,4,4");
-  ck_assert_int_eq(n.kind, CS_NET_DRAGONFLY);
+  ck_assert_ptr_eq(n.shape, &cs_net_shape_dragonfly);
   ck_assert_int_eq(n.df_g, 33);
   ck_assert_int_eq(n.df_a, 8);
   ck_assert_int_eq(n.df_h, 4);
@@ -203,7 +203,7 @@ END_TEST
 
 static void same_net(const cs_net *a, const cs_net *b, const char *what)
 {
-  EXPECT(a->kind == b->kind && a->sn == b->sn && a->nps == b->nps && a->cpn == b->cpn && a->p == b->p &&
+  EXPECT(a->shape == b->shape && a->sn == b->sn && a->nps == b->nps && a->cpn == b->cpn && a->p == b->p &&
              a->df_g == b->df_g && a->df_a == b->df_a && a->df_h == b->df_h && a->df_p == b->df_p &&
              a->l1_bw == b->l1_bw && a->l2_bw == b->l2_bw && a->term_bw == b->term_bw &&
              a->latency == b->latency && a->loopback_bw == b->loopback_bw && a->loopback_lat == b->loopback_lat,

@@ -16,7 +16,7 @@
  *    separate processes (digest of names, tiers and all routes);
  *  - cs_engine_load loads once per process; missing hosts are reported;
  *  - two actors on one host talk through the node's loopback. */
-#include "platforms/two_tier_net.h"
+#include "platforms/two_tier_spec.h"
 #include "sim/contracts/natural_order.h"
 #include "sim/engine/sg_routes.h"
 
@@ -131,7 +131,7 @@ static GPtrArray *expected_dragonfly(const cs_net *n, int64_t a, int64_t b)
 
 static GPtrArray *expected(const cs_net *n, int64_t a, int64_t b)
 {
-  return n->kind == CS_NET_PERCS ? expected_percs(n, a, b) : expected_dragonfly(n, a, b);
+  return n->shape == &cs_net_shape_percs ? expected_percs(n, a, b) : expected_dragonfly(n, a, b);
 }
 
 /* "L1-..." -> "L1", "T-..." -> "T" */
@@ -249,7 +249,7 @@ START_TEST(test_links_per_tier)
   plat p;
   open_plat(&p, count_specs[_i]);
   cs_net_link_counts c = cs_net_count_links(&p.n);
-  if (p.n.kind == CS_NET_PERCS) {
+  if (p.n.shape == &cs_net_shape_percs) {
     ck_assert_int_eq(c.l1, p.n.sn * p.n.nps * (p.n.nps - 1));
     ck_assert_int_eq(c.l2, p.n.sn * (p.n.sn - 1));
   }

@@ -12,7 +12,7 @@
 #include "sim/checks/replay.h"
 
 #include "tests/algos.h"
-#include "platforms/two_tier_net.h"
+#include "platforms/two_tier_spec.h"
 
 #include <check.h>
 #include <stdlib.h>
