@@ -49,6 +49,9 @@ typedef struct cs_platform_family {
   const char *synopsis;    /* "torus:XxYxZ|auto[/C][,bw=..,lat=..]" */
   const char *description; /* one line */
   const char *params;      /* the PARAMS it takes, one line */
+  /* The --cores option sets its cores per node (the families whose spec
+   * does not give them, or gives them as a default). */
+  bool cores_option;
   /* Parse ARGS (the text after "KIND:", parameters included) into p (whose
    * family and defaults are set).  FALSE with err (CS_INPUT_ERROR) naming
    * the problem. */

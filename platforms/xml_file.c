@@ -90,6 +90,7 @@ const cs_platform_family cs_platform_file = {
     .synopsis = "file:PATH (or a path to an existing .xml file)",
     .description = "a SimGrid XML platform file, hosts in natural order of their names",
     .params = "none (ranks per host: --cores)",
+    .cores_option = true,
     .parse = file_parse,
     .resolve = file_resolve,
     .describe = file_describe,

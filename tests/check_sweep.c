@@ -582,7 +582,7 @@ START_TEST(rows_header)
   g_clear_error(&err);
   /* an older collsim's file (results/seed000/ before the configuration columns) */
   char *old = g_strdup_printf("%s\nrank-hash,64,10,0.5,3,1,1,torus:2x2x4/4,LV08,1,1,1,1,1,1,1,1,1,1,1,yes,0.1\n",
-                              CS_TREE_CSV_HEADER);
+                              cs_tree_csv_header());
   rows = cs_sweep_rows_parse(old, strlen(old), "old.csv", &complete, &err);
   ck_assert_ptr_null(rows);
   ck_assert_msg(strstr(err->message, "old.csv was written by an older collsim") &&
@@ -1140,7 +1140,7 @@ static int fake_collective(int argc, char **argv)
     return 1;
   if ((e = getenv("FAKE_SLOW")) && !strcmp(e, id))
     g_usleep(300000);
-  char *config = fake_config("collective", argv + 1), *columns = g_strjoinv(",", (char **)cs_config_columns);
+  char *config = fake_config("collective", argv + 1), *columns = g_strjoinv(",", (char **)cs_config_columns());
   printf("net,coll,size,tier,%s\n\"p:1,1\",%s,%s,L1%s\n\"p:1,1\",%s,%s,L2%s\n", columns, coll, block, config, coll,
          block, config);
   g_free(config);
@@ -1342,7 +1342,7 @@ START_TEST(sweep_old_outputs)
   char *tree = write_tmp("t.yaml", SMALL);
   char *gen = write_tmp("g.yaml", "name: g\ncommand: collective\nparameters: {coll: scatter}\n");
   char *old = g_strdup_printf("%s\ncentralized,16,8,0.5,3,1,1,torus:2x2x1/4,LV08,1,1,1,1,1,1,1,1,1,1,1,yes,0.1\n",
-                              CS_TREE_CSV_HEADER);
+                              cs_tree_csv_header());
   char *out = write_tmp("old.csv", old);
   ck_assert_int_eq(run_sweep(NULL, tree, "--out", out, "--quiet", NULL), 2);
   char *text = slurp(out);

@@ -5,6 +5,7 @@
 #include "sim/cli/commands.h"
 #include "algorithms/reduce_bcast_trees/tree_gen.h"
 #include "sim/checks/tree_script_check.h"
+#include "sim/cli/columns.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
@@ -17,14 +18,33 @@
 typedef struct ar_opts {
   char *trees, *order, *write_script, *from, *out;
   int64_t n, iterations, groups, fanout, search_iterations;
-  bool list;
+  bool list, list_columns;
 } ar_opts;
 
 static const char *const orders[] = {"scripted", "arrival", NULL};
 
-static const char *const allreduce_columns[] = {"cluster", "trees", "order", "n", "iterations", "us_per_allreduce",
-                                                "messages_per_allreduce", "internode_messages_per_allreduce",
-                                                "result_ok", NULL};
+/* The result record's columns. */
+enum {
+  A_CLUSTER, A_CPU, A_TREES, A_ORDER, A_N, A_ITERATIONS, A_US, A_MESSAGES, A_INTERNODE, A_RESULT_OK, A_MODEL,
+};
+
+static const cs_column columns[] = {
+    [A_CLUSTER] = {"cluster", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the platform's label"},
+    [A_CPU] = {"cpu", CS_COL_TEXT, NULL, "", NULL, CS_COL_NO_CSV, "the platform's processor"},
+    [A_TREES] = {"trees", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the tree script: a generator or a file"},
+    [A_ORDER] = {"order", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "children served in scripted or arrival order"},
+    [A_N] = {"n", CS_COL_INT, NULL, "processes", NULL, CS_COL_KEY, "processes"},
+    [A_ITERATIONS] = {"iterations", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "allreduces timed"},
+    [A_US] = {"us_per_allreduce", CS_COL_NUM, "%.6f", "us", NULL, 0, "simulated time of one allreduce"},
+    [A_MESSAGES] = {"messages_per_allreduce", CS_COL_INT, NULL, "messages", NULL, 0, "messages of one allreduce"},
+    [A_INTERNODE] = {"internode_messages_per_allreduce", CS_COL_INT, NULL, "messages", NULL, 0,
+                     "messages of one allreduce between two nodes"},
+    [A_RESULT_OK] = {"result_ok", CS_COL_BOOL, NULL, "", NULL, 0, "every process got the right sum"},
+    [A_MODEL] = {"model", CS_COL_TEXT, NULL, "", NULL, CS_COL_NO_CSV, "SimGrid network model"},
+};
+
+const cs_record_kind cs_allreduce_record_kind = {"allreduce", "one Allreduce benchmark run", columns,
+                                                 G_N_ELEMENTS(columns), NULL};
 
 static void list_generators(void)
 {
@@ -91,18 +111,18 @@ static cs_record *result_record(const cs_platform *p, const cs_tree_script *s, c
 {
   cs_record *c = cs_record_new();
   char *label = cs_platform_label(p);
-  cs_rec_str(c, "cluster", label);
+  cs_col_str(c, &columns[A_CLUSTER], label);
   g_free(label);
-  cs_rec_str(c, "cpu", p->cpu);
-  cs_rec_str(c, "trees", trees);
-  cs_rec_str(c, "order", s->order == CS_TS_ARRIVAL_ORDER ? "arrival" : "scripted");
-  cs_rec_i64(c, "n", s->n);
-  cs_rec_i64(c, "iterations", iterations);
-  cs_rec_num(c, "us_per_allreduce", r->us_per_allreduce, "%.6f");
-  cs_rec_i64(c, "messages_per_allreduce", r->messages_per_allreduce);
-  cs_rec_i64(c, "internode_messages_per_allreduce", r->internode_messages_per_allreduce);
-  cs_rec_bool(c, "result_ok", r->result_ok);
-  cs_rec_str(c, "model", model);
+  cs_col_str(c, &columns[A_CPU], p->cpu);
+  cs_col_str(c, &columns[A_TREES], trees);
+  cs_col_str(c, &columns[A_ORDER], s->order == CS_TS_ARRIVAL_ORDER ? "arrival" : "scripted");
+  cs_col_i64(c, &columns[A_N], s->n);
+  cs_col_i64(c, &columns[A_ITERATIONS], iterations);
+  cs_col_num(c, &columns[A_US], r->us_per_allreduce);
+  cs_col_i64(c, &columns[A_MESSAGES], r->messages_per_allreduce);
+  cs_col_i64(c, &columns[A_INTERNODE], r->internode_messages_per_allreduce);
+  cs_col_bool(c, &columns[A_RESULT_OK], r->result_ok);
+  cs_col_str(c, &columns[A_MODEL], model);
   return c;
 }
 
@@ -161,7 +181,7 @@ static int run_allreduce(const cs_cli *c, const ar_opts *o)
     rc = cs_cli_fail(c, e);
   } else if ((rc = cs_cli_trace_write(c)) == 0) {
     cs_record *rec = result_record(R.platform, R.script, &r, R.trees, o->iterations, R.ec.model);
-    rc = cs_cli_emit(c, &rec, 1, allreduce_columns, "collsim allreduce");
+    rc = cs_cli_emit(c, &rec, 1, cs_record_kind_csv(&cs_allreduce_record_kind), "collsim allreduce");
     cs_record_free(rec);
     if (rc == 0 && !r.result_ok) {
       fprintf(stderr, "collsim allreduce: error: %lld wrong results\n", r.wrong_results);
@@ -196,6 +216,7 @@ int cs_allreduce_main(int argc, char **argv)
       {"write-script", 0, CS_OPT_PATH_OUT, &o.write_script, "FILE", "also write the script used (e.g. the best "
        "found) to FILE", 0, 0, 0, 0, NULL},
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list the tree generators and exit", 0, 0, 0, 0, NULL},
+      {"list-columns", 0, CS_OPT_FLAG, &o.list_columns, NULL, CS_LIST_COLUMNS_HELP, 0, 0, 0, 0, NULL},
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
@@ -218,7 +239,10 @@ int cs_allreduce_main(int argc, char **argv)
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && !o.trees)
     o.trees = g_strdup("lam");
-  if (rc == 0 && o.list)
+  static const cs_record_kind *const output_kinds[] = {&cs_allreduce_record_kind};
+  if (rc == 0 && o.list_columns)
+    rc = cs_cli_list_columns(&c, output_kinds, G_N_ELEMENTS(output_kinds));
+  else if (rc == 0 && o.list)
     list_generators();
   else if (rc == 0)
     rc = run_allreduce(&c, &o);

@@ -13,6 +13,7 @@
  * Bad input: one message naming the problem, exit status 2, nothing written. */
 #include "sim/cli/commands.h"
 #include "sim/checks/tree_script_check.h"
+#include "sim/cli/columns.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
@@ -27,7 +28,7 @@ typedef struct coll_opts {
   char *coll, *algo, *batch, *script, *per_link, *pairs, *keep_platform;
   uint64_t block, bytes;
   double gamma;
-  bool list, models, links, timed, verify;
+  bool list, models, links, timed, verify, list_columns;
 } coll_opts;
 
 static const char *const coll_names[] = {"scatter", "gather", "bcast", "allgather", "reduce-scatter", "reduce", NULL};
@@ -225,7 +226,7 @@ static int run(const cs_cli *c, const coll_opts *o)
   if (rc == 0)
     rc = write_extra(c, o->per_link, out.per_link);
   if (rc == 0)
-    rc = cs_cli_emit(c, (cs_record *const *)records->pdata, records->len, cs_coll_csv_columns, NULL);
+    rc = cs_cli_emit(c, (cs_record *const *)records->pdata, records->len, cs_record_kind_csv(&cs_coll_record_kind), NULL);
   g_clear_error(&e);
   if (out.pairs)
     g_string_free(out.pairs, TRUE);
@@ -242,6 +243,7 @@ int cs_collective_main(int argc, char **argv)
   coll_opts o = {.gamma = 1e-10};
   const cs_opt opts[] = {
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list collectives and algorithms and exit", 0, 0, 0, 0, NULL},
+      {"list-columns", 0, CS_OPT_FLAG, &o.list_columns, NULL, CS_LIST_COLUMNS_HELP, 0, 0, 0, 0, NULL},
       {"models", 0, CS_OPT_FLAG, &o.models, NULL,
        "with --list: each algorithm's cost model formula (the README's table)", 0, 0, 0, 0, NULL},
       {"coll", 'c', CS_OPT_CHOICE, &o.coll, "NAME", "scatter, gather, bcast, allgather, reduce-scatter, reduce", 0,
@@ -293,7 +295,10 @@ int cs_collective_main(int argc, char **argv)
     rc = cs_cli_check_rules(&c, rules, NULL);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
-  if (rc == 0 && o.list)
+  static const cs_record_kind *const output_kinds[] = {&cs_coll_record_kind};
+  if (rc == 0 && o.list_columns)
+    rc = cs_cli_list_columns(&c, output_kinds, G_N_ELEMENTS(output_kinds));
+  else if (rc == 0 && o.list)
     o.models ? list_models() : list_algorithms();
   else if (rc == 0)
     rc = run(&c, &o);

@@ -18,6 +18,7 @@
  * such as BG/P, seed 004) --impl mpich and --map array, every rank an MPI
  * process with a core of its own.  create-group's --impl is intercomm
  * (Algorithm 1) unless given. */
+#include "sim/cli/columns.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
@@ -46,7 +47,7 @@ typedef struct comm_opts {
   GPtrArray *groups;
   int64_t colors, split, lid_bits, lbi_bits, repeat, pool;
   double cpu_factor;
-  bool no_share, list, until_exhausted, world_in_pool;
+  bool no_share, list, until_exhausted, world_in_pool, list_columns;
 } comm_opts;
 
 static const char *const member_rules[] = {"first", "spread", "random", NULL};
@@ -318,7 +319,7 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
       rc = cs_cli_trace_write(c);
     if (rc == 0 || res.why) {
       cs_record *r = cs_comm_result_record(&prm, &res);
-      int out = cs_cli_emit(c, &r, 1, cs_comm_csv_columns(op), "collsim comm");
+      int out = cs_cli_emit(c, &r, 1, cs_record_kind_csv(cs_comm_record_kind(op)), "collsim comm");
       rc = rc ? rc : out;
       cs_record_free(r);
     }
@@ -364,7 +365,7 @@ static int run_ids(const cs_cli *c, comm_opts *o)
     cs_ids_result res;
     cs_ids_run(&prm, &res);
     cs_record *r = cs_ids_result_record(&prm, &res, desc);
-    rc = cs_cli_emit(c, &r, 1, cs_ids_csv_columns, "collsim comm ids");
+    rc = cs_cli_emit(c, &r, 1, cs_record_kind_csv(&cs_ids_record_kind), "collsim comm ids");
     cs_record_free(r);
     g_free(desc);
   }
@@ -406,7 +407,7 @@ static int run_space(const cs_cli *c, const comm_opts *o)
     return rc;
   }
   cs_record *r = cs_space_model_record(cpm);
-  int rc = cs_cli_emit(c, &r, 1, cs_space_csv_columns, "collsim comm space");
+  int rc = cs_cli_emit(c, &r, 1, cs_record_kind_csv(&cs_space_record_kind), "collsim comm space");
   cs_record_free(r);
   return rc;
 }
@@ -476,6 +477,7 @@ int cs_comm_main(int argc, char **argv)
       {"space-comms", 0, CS_OPT_INT, &o.space_comms, "K", "bench: communicators of the space saving (default 8)", 1,
        1 << 20, 0, 0, NULL},
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list the protocols and exit", 0, 0, 0, 0, NULL},
+      {"list-columns", 0, CS_OPT_FLAG, &o.list_columns, NULL, CS_LIST_COLUMNS_HELP, 0, 0, 0, 0, NULL},
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   const char *given = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
@@ -494,7 +496,10 @@ int cs_comm_main(int argc, char **argv)
     rc = cs_cli_check_rules(&c, rules, verb);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
-  if (rc == 0 && o.list)
+  static const cs_record_kind *const output_kinds[] = {&cs_comm_split_record_kind, &cs_comm_create_record_kind, &cs_ids_record_kind, &cs_space_record_kind};
+  if (rc == 0 && o.list_columns)
+    rc = cs_cli_list_columns(&c, output_kinds, G_N_ELEMENTS(output_kinds));
+  else if (rc == 0 && o.list)
     list_protocols();
   else if (rc == 0 && !verb)
     rc = cs_cli_usage(&c, "no operation given (split, create, create-group, ids, bench or space)");

@@ -6,6 +6,7 @@
  *   collsim groupmap --list
  * The measuring is sim/drivers/groupmap_measure.c; this file reads the
  * group and the options. */
+#include "sim/cli/columns.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/groupmap_strategy.h"
@@ -22,7 +23,7 @@
 typedef struct gm_opts {
   int64_t world, samples, bdd_paths, bdd_nodes, wtr_runs;
   char *members;
-  bool unordered, paper, list, no_times, negative_stride;
+  bool unordered, paper, list, no_times, negative_stride, list_columns;
   GPtrArray *groups, *reps;
 } gm_opts;
 
@@ -143,7 +144,7 @@ static int run_members(const cs_cli *c, const gm_opts *o, const cs_gm_measure_op
   int64_t m = 0;
   cs_wid *wids = read_members(o, &m, &e);
   cs_record *r = wids ? cs_gm_measure_group(o->members, NULL, wids, m, o->world, mo, &e) : NULL;
-  int rc = r ? cs_cli_emit(c, &r, 1, cs_gm_measure_columns, "collsim groupmap")
+  int rc = r ? cs_cli_emit(c, &r, 1, cs_record_kind_csv(&cs_gm_record_kind), "collsim groupmap")
            : e ? cs_cli_fail(c, e)
                : cs_cli_usage(c, "--reps names no representation of this group (wtr+X is for --unordered)");
   g_clear_error(&e);
@@ -186,7 +187,7 @@ static int run_paper(const cs_cli *c, char **groups, const cs_gm_measure_opts *m
   if (rc == 0 && kept == 0)
     rc = cs_cli_usage(c, "--reps names no representation of these groups (wtr+X is for unordered ones)");
   else if (rc == 0)
-    rc = cs_cli_emit(c, records, kept, cs_gm_measure_columns, "collsim groupmap");
+    rc = cs_cli_emit(c, records, kept, cs_record_kind_csv(&cs_gm_record_kind), "collsim groupmap");
   for (guint i = 0; i < kept; i++)
     cs_record_free(records[i]);
   g_free(records);
@@ -222,6 +223,7 @@ int cs_groupmap_main(int argc, char **argv)
       {"negative-stride", 0, CS_OPT_FLAG, &o.negative_stride, NULL, "let rs store a decreasing progression (our "
        "extension)", 0, 0, 0, 0, NULL},
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list representations, strategies and paper groups", 0, 0, 0, 0, NULL},
+      {"list-columns", 0, CS_OPT_FLAG, &o.list_columns, NULL, CS_LIST_COLUMNS_HELP, 0, 0, 0, 0, NULL},
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
@@ -251,7 +253,10 @@ int cs_groupmap_main(int argc, char **argv)
   if (e)
     rc = cs_cli_fail(&c, e);
   g_clear_error(&e);
-  if (rc == 0 && o.list)
+  static const cs_record_kind *const output_kinds[] = {&cs_gm_record_kind};
+  if (rc == 0 && o.list_columns)
+    rc = cs_cli_list_columns(&c, output_kinds, G_N_ELEMENTS(output_kinds));
+  else if (rc == 0 && o.list)
     list_all();
   else if (rc == 0 && (rc = check_options(&c, &o, reps, groups)) == 0) {
     cs_gm_measure_opts mo = measure_opts(&c, &o, reps);

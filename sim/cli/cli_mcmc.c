@@ -4,6 +4,7 @@
  * Runs one balancing mode (algorithms/mcmc/) in SimGrid and reports the
  * execution time beside the ideal and baseline times, and the regroupings
  * per process (sim/drivers/mcmc_run.c).  Bad input: one message, exit 2. */
+#include "sim/cli/columns.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
@@ -22,7 +23,7 @@ typedef struct mcmc_opts {
   char *balance, *create, *rebuild; /* freed by cs_cli_free */
   int64_t n, g, interval, s_mult, s_mod, fail_rank;
   double t_item, jitter, fail_at, detect;
-  bool list;
+  bool list, list_columns;
 } mcmc_opts;
 
 static const char *const creates[] = {"intercomm", "direct", NULL};
@@ -94,7 +95,7 @@ static int run_mcmc(const cs_cli *c, const mcmc_opts *o)
       cs_cli_fail(c, e);
     else if ((rc = cs_cli_trace_write(c)) == 0) {
       cs_record *r = cs_mcmc_result_record(&prm, &res);
-      rc = cs_cli_emit(c, &r, 1, cs_mcmc_csv_columns, "collsim mcmc");
+      rc = cs_cli_emit(c, &r, 1, cs_record_kind_csv(&cs_mcmc_record_kind), "collsim mcmc");
       cs_record_free(r);
     }
     cs_mcmc_result_clear(&res);
@@ -139,6 +140,7 @@ int cs_mcmc_main(int argc, char **argv)
       {"rebuild", 0, CS_OPT_CHOICE, &o.rebuild, "HOW", "after a failure: intercomm (Algorithm 1, default), direct "
        "or parent (MPI_Comm_create: deadlocks)", 0, 0, 0, 0, rebuilds},
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list the balancing modes and exit", 0, 0, 0, 0, NULL},
+      {"list-columns", 0, CS_OPT_FLAG, &o.list_columns, NULL, CS_LIST_COLUMNS_HELP, 0, 0, 0, 0, NULL},
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
@@ -159,7 +161,10 @@ int cs_mcmc_main(int argc, char **argv)
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && o.balance && !cs_mcmc_balance_find(o.balance))
     rc = cs_cli_usage(&c, "unknown balancing mode '%s' (collsim mcmc --list)", o.balance);
-  if (rc == 0 && o.list)
+  static const cs_record_kind *const output_kinds[] = {&cs_mcmc_record_kind};
+  if (rc == 0 && o.list_columns)
+    rc = cs_cli_list_columns(&c, output_kinds, G_N_ELEMENTS(output_kinds));
+  else if (rc == 0 && o.list)
     list_modes();
   else if (rc == 0)
     rc = run_mcmc(&c, &o);

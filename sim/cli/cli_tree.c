@@ -2,6 +2,7 @@
  * sim/drivers/spanning_tree_run.c, on any platform (a BG/P torus sized for
  * n by default).  Bad input: one message naming the problem, exit status 2,
  * nothing written. */
+#include "sim/cli/columns.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
@@ -15,7 +16,7 @@ typedef struct tree_opts {
   char *algo, *members, *keep_platform, *color_rule;
   int64_t n, k, colors;
   double f;
-  bool list, no_verify, no_bracket;
+  bool list, no_verify, no_bracket, list_columns;
 } tree_opts;
 
 static const char *const color_rules[] = {"mod", "random", NULL};
@@ -79,7 +80,7 @@ static int run_tree(const cs_cli *c, const tree_opts *o, const cs_tree_algo *alg
       rc = cs_cli_trace_write(c);
     if (rc == 0) {
       cs_record *r = cs_tree_result_record(&res);
-      rc = cs_cli_emit(c, &r, 1, cs_tree_csv_columns, "collsim tree");
+      rc = cs_cli_emit(c, &r, 1, cs_record_kind_csv(&cs_tree_record_kind), "collsim tree");
       cs_record_free(r);
     }
     g_free(host_of);
@@ -100,6 +101,7 @@ int cs_tree_main(int argc, char **argv)
   const cs_opt opts[] = {
       {"algo", 'a', CS_OPT_STRING, &o.algo, "NAME", "algorithm (see --list)", 0, 0, 0, 0, NULL},
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list the algorithms and exit", 0, 0, 0, 0, NULL},
+      {"list-columns", 0, CS_OPT_FLAG, &o.list_columns, NULL, CS_LIST_COLUMNS_HELP, 0, 0, 0, 0, NULL},
       {"n", 'n', CS_OPT_INT, &o.n, "N", "processes in the parent group", 1, G_MAXINT, 0, 0, NULL},
       {"f", 'f', CS_OPT_QUANTITY, &o.f, "F", "participation fraction in [0,1] (default 0.6)", 0, 1, CS_QTY_NUMBER, 1,
        NULL},
@@ -131,7 +133,10 @@ int cs_tree_main(int argc, char **argv)
   const cs_tree_algo *algo = NULL;
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
-  if (rc == 0 && o.list)
+  static const cs_record_kind *const output_kinds[] = {&cs_tree_record_kind};
+  if (rc == 0 && o.list_columns)
+    rc = cs_cli_list_columns(&c, output_kinds, G_N_ELEMENTS(output_kinds));
+  else if (rc == 0 && o.list)
     list_algorithms();
   else if (rc == 0 && (rc = validate(&c, &o, &algo)) == 0)
     rc = run_tree(&c, &o, algo);

@@ -3,6 +3,7 @@
  * and `collsim compare`. */
 #include "sim/cli/commands.h"
 #include "sim/cli/compare.h"
+#include "sim/cli/columns.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
@@ -13,23 +14,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The options a run was given, as collsim's CSV files name them: tree
- * (algo ... model), collective (net ... tier), allreduce (curve ...
- * iterations; labels of seed002's experiments), calibration (cycles ...),
- * comm (op ... pool), mcmc (g ... rebuild), groupmap (group, rep). */
-const char *const cs_compare_key_columns[] = {
-    "algo", "n", "f", "k", "colors", "seed", "platform", "model",
-    "net", "coll", "p", "size", "tier",
-    "curve", "tree_args", "nodes", "cluster", "iterations",
-    "cycles", "net_us", "shm_us",
-    "op", "impl", "method", "set", "series", "cpm", "layout", "groups", "group_size", "map", "shared", "ids",
-    "repeat", "lbi_bits", "pool",
-    "g", "balance", "interval", "create", "jitter", "fail_rank", "fail_at", "rebuild",
-    "group", "rep",
-    NULL};
+/* The options a run was given: the key columns every output kind declares
+ * (sim/cli/columns.h), and these, of CSV files no record kind writes: the
+ * labels of seed002's experiments (curve, tree_args, nodes, series) and
+ * its calibration (cycles, net_us, shm_us). */
+static const char *const other_key_columns[] = {"curve", "tree_args", "nodes", "series", "cycles", "net_us",
+                                                "shm_us", NULL};
 
-/* Columns measured on this machine (besides *wall*). */
-static const char *const measured_columns[] = {"create_ms", "select_all_ms", "select_one_us", NULL};
+const char *const *cs_compare_key_columns(void)
+{
+  static const char **all;
+  if (!all) {
+    GPtrArray *names = g_ptr_array_new();
+    for (const char *const *k = cs_output_columns_with(CS_COL_KEY); *k; k++)
+      g_ptr_array_add(names, (gpointer)*k);
+    for (size_t i = 0; other_key_columns[i]; i++)
+      g_ptr_array_add(names, (gpointer)other_key_columns[i]);
+    g_ptr_array_add(names, NULL);
+    all = (const char **)g_ptr_array_free(names, FALSE);
+  }
+  return all;
+}
 
 /* How many rows the lists of rows only here / only committed show. */
 #define LIST_MAX 10
@@ -88,13 +93,14 @@ static bool in_list(const char *const *list, const char *name)
 
 static bool ignored(const char *name, const cs_compare_opts *o)
 {
-  return g_str_has_prefix(name, "wall") || strstr(name, "_wall") || in_list(measured_columns, name) ||
+  return g_str_has_prefix(name, "wall") || strstr(name, "_wall") ||
+         in_list(cs_output_columns_with(CS_COL_MEASURED), name) ||
          in_list((const char *const *)o->ignore, name);
 }
 
 static bool is_key(const char *name, const cs_compare_opts *o)
 {
-  return in_list(o->key ? (const char *const *)o->key : cs_compare_key_columns, name);
+  return in_list(o->key ? (const char *const *)o->key : cs_compare_key_columns(), name);
 }
 
 /* Which columns key the rows and which are compared, by position in each file. */

@@ -9,7 +9,7 @@
  *    select_one_us); plus any named in opts->ignore.
  *  - key: the configuration columns, which name a run (the options it was
  *    given: algo, n, f, k, seed, platform, coll, impl, cpm, balance, ...;
- *    cs_compare_key_columns), or those of opts->key.  Rows are matched on
+ *    cs_compare_key_columns()), or those of opts->key.  Rows are matched on
  *    the key columns both headers have; rows with the same key are matched
  *    in file order.  A file with none of them is matched by row number.
  *  - compared: every other column both headers have.  Two values are the
@@ -59,8 +59,9 @@ typedef struct cs_compare_totals {
   GHashTable *columns;  /* when not NULL: every column name of the files read is added */
 } cs_compare_totals;
 
-/* The built-in configuration columns (NULL-terminated). */
-extern const char *const cs_compare_key_columns[];
+/* The built-in configuration columns (NULL-terminated): every key column
+ * the record kinds declare, and those of files no record writes. */
+const char *const *cs_compare_key_columns(void);
 
 /* Compare one committed file with NOW's; appends the report on `name` to
  * report and adds to t.  False (CS_INPUT_ERROR) when a file cannot be read. */

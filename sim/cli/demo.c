@@ -17,8 +17,9 @@ static const char *const demo_algos[] = {"centralized", "shrink-balance", "rank-
 /* The value of column `name` in a tree CSV row. */
 static const char *column(GPtrArray *row, const char *name)
 {
-  for (size_t i = 0; cs_tree_csv_columns[i]; i++)
-    if (!strcmp(cs_tree_csv_columns[i], name))
+  const char *const *columns = cs_record_kind_csv(&cs_tree_record_kind);
+  for (size_t i = 0; columns[i]; i++)
+    if (!strcmp(columns[i], name))
       return i < row->len ? g_ptr_array_index(row, i) : "";
   return "";
 }

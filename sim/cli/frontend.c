@@ -771,8 +771,7 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
     return NULL;
   }
   g_free(spec);
-  bool takes_cores = strcmp(p->family->kind, "file") == 0 || strcmp(p->family->kind, "torus") == 0;
-  if (c->cores && !takes_cores) {
+  if (c->cores && !p->family->cores_option) {
     cs_input_error(err, "--cores applies to a torus or an XML file; %s platforms give their cores in the spec",
                 p->family->kind);
     cs_platform_free(p);

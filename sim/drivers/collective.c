@@ -15,9 +15,108 @@
 #include <math.h>
 #include <string.h>
 
-const char *const cs_coll_csv_columns[] = {"net", "coll", "algo", "p", "size", "messages", "bytes", "tier",
-                                           "links", "links_used", "min_bytes", "max_bytes", "total_bytes",
-                                           "sim_time_s", "cost_model_s", "cost_formula", NULL};
+/* ---- the record's columns ---- */
+
+enum {
+  R_TIER, R_LINKS, R_LINKS_USED, R_MIN_BYTES, R_MAX_BYTES, R_TOTAL_BYTES, R_MESSAGES, R_MIN_HUMAN, R_MAX_HUMAN,
+  R_TOTAL_HUMAN,
+};
+
+#define LINKS "--links"
+static const cs_column tier_columns[] = {
+    [R_TIER] = {"tier", CS_COL_TEXT, NULL, "", LINKS, CS_COL_KEY | CS_COL_CSV_ONLY,
+                "the tier (L1, L2, T, X, Y, Z, eth, intra ...): one CSV row each"},
+    [R_LINKS] = {"links", CS_COL_INT, NULL, "links", LINKS, 0, "links of the tier"},
+    [R_LINKS_USED] = {"links_used", CS_COL_INT, NULL, "links", LINKS, 0, "links of the tier that carried bytes"},
+    [R_MIN_BYTES] = {"min_bytes", CS_COL_INT, NULL, "bytes", LINKS, 0, "fewest bytes on a used link of the tier"},
+    [R_MAX_BYTES] = {"max_bytes", CS_COL_INT, NULL, "bytes", LINKS, 0, "most bytes on a link of the tier"},
+    [R_TOTAL_BYTES] = {"total_bytes", CS_COL_INT, NULL, "bytes", LINKS, 0, "bytes over all links of the tier"},
+    [R_MESSAGES] = {"messages", CS_COL_INT, NULL, "messages", LINKS, CS_COL_NO_CSV,
+                    "link crossings of messages on the tier"},
+    [R_MIN_HUMAN] = {"min_human", CS_COL_TEXT, NULL, "", LINKS, CS_COL_NO_CSV, "min_bytes in IEC units"},
+    [R_MAX_HUMAN] = {"max_human", CS_COL_TEXT, NULL, "", LINKS, CS_COL_NO_CSV, "max_bytes in IEC units"},
+    [R_TOTAL_HUMAN] = {"total_human", CS_COL_TEXT, NULL, "", LINKS, CS_COL_NO_CSV, "total_bytes in IEC units"},
+};
+
+static const cs_record_kind tier_kind = {"tier", "the traffic on one tier of links", tier_columns,
+                                         G_N_ELEMENTS(tier_columns), NULL};
+
+/* The cost models' parameters; a0..ag and B0..Bg by level (CS_NLEVELS). */
+enum {
+  P_O_SEND, P_O_RECV, P_A0, P_A1, P_A2, P_AG, P_B0, P_B1, P_B2, P_BG, P_BP, P_BL, P_G, P_LAT_FACTOR, P_BW_FACTOR,
+};
+
+#define TIMED "--timed"
+static const cs_column cost_columns[] = {
+    [P_O_SEND] = {"o_send", CS_COL_NUM, "%.6g", "s", TIMED, CS_COL_NO_CSV, "software overhead of a send"},
+    [P_O_RECV] = {"o_recv", CS_COL_NUM, "%.6g", "s", TIMED, CS_COL_NO_CSV, "software overhead of a receive"},
+    [P_A0] = {"a0", CS_COL_NUM, "%.6g", "s", TIMED, CS_COL_NO_CSV, "latency between two cores of a node"},
+    [P_A1] = {"a1", CS_COL_NUM, "%.6g", "s", TIMED, CS_COL_NO_CSV, "latency between two nodes of a supernode"},
+    [P_A2] = {"a2", CS_COL_NUM, "%.6g", "s", TIMED, CS_COL_NO_CSV, "latency between two supernodes"},
+    [P_AG] = {"ag", CS_COL_NUM, "%.6g", "s", TIMED, CS_COL_NO_CSV, "latency from a gateway node to the landing node of its L2 link"},
+    [P_B0] = {"B0", CS_COL_NUM, "%.6g", "s/byte", TIMED, CS_COL_NO_CSV, "time per byte between two cores of a node"},
+    [P_B1] = {"B1", CS_COL_NUM, "%.6g", "s/byte", TIMED, CS_COL_NO_CSV, "time per byte between two nodes of a supernode"},
+    [P_B2] = {"B2", CS_COL_NUM, "%.6g", "s/byte", TIMED, CS_COL_NO_CSV, "time per byte between two supernodes"},
+    [P_BG] = {"Bg", CS_COL_NUM, "%.6g", "s/byte", TIMED, CS_COL_NO_CSV, "time per byte from a gateway node over its L2 link"},
+    [P_BP] = {"Bp", CS_COL_NUM, "%.6g", "s/byte", TIMED, CS_COL_NO_CSV, "time per byte of a node's port (0: none)"},
+    [P_BL] = {"BL", CS_COL_NUM, "%.6g", "s/byte", TIMED, CS_COL_NO_CSV, "time per byte of the L2 link between two supernodes (0: none)"},
+    [P_G] = {"g", CS_COL_NUM, "%.6g", "s/byte", TIMED, CS_COL_NO_CSV, "time per byte combined by a reducing receive"},
+    [P_LAT_FACTOR] = {"latency_factor", CS_COL_NUM, "%.6g", "", TIMED, CS_COL_NO_CSV,
+                      "the network model's latency factor"},
+    [P_BW_FACTOR] = {"bandwidth_factor", CS_COL_NUM, "%.6g", "", TIMED, CS_COL_NO_CSV,
+                     "the network model's bandwidth factor"},
+};
+
+static const cs_record_kind cost_kind = {"cost_params", "the cost models' parameters", cost_columns,
+                                         G_N_ELEMENTS(cost_columns), NULL};
+
+enum {
+  K_NET, K_COLL, K_ALGO, K_P, K_SN, K_NPS, K_CPN, K_SIZE, K_SIZE_IS, K_MESSAGES, K_BYTES, K_MAX_MESSAGE, K_VERIFIED,
+  K_HUMAN_UNITS, K_TIERS, K_NETWORK_BYTES, K_BYTE_HOPS, K_NODE_PAIRS, K_SIM_TIME, K_COST_MODEL, K_COST_FORMULA,
+  K_COST_PARAMS, K_BETA, K_GAMMA, K_MODEL, K_TIMED_MATCHES,
+};
+
+static const cs_column columns[] = {
+    [K_NET] = {"net", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the platform's canonical spec"},
+    [K_COLL] = {"coll", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the collective"},
+    [K_ALGO] = {"algo", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the algorithm (collsim collective --list)"},
+    [K_P] = {"p", CS_COL_INT, NULL, "ranks", NULL, CS_COL_KEY, "ranks taking part"},
+    [K_SN] = {"sn", CS_COL_INT, NULL, "supernodes", NULL, CS_COL_NO_CSV, "supernodes of the two-tier view"},
+    [K_NPS] = {"nps", CS_COL_INT, NULL, "nodes", NULL, CS_COL_NO_CSV, "nodes per supernode"},
+    [K_CPN] = {"cpn", CS_COL_INT, NULL, "ranks", NULL, CS_COL_NO_CSV, "ranks (cores) per node"},
+    [K_SIZE] = {"size", CS_COL_INT, NULL, "bytes", NULL, CS_COL_KEY, "the message size (see size_is)"},
+    [K_SIZE_IS] = {"size_is", CS_COL_TEXT, NULL, "", NULL, CS_COL_NO_CSV,
+                   "block: size is each rank's block; bytes: the whole message"},
+    [K_MESSAGES] = {"messages", CS_COL_INT, NULL, "messages", NULL, 0, "messages of the pattern"},
+    [K_BYTES] = {"bytes", CS_COL_INT, NULL, "bytes", NULL, 0, "bytes of the pattern"},
+    [K_MAX_MESSAGE] = {"max_message_bytes", CS_COL_INT, NULL, "bytes", NULL, CS_COL_NO_CSV, "largest message"},
+    [K_VERIFIED] = {"verified", CS_COL_BOOL, NULL, "", "--verify", CS_COL_NO_CSV,
+                    "the replayed pattern computes the collective's result"},
+    [K_HUMAN_UNITS] = {"human_units", CS_COL_TEXT, NULL, "", LINKS, CS_COL_NO_CSV, "the units of the *_human fields"},
+    [K_TIERS] = {"tiers", CS_COL_RECORD, NULL, "", LINKS, 0, "traffic per tier of links, one record per tier", &tier_kind},
+    [K_NETWORK_BYTES] = {"network_bytes", CS_COL_INT, NULL, "bytes", LINKS, CS_COL_NO_CSV,
+                         "bytes that left their node"},
+    [K_BYTE_HOPS] = {"byte_hops", CS_COL_INT, NULL, "bytes x links", LINKS, CS_COL_NO_CSV,
+                     "bytes times the links each crossed"},
+    [K_NODE_PAIRS] = {"node_pairs", CS_COL_INT, NULL, "pairs", LINKS, CS_COL_NO_CSV,
+                      "ordered pairs of nodes that exchanged bytes"},
+    [K_SIM_TIME] = {"sim_time_s", CS_COL_NUM, "%.9g", "s", TIMED, 0, "simulated time of the collective"},
+    [K_COST_MODEL] = {"cost_model_s", CS_COL_NUM, "%.9g", "s", TIMED, 0, "the algorithm's cost model's prediction"},
+    [K_COST_FORMULA] = {"cost_formula", CS_COL_TEXT, NULL, "", TIMED, 0,
+                        "the cost model's formula (docs/cost-models.md)"},
+    [K_COST_PARAMS] = {"cost_params", CS_COL_RECORD, NULL, "", TIMED, CS_COL_NO_CSV,
+                       "the parameters the formula was evaluated with", NULL, &cost_kind},
+    [K_BETA] = {"beta_s_per_byte", CS_COL_NUM, "%.6g", "s/byte", TIMED, CS_COL_NO_CSV,
+                "time per byte of the slowest link"},
+    [K_GAMMA] = {"gamma_s_per_byte", CS_COL_NUM, "%.6g", "s/byte", TIMED, CS_COL_NO_CSV,
+                 "computation time per byte reduced"},
+    [K_MODEL] = {"model", CS_COL_TEXT, NULL, "", TIMED, CS_COL_NO_CSV, "SimGrid network model"},
+    [K_TIMED_MATCHES] = {"timed_matches_pattern", CS_COL_BOOL, NULL, "", TIMED, CS_COL_NO_CSV,
+                         "the timed run sent exactly the pattern's messages"},
+};
+
+const cs_record_kind cs_coll_record_kind = {"collective", "one collective on one platform at one size", columns,
+                                            G_N_ELEMENTS(columns), NULL};
 
 /* --verify refuses shapes whose replay state would exceed this. */
 #define MAX_REPLAY_BYTES (4.0 * (1 << 30))
@@ -281,73 +380,71 @@ static void tier_record(cs_record *t, const cs_tier_summary *s)
   cs_human_bytes(lo, sizeof lo, s->min_bytes);
   cs_human_bytes(hi, sizeof hi, s->max_bytes);
   cs_human_bytes(tot, sizeof tot, s->total_bytes);
-  cs_rec_i64(t, "links", s->links);
-  cs_rec_i64(t, "links_used", s->links_used);
-  cs_rec_u64(t, "min_bytes", s->min_bytes);
-  cs_rec_u64(t, "max_bytes", s->max_bytes);
-  cs_rec_u64(t, "total_bytes", s->total_bytes);
-  cs_rec_u64(t, "messages", s->messages);
-  cs_rec_str(t, "min_human", lo);
-  cs_rec_str(t, "max_human", hi);
-  cs_rec_str(t, "total_human", tot);
+  cs_col_i64(t, &tier_columns[R_LINKS], s->links);
+  cs_col_i64(t, &tier_columns[R_LINKS_USED], s->links_used);
+  cs_col_u64(t, &tier_columns[R_MIN_BYTES], s->min_bytes);
+  cs_col_u64(t, &tier_columns[R_MAX_BYTES], s->max_bytes);
+  cs_col_u64(t, &tier_columns[R_TOTAL_BYTES], s->total_bytes);
+  cs_col_u64(t, &tier_columns[R_MESSAGES], s->messages);
+  cs_col_str(t, &tier_columns[R_MIN_HUMAN], lo);
+  cs_col_str(t, &tier_columns[R_MAX_HUMAN], hi);
+  cs_col_str(t, &tier_columns[R_TOTAL_HUMAN], tot);
 }
 
 static void cost_record(cs_record *r, const cs_cost_params *c)
 {
-  static const char *const alpha[CS_NLEVELS] = {"a0", "a1", "a2", "ag"};
-  static const char *const beta[CS_NLEVELS] = {"B0", "B1", "B2", "Bg"};
-  cs_rec_num(r, "o_send", c->o_send, "%.6g");
-  cs_rec_num(r, "o_recv", c->o_recv, "%.6g");
+  cs_col_num(r, &cost_columns[P_O_SEND], c->o_send);
+  cs_col_num(r, &cost_columns[P_O_RECV], c->o_recv);
   for (int l = 0; l < CS_NLEVELS; l++)
-    cs_rec_num(r, alpha[l], c->alpha[l], "%.6g");
+    cs_col_num(r, &cost_columns[P_A0 + l], c->alpha[l]);
   for (int l = 0; l < CS_NLEVELS; l++)
-    cs_rec_num(r, beta[l], c->beta[l], "%.6g");
-  cs_rec_num(r, "Bp", c->beta_port, "%.6g");
-  cs_rec_num(r, "BL", c->beta_l2, "%.6g");
-  cs_rec_num(r, "g", c->gamma, "%.6g");
-  cs_rec_num(r, "latency_factor", c->lat_factor, "%.6g");
-  cs_rec_num(r, "bandwidth_factor", c->bw_factor, "%.6g");
+    cs_col_num(r, &cost_columns[P_B0 + l], c->beta[l]);
+  cs_col_num(r, &cost_columns[P_BP], c->beta_port);
+  cs_col_num(r, &cost_columns[P_BL], c->beta_l2);
+  cs_col_num(r, &cost_columns[P_G], c->gamma);
+  cs_col_num(r, &cost_columns[P_LAT_FACTOR], c->lat_factor);
+  cs_col_num(r, &cost_columns[P_BW_FACTOR], c->bw_factor);
 }
 
 static cs_record *make_record(const run_state *R)
 {
   cs_record *r = cs_record_new();
   char *net = cs_platform_describe(R->S->platform);
-  cs_rec_str(r, "net", net);
+  cs_col_str(r, &columns[K_NET], net);
   g_free(net);
-  cs_rec_str(r, "coll", cs_coll_name(R->it->algo->coll));
-  cs_rec_str(r, "algo", R->it->algo->name);
-  cs_rec_i64(r, "p", R->prm.p);
-  cs_rec_i64(r, "sn", R->S->tt.sn);
-  cs_rec_i64(r, "nps", R->S->tt.nps);
-  cs_rec_i64(r, "cpn", R->S->tt.cpn);
-  cs_rec_u64(r, "size", R->it->size);
-  cs_rec_str(r, "size_is", cs_coll_per_rank(R->it->algo->coll) ? "block" : "bytes");
-  cs_rec_u64(r, "messages", R->pattern.messages);
-  cs_rec_u64(r, "bytes", R->pattern.bytes);
-  cs_rec_u64(r, "max_message_bytes", R->pattern.max_message_bytes);
+  cs_col_str(r, &columns[K_COLL], cs_coll_name(R->it->algo->coll));
+  cs_col_str(r, &columns[K_ALGO], R->it->algo->name);
+  cs_col_i64(r, &columns[K_P], R->prm.p);
+  cs_col_i64(r, &columns[K_SN], R->S->tt.sn);
+  cs_col_i64(r, &columns[K_NPS], R->S->tt.nps);
+  cs_col_i64(r, &columns[K_CPN], R->S->tt.cpn);
+  cs_col_u64(r, &columns[K_SIZE], R->it->size);
+  cs_col_str(r, &columns[K_SIZE_IS], cs_coll_per_rank(R->it->algo->coll) ? "block" : "bytes");
+  cs_col_u64(r, &columns[K_MESSAGES], R->pattern.messages);
+  cs_col_u64(r, &columns[K_BYTES], R->pattern.bytes);
+  cs_col_u64(r, &columns[K_MAX_MESSAGE], R->pattern.max_message_bytes);
   if (R->verified >= 0)
-    cs_rec_bool(r, "verified", R->verified);
+    cs_col_bool(r, &columns[K_VERIFIED], R->verified);
   if (R->lu) {
-    cs_rec_str(r, "human_units", "IEC, 1 MiB = 2^20 bytes");
-    cs_record *tiers = cs_rec_child(r, "tiers");
+    cs_col_str(r, &columns[K_HUMAN_UNITS], "IEC, 1 MiB = 2^20 bytes");
+    cs_record *tiers = cs_col_child(r, &columns[K_TIERS]);
     for (size_t i = 0; i < R->ntiers; i++)
       tier_record(cs_rec_child(tiers, R->tiers[i].name), &R->tiers[i]);
-    cs_record_set_rows(r, "tiers", "tier");
+    cs_col_set_rows(r, &columns[K_TIERS]);
     cs_linkusage_totals tot = cs_linkusage_get_totals(R->lu);
-    cs_rec_u64(r, "network_bytes", tot.network_bytes);
-    cs_rec_u64(r, "byte_hops", tot.byte_hops);
-    cs_rec_u64(r, "node_pairs", tot.node_pairs);
+    cs_col_u64(r, &columns[K_NETWORK_BYTES], tot.network_bytes);
+    cs_col_u64(r, &columns[K_BYTE_HOPS], tot.byte_hops);
+    cs_col_u64(r, &columns[K_NODE_PAIRS], tot.node_pairs);
   }
   if (R->timed) {
-    cs_rec_num(r, "sim_time_s", R->t.sim_time_s, "%.9g");
-    cs_rec_num(r, "cost_model_s", R->cost_s, "%.9g");
-    cs_rec_str(r, "cost_formula", R->it->algo->cost_formula);
-    cost_record(cs_rec_child(r, "cost_params"), &R->cost);
-    cs_rec_num(r, "beta_s_per_byte", R->beta, "%.6g");
-    cs_rec_num(r, "gamma_s_per_byte", R->S->opt.gamma, "%.6g");
-    cs_rec_str(r, "model", R->S->ec.model);
-    cs_rec_bool(r, "timed_matches_pattern", true);
+    cs_col_num(r, &columns[K_SIM_TIME], R->t.sim_time_s);
+    cs_col_num(r, &columns[K_COST_MODEL], R->cost_s);
+    cs_col_str(r, &columns[K_COST_FORMULA], R->it->algo->cost_formula);
+    cost_record(cs_col_child(r, &columns[K_COST_PARAMS]), &R->cost);
+    cs_col_num(r, &columns[K_BETA], R->beta);
+    cs_col_num(r, &columns[K_GAMMA], R->S->opt.gamma);
+    cs_col_str(r, &columns[K_MODEL], R->S->ec.model);
+    cs_col_bool(r, &columns[K_TIMED_MATCHES], true);
   }
   return r;
 }

@@ -53,6 +53,6 @@ typedef struct cs_coll_outputs {
 cs_record *cs_coll_run(cs_coll_session *s, const cs_coll_item *it, cs_coll_outputs *out, GError **err);
 
 /* The CSV columns of a collective's record. */
-extern const char *const cs_coll_csv_columns[];
+extern const cs_record_kind cs_coll_record_kind;
 
 #endif

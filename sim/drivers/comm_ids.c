@@ -132,30 +132,63 @@ void cs_ids_run(const cs_ids_params *prm, cs_ids_result *res)
   res->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
 }
 
-const char *const cs_ids_csv_columns[] = {"op", "impl", "cpm", "n", "colors", "layout", "lbi_bits", "pool",
-                                          "world_in_pool", "splits", "created", "ids_per_process_max", "limit",
-                                          "splits_lbi", "splits_mask", "splits_pool", "platform", "wall_s", NULL};
+enum {
+  I_OP, I_IMPL, I_CPM, I_N, I_COLORS, I_LAYOUT, I_LBI_BITS, I_POOL, I_WORLD_IN_POOL, I_SPLITS, I_CREATED,
+  I_IDS_PER_PROCESS, I_LIMIT, I_SPLITS_LBI, I_SPLITS_MASK, I_SPLITS_POOL, I_PLATFORM, I_WALL,
+};
+
+static const cs_column columns[] = {
+    [I_OP] = {"op", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the operation: ids"},
+    [I_IMPL] = {"impl", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "context-id scheme: leader (<LID, LBI>) or mpich (mask)"},
+    [I_CPM] = {"cpm", CS_COL_INTS, NULL, "", NULL, CS_COL_KEY,
+               "proclets per OS process, OS processes per machine, machines"},
+    [I_N] = {"n", CS_COL_INT, NULL, "proclets", NULL, CS_COL_KEY, "proclets in the world"},
+    [I_COLORS] = {"colors", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "communicators per split"},
+    [I_LAYOUT] = {"layout", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "colour of a rank: cyclic (r mod K) or block"},
+    [I_LBI_BITS] = {"lbi_bits", CS_COL_INT, NULL, "bits", NULL, CS_COL_KEY, "leader bits of <LID, LBI>"},
+    [I_POOL] = {"pool", CS_COL_INT, NULL, "objects", NULL, CS_COL_KEY,
+                "communicator objects per OS process (0: no limit)"},
+    [I_WORLD_IN_POOL] = {"world_in_pool", CS_COL_BOOL, NULL, "", NULL, 0,
+                         "COMM_WORLD and COMM_SELF of each proclet take 2 objects"},
+    [I_SPLITS] = {"splits", CS_COL_INT, NULL, "splits", NULL, 0, "complete splits"},
+    [I_CREATED] = {"created", CS_COL_INT, NULL, "communicators", NULL, 0,
+                   "communicators (context ids) created: splits x K + a partial split"},
+    [I_IDS_PER_PROCESS] = {"ids_per_process_max", CS_COL_INT, NULL, "ids", NULL, 0,
+                           "distinct context ids held in one OS process"},
+    [I_LIMIT] = {"limit", CS_COL_TEXT, NULL, "", NULL, 0, "what stopped the splits: lbi, mask, pool or none"},
+    [I_SPLITS_LBI] = {"splits_lbi", CS_COL_INT, NULL, "splits", NULL, 0,
+                      "splits the leader bits alone allow (-1: not reached within the splits run)"},
+    [I_SPLITS_MASK] = {"splits_mask", CS_COL_INT, NULL, "splits", NULL, 0,
+                       "splits the mask alone allows (-1: not reached within the splits run)"},
+    [I_SPLITS_POOL] = {"splits_pool", CS_COL_INT, NULL, "splits", NULL, 0,
+                       "splits the pool alone allows (-1: no pool, or not reached within the splits run)"},
+    [I_PLATFORM] = {"platform", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the platform's canonical spec"},
+    [I_WALL] = {"wall_s", CS_COL_NUM, "%.3f", "s", NULL, CS_COL_MEASURED, "wall-clock time of the run"},
+};
+
+const cs_record_kind cs_ids_record_kind = {"comm ids", "how many context ids (Section 8.2)", columns,
+                                           G_N_ELEMENTS(columns), NULL};
 
 cs_record *cs_ids_result_record(const cs_ids_params *prm, const cs_ids_result *res, const char *platform)
 {
   cs_record *r = cs_record_new();
-  cs_rec_str(r, "op", "ids");
-  cs_rec_str(r, "impl", prm->mpich ? "mpich" : "leader");
-  cs_rec_i64_list(r, "cpm", prm->cpm, 3);
-  cs_rec_i64(r, "n", prm->n);
-  cs_rec_i64(r, "colors", prm->colors);
-  cs_rec_str(r, "layout", prm->block_layout ? "block" : "cyclic");
-  cs_rec_i64(r, "lbi_bits", prm->lbi_bits);
-  cs_rec_i64(r, "pool", prm->pool);
-  cs_rec_bool(r, "world_in_pool", prm->world_in_pool);
-  cs_rec_i64(r, "splits", res->splits);
-  cs_rec_i64(r, "created", res->created);
-  cs_rec_i64(r, "ids_per_process_max", res->ids_per_process_max);
-  cs_rec_str(r, "limit", res->limit);
-  cs_rec_i64(r, "splits_lbi", res->splits_lbi);
-  cs_rec_i64(r, "splits_mask", res->splits_mask);
-  cs_rec_i64(r, "splits_pool", res->splits_pool);
-  cs_rec_str(r, "platform", platform);
-  cs_rec_num(r, "wall_s", res->wall_s, "%.3f");
+  cs_col_str(r, &columns[I_OP], "ids");
+  cs_col_str(r, &columns[I_IMPL], prm->mpich ? "mpich" : "leader");
+  cs_col_i64_list(r, &columns[I_CPM], prm->cpm, 3);
+  cs_col_i64(r, &columns[I_N], prm->n);
+  cs_col_i64(r, &columns[I_COLORS], prm->colors);
+  cs_col_str(r, &columns[I_LAYOUT], prm->block_layout ? "block" : "cyclic");
+  cs_col_i64(r, &columns[I_LBI_BITS], prm->lbi_bits);
+  cs_col_i64(r, &columns[I_POOL], prm->pool);
+  cs_col_bool(r, &columns[I_WORLD_IN_POOL], prm->world_in_pool);
+  cs_col_i64(r, &columns[I_SPLITS], res->splits);
+  cs_col_i64(r, &columns[I_CREATED], res->created);
+  cs_col_i64(r, &columns[I_IDS_PER_PROCESS], res->ids_per_process_max);
+  cs_col_str(r, &columns[I_LIMIT], res->limit);
+  cs_col_i64(r, &columns[I_SPLITS_LBI], res->splits_lbi);
+  cs_col_i64(r, &columns[I_SPLITS_MASK], res->splits_mask);
+  cs_col_i64(r, &columns[I_SPLITS_POOL], res->splits_pool);
+  cs_col_str(r, &columns[I_PLATFORM], platform);
+  cs_col_num(r, &columns[I_WALL], res->wall_s);
   return r;
 }

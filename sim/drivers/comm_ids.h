@@ -45,6 +45,6 @@ typedef struct cs_ids_result {
 
 void cs_ids_run(const cs_ids_params *prm, cs_ids_result *res);
 cs_record *cs_ids_result_record(const cs_ids_params *prm, const cs_ids_result *res, const char *platform);
-extern const char *const cs_ids_csv_columns[];
+extern const cs_record_kind cs_ids_record_kind;
 
 #endif

@@ -587,26 +587,88 @@ void cs_comm_result_clear(cs_comm_result *r)
   memset(r, 0, sizeof *r);
 }
 
+enum {
+  C_OP, C_SET, C_IMPL, C_METHOD, C_CPM, C_N, C_COLORS, C_GROUPS, C_GROUP_SIZE, C_MAP, C_SHARED, C_IDS, C_REPEAT,
+  C_VERIFIED, C_CREATED, C_EXHAUSTED, C_SIM_TIME, C_MESSAGES, C_MESSAGES_FORMULA, C_NONMEMBER_MESSAGES, C_BYTES,
+  C_WAKEUPS, C_PEAK_PROCLET, C_PEAK_PROCESS, C_MAP_BYTES_PROCESS, C_MAP_BYTES_TOTAL, C_MAPS_BUILT, C_CREATE_S,
+  C_P2P_MESSAGES, C_P2P_S, C_GATHERS, C_GATHER_S, C_SPACE_COMMS, C_SPACE_SAVED, C_PLATFORM, C_SEED, C_WALL,
+};
+
+#define BENCH "--bench"
+static const cs_column columns[] = {
+    [C_OP] = {"op", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the operation (split, create, create-group; bench)"},
+    [C_SET] = {"set", CS_COL_TEXT, NULL, "", BENCH, CS_COL_KEY, "the Section 8 set's name"},
+    [C_IMPL] = {"impl", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the protocol's implementation (collsim comm --list)"},
+    [C_METHOD] = {"method", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY,
+                  "the method in seed 004's words (group-direct, parent-collective, mpich-split ...)"},
+    [C_CPM] = {"cpm", CS_COL_INTS, NULL, "", NULL, CS_COL_KEY,
+               "proclets per OS process, OS processes per machine, machines"},
+    [C_N] = {"n", CS_COL_INT, NULL, "proclets", NULL, CS_COL_KEY, "proclets in the world"},
+    [C_COLORS] = {"colors", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "colours of the split (0 for the other operations)"},
+    [C_GROUPS] = {"groups", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "groups created (create, create-group)"},
+    [C_GROUP_SIZE] = {"group_size", CS_COL_INT, NULL, "proclets", "groups given", CS_COL_KEY, "size of the first group"},
+    [C_MAP] = {"map", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "group-map representations built, comma-separated"},
+    [C_SHARED] = {"shared", CS_COL_BOOL, NULL, "", NULL, CS_COL_KEY, "maps shared by the proclets of an OS process"},
+    [C_IDS] = {"ids", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "context-id scheme"},
+    [C_REPEAT] = {"repeat", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "creations in a row, each from the world"},
+    [C_VERIFIED] = {"verified", CS_COL_VERDICT, NULL, "", NULL, 0, "every proclet's result checked: yes or no"},
+    [C_CREATED] = {"created", CS_COL_INT, NULL, "communicators", NULL, 0,
+                   "communicators created (distinct context ids x creations)"},
+    [C_EXHAUSTED] = {"exhausted", CS_COL_INT, NULL, "creations", NULL, 0, "creations that ran out of context ids"},
+    [C_SIM_TIME] = {"sim_time_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "simulated time of the whole run"},
+    [C_MESSAGES] = {"messages", CS_COL_INT, NULL, "messages", NULL, 0, "messages sent"},
+    [C_MESSAGES_FORMULA] = {"messages_formula", CS_COL_INT, NULL, "messages", "the protocol has a formula", 0,
+                            "the protocol's documented message count"},
+    [C_NONMEMBER_MESSAGES] = {"nonmember_messages", CS_COL_INT, NULL, "messages", "create, create-group", 0,
+                              "messages sent or received by processes in no group"},
+    [C_BYTES] = {"bytes", CS_COL_INT, NULL, "bytes", NULL, 0, "bytes sent"},
+    [C_WAKEUPS] = {"wakeups", CS_COL_INT, NULL, "", NULL, 0, "scheduler wake-ups inside OS processes (not messages)"},
+    [C_PEAK_PROCLET] = {"peak_mem_bytes_per_proclet_max", CS_COL_INT, NULL, "bytes", NULL, 0,
+                        "largest peak memory of a proclet"},
+    [C_PEAK_PROCESS] = {"peak_mem_bytes_per_process_max", CS_COL_INT, NULL, "bytes", NULL, 0,
+                        "largest peak memory of an OS process: its proclets and shared maps"},
+    [C_MAP_BYTES_PROCESS] = {"map_bytes_per_process_max", CS_COL_INT, NULL, "bytes", NULL, 0,
+                             "largest group-map memory of an OS process"},
+    [C_MAP_BYTES_TOTAL] = {"map_bytes_total", CS_COL_INT, NULL, "bytes", NULL, 0, "group-map memory, all processes"},
+    [C_MAPS_BUILT] = {"maps_built", CS_COL_INT, NULL, "maps", NULL, 0, "group maps built"},
+    [C_CREATE_S] = {"create_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "simulated time of the creation phase"},
+    [C_P2P_MESSAGES] = {"p2p_messages", CS_COL_INT, NULL, "messages", BENCH, 0,
+                        "point-to-point messages on the last communicator"},
+    [C_P2P_S] = {"p2p_s", CS_COL_NUM, "%.9g", "s", BENCH, 0, "simulated time of the point-to-point phase"},
+    [C_GATHERS] = {"gathers", CS_COL_INT, NULL, "", BENCH, 0, "gathers on the last communicator"},
+    [C_GATHER_S] = {"gather_s", CS_COL_NUM, "%.9g", "s", BENCH, 0, "simulated time of the gather phase"},
+    [C_SPACE_COMMS] = {"space_comms", CS_COL_INT, NULL, "communicators", BENCH, 0,
+                       "communicators of the space-saving report"},
+    [C_SPACE_SAVED] = {"space_saved_bytes", CS_COL_INT, NULL, "bytes", BENCH, 0,
+                       "bytes saved against ARRAY maps by space_comms communicators"},
+    [C_PLATFORM] = {"platform", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the platform's canonical spec"},
+    [C_SEED] = {"seed", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "random seed"},
+    [C_WALL] = {"wall_s", CS_COL_NUM, "%.3f", "s", NULL, CS_COL_MEASURED, "wall-clock time of the run"},
+};
+
 /* Splits (seed 003's results) keep their columns; create and create-group
  * (seed 004 included) add the method, the group size and the message
- * checks.  One list per operation, so a sweep over one operation has one
- * header. */
-static const char *const split_columns[] = {
-    "op", "set", "impl", "cpm", "n", "colors", "groups", "map", "shared", "ids", "repeat", "verified", "created",
-    "exhausted", "sim_time_s", "messages", "bytes", "wakeups", "peak_mem_bytes_per_proclet_max",
-    "peak_mem_bytes_per_process_max", "map_bytes_per_process_max",
-    "map_bytes_total", "maps_built", "create_s", "p2p_s", "gather_s", "space_saved_bytes", "platform", "seed",
-    "wall_s", NULL};
+ * checks.  One CSV layout per operation, so a sweep over one operation has
+ * one header. */
+static const int split_csv[] = {
+    C_OP, C_SET, C_IMPL, C_CPM, C_N, C_COLORS, C_GROUPS, C_MAP, C_SHARED, C_IDS, C_REPEAT, C_VERIFIED, C_CREATED,
+    C_EXHAUSTED, C_SIM_TIME, C_MESSAGES, C_BYTES, C_WAKEUPS, C_PEAK_PROCLET, C_PEAK_PROCESS, C_MAP_BYTES_PROCESS,
+    C_MAP_BYTES_TOTAL, C_MAPS_BUILT, C_CREATE_S, C_P2P_S, C_GATHER_S, C_SPACE_SAVED, C_PLATFORM, C_SEED, C_WALL, -1};
 
-static const char *const create_columns[] = {
-    "op", "impl", "method", "cpm", "n", "groups", "group_size", "map", "shared", "ids", "repeat", "verified",
-    "created", "exhausted", "sim_time_s", "create_s", "messages", "messages_formula", "nonmember_messages", "bytes",
-    "wakeups", "peak_mem_bytes_per_proclet_max", "peak_mem_bytes_per_process_max", "map_bytes_per_process_max",
-    "map_bytes_total", "maps_built", "platform", "seed", "wall_s", NULL};
+static const int create_csv[] = {
+    C_OP, C_IMPL, C_METHOD, C_CPM, C_N, C_GROUPS, C_GROUP_SIZE, C_MAP, C_SHARED, C_IDS, C_REPEAT, C_VERIFIED,
+    C_CREATED, C_EXHAUSTED, C_SIM_TIME, C_CREATE_S, C_MESSAGES, C_MESSAGES_FORMULA, C_NONMEMBER_MESSAGES, C_BYTES,
+    C_WAKEUPS, C_PEAK_PROCLET, C_PEAK_PROCESS, C_MAP_BYTES_PROCESS, C_MAP_BYTES_TOTAL, C_MAPS_BUILT, C_PLATFORM,
+    C_SEED, C_WALL, -1};
 
-const char *const *cs_comm_csv_columns(cs_comm_op op)
+const cs_record_kind cs_comm_split_record_kind = {"comm split", "one communicator-splitting run (and --bench)",
+                                                  columns, G_N_ELEMENTS(columns), split_csv};
+const cs_record_kind cs_comm_create_record_kind = {"comm create", "one create or create-group run", columns,
+                                                   G_N_ELEMENTS(columns), create_csv};
+
+const cs_record_kind *cs_comm_record_kind(cs_comm_op op)
 {
-  return op == CS_COMM_SPLIT ? split_columns : create_columns;
+  return op == CS_COMM_SPLIT ? &cs_comm_split_record_kind : &cs_comm_create_record_kind;
 }
 
 /* The method in seed 004's words: group-collective (Algorithm 1 or
@@ -623,48 +685,48 @@ static const char *method_name(const cs_comm_params *prm)
 cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result *res)
 {
   cs_record *r = cs_record_new();
-  cs_rec_str(r, "op", prm->bench ? "bench" : cs_comm_op_name(prm->proto->op));
+  cs_col_str(r, &columns[C_OP], prm->bench ? "bench" : cs_comm_op_name(prm->proto->op));
   if (prm->bench)
-    cs_rec_str(r, "set", prm->set);
-  cs_rec_str(r, "impl", prm->proto->impl);
-  cs_rec_str(r, "method", method_name(prm));
-  cs_rec_i64_list(r, "cpm", prm->cpm, 3);
-  cs_rec_i64(r, "n", prm->n);
-  cs_rec_i64(r, "colors", prm->proto->op == CS_COMM_SPLIT ? prm->colors : 0);
-  cs_rec_i64(r, "groups", prm->groups ? (int64_t)prm->groups->len : 0);
+    cs_col_str(r, &columns[C_SET], prm->set);
+  cs_col_str(r, &columns[C_IMPL], prm->proto->impl);
+  cs_col_str(r, &columns[C_METHOD], method_name(prm));
+  cs_col_i64_list(r, &columns[C_CPM], prm->cpm, 3);
+  cs_col_i64(r, &columns[C_N], prm->n);
+  cs_col_i64(r, &columns[C_COLORS], prm->proto->op == CS_COMM_SPLIT ? prm->colors : 0);
+  cs_col_i64(r, &columns[C_GROUPS], prm->groups ? (int64_t)prm->groups->len : 0);
   if (prm->groups && prm->groups->len > 0)
-    cs_rec_i64(r, "group_size", g_array_index(prm->group_sizes, int64_t, 0));
-  cs_rec_str(r, "map", res->reps);
-  cs_rec_bool(r, "shared", prm->share && prm->proto->shares_maps);
-  cs_rec_str(r, "ids", cs_ctxid_scheme_name(prm->proto->scheme));
-  cs_rec_i64(r, "repeat", prm->repeat);
-  cs_rec_verdict(r, "verified", res->verified ? "yes" : "no", res->verified);
-  cs_rec_i64(r, "created", res->created);
-  cs_rec_i64(r, "exhausted", res->exhausted);
-  cs_rec_num(r, "sim_time_s", res->sim_time_s, "%.9g");
-  cs_rec_u64(r, "messages", res->messages);
+    cs_col_i64(r, &columns[C_GROUP_SIZE], g_array_index(prm->group_sizes, int64_t, 0));
+  cs_col_str(r, &columns[C_MAP], res->reps);
+  cs_col_bool(r, &columns[C_SHARED], prm->share && prm->proto->shares_maps);
+  cs_col_str(r, &columns[C_IDS], cs_ctxid_scheme_name(prm->proto->scheme));
+  cs_col_i64(r, &columns[C_REPEAT], prm->repeat);
+  cs_col_verdict(r, &columns[C_VERIFIED], res->verified ? "yes" : "no", res->verified);
+  cs_col_i64(r, &columns[C_CREATED], res->created);
+  cs_col_i64(r, &columns[C_EXHAUSTED], res->exhausted);
+  cs_col_num(r, &columns[C_SIM_TIME], res->sim_time_s);
+  cs_col_u64(r, &columns[C_MESSAGES], res->messages);
   if (res->has_formula)
-    cs_rec_u64(r, "messages_formula", res->messages_formula);
+    cs_col_u64(r, &columns[C_MESSAGES_FORMULA], res->messages_formula);
   if (prm->proto->op != CS_COMM_SPLIT)
-    cs_rec_u64(r, "nonmember_messages", res->nonmember_messages);
-  cs_rec_u64(r, "bytes", res->bytes);
-  cs_rec_u64(r, "wakeups", res->wakeups);
-  cs_rec_i64(r, "peak_mem_bytes_per_proclet_max", res->peak_mem_bytes_per_proclet_max);
-  cs_rec_i64(r, "peak_mem_bytes_per_process_max", res->peak_mem_bytes_per_process_max);
-  cs_rec_u64(r, "map_bytes_per_process_max", res->map_bytes_per_process_max);
-  cs_rec_u64(r, "map_bytes_total", res->map_bytes_total);
-  cs_rec_i64(r, "maps_built", res->maps_built);
-  cs_rec_num(r, "create_s", res->create_s, "%.9g");
+    cs_col_u64(r, &columns[C_NONMEMBER_MESSAGES], res->nonmember_messages);
+  cs_col_u64(r, &columns[C_BYTES], res->bytes);
+  cs_col_u64(r, &columns[C_WAKEUPS], res->wakeups);
+  cs_col_i64(r, &columns[C_PEAK_PROCLET], res->peak_mem_bytes_per_proclet_max);
+  cs_col_i64(r, &columns[C_PEAK_PROCESS], res->peak_mem_bytes_per_process_max);
+  cs_col_u64(r, &columns[C_MAP_BYTES_PROCESS], res->map_bytes_per_process_max);
+  cs_col_u64(r, &columns[C_MAP_BYTES_TOTAL], res->map_bytes_total);
+  cs_col_i64(r, &columns[C_MAPS_BUILT], res->maps_built);
+  cs_col_num(r, &columns[C_CREATE_S], res->create_s);
   if (prm->bench) {
-    cs_rec_i64(r, "p2p_messages", prm->bench_messages);
-    cs_rec_num(r, "p2p_s", res->p2p_s, "%.9g");
-    cs_rec_i64(r, "gathers", prm->bench_gathers);
-    cs_rec_num(r, "gather_s", res->gather_s, "%.9g");
-    cs_rec_i64(r, "space_comms", prm->space_comms);
-    cs_rec_i64(r, "space_saved_bytes", res->space_saved_bytes);
+    cs_col_i64(r, &columns[C_P2P_MESSAGES], prm->bench_messages);
+    cs_col_num(r, &columns[C_P2P_S], res->p2p_s);
+    cs_col_i64(r, &columns[C_GATHERS], prm->bench_gathers);
+    cs_col_num(r, &columns[C_GATHER_S], res->gather_s);
+    cs_col_i64(r, &columns[C_SPACE_COMMS], prm->space_comms);
+    cs_col_i64(r, &columns[C_SPACE_SAVED], res->space_saved_bytes);
   }
-  cs_rec_str(r, "platform", prm->platform_desc);
-  cs_rec_u64(r, "seed", prm->seed);
-  cs_rec_num(r, "wall_s", res->wall_s, "%.3f");
+  cs_col_str(r, &columns[C_PLATFORM], prm->platform_desc);
+  cs_col_u64(r, &columns[C_SEED], prm->seed);
+  cs_col_num(r, &columns[C_WALL], res->wall_s);
   return r;
 }

@@ -74,7 +74,8 @@ typedef struct cs_comm_result {
 int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err);
 void cs_comm_result_clear(cs_comm_result *r);
 cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result *res);
-/* The CSV columns of an operation's rows. */
-const char *const *cs_comm_csv_columns(cs_comm_op op);
+/* The columns of an operation's records (one CSV layout per operation). */
+extern const cs_record_kind cs_comm_split_record_kind, cs_comm_create_record_kind;
+const cs_record_kind *cs_comm_record_kind(cs_comm_op op);
 
 #endif

@@ -12,6 +12,6 @@
 #include <stdint.h>
 
 cs_record *cs_space_model_record(const int64_t cpm[3]);
-extern const char *const cs_space_csv_columns[];
+extern const cs_record_kind cs_space_record_kind;
 
 #endif

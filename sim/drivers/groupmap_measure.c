@@ -23,10 +23,67 @@
 #define S_ONE_TRY_SECONDS 0.004
 #define S_ONE_MAX_BATCHES 100000 /* per try */
 
-const char *const cs_gm_measure_columns[] = {
-    "group", "world", "m", "ordered", "runs", "rep", "kind", "bits", "kib", "bpg", "bitmap_bits",
-    "directory_bits", "permutation_bits", "set_bits", "paths", "wtr_runs", "create_ms", "select_all_ms",
-    "select_one_us", "verified", "failed", "picks.S", "picks.T", "picks.ST", NULL};
+/* ---- the record's columns ---- */
+
+enum {
+  G_REP, G_KIND, G_BITS, G_KIB, G_BPG, G_BITMAP_BITS, G_DIRECTORY_BITS, G_PERMUTATION_BITS, G_SET_BITS, G_PATHS,
+  G_WTR_RUNS, G_CREATE_MS, G_SELECT_ALL_MS, G_SELECT_ONE_US, G_VERIFIED, G_FAILED,
+};
+
+#define TIMES "times measured (not --no-times)"
+static const cs_column rep_columns[] = {
+    [G_REP] = {"rep", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY | CS_COL_CSV_ONLY,
+               "the representation (collsim groupmap --list): one CSV row each"},
+    [G_KIND] = {"kind", CS_COL_TEXT, NULL, "", NULL, 0, "what kind of representation it is"},
+    [G_BITS] = {"bits", CS_COL_INT, NULL, "bits", NULL, 0, "what the map stores"},
+    [G_KIB] = {"kib", CS_COL_NUM, "%.2f", "KiB", NULL, 0, "bits / 8,192"},
+    [G_BPG] = {"bpg", CS_COL_NUM, "%.3f", "bits", NULL, 0, "bits per member"},
+    [G_BITMAP_BITS] = {"bitmap_bits", CS_COL_INT, NULL, "bits", NULL, 0, "BM's bitmap (null elsewhere)"},
+    [G_DIRECTORY_BITS] = {"directory_bits", CS_COL_INT, NULL, "bits", NULL, 0, "BM's directory (null elsewhere)"},
+    [G_PERMUTATION_BITS] = {"permutation_bits", CS_COL_INT, NULL, "bits", NULL, 0,
+                            "a composite's permutation (null elsewhere)"},
+    [G_SET_BITS] = {"set_bits", CS_COL_INT, NULL, "bits", NULL, 0, "a composite's set (null elsewhere)"},
+    [G_PATHS] = {"paths", CS_COL_INT, NULL, "paths", NULL, 0, "BDD paths (null elsewhere)"},
+    [G_WTR_RUNS] = {"wtr_runs", CS_COL_INT, NULL, "runs", NULL, 0, "WTR runs (null elsewhere)"},
+    [G_CREATE_MS] = {"create_ms", CS_COL_NUM, "%.3f", "ms", TIMES, CS_COL_MEASURED, "one creation, wall clock"},
+    [G_SELECT_ALL_MS] = {"select_all_ms", CS_COL_NUM, "%.3f", "ms", TIMES, CS_COL_MEASURED,
+                         "select(gid) for every gid in order (Table 1's S-All), wall clock"},
+    [G_SELECT_ONE_US] = {"select_one_us", CS_COL_NUM, "%.5f", "us", TIMES, CS_COL_MEASURED,
+                         "mean select time over sampled gids (Table 1's S-One), wall clock"},
+    [G_VERIFIED] = {"verified", CS_COL_VERDICT, NULL, "", NULL, 0,
+                    "select and rank agree with the group: yes or NO"},
+    [G_FAILED] = {"failed", CS_COL_TEXT, NULL, "", NULL, 0, "null, or why creation failed"},
+};
+
+static const cs_record_kind rep_kind = {"rep", "one representation of the group", rep_columns,
+                                        G_N_ELEMENTS(rep_columns), NULL};
+
+enum {
+  GM_GROUP, GM_DESCRIPTION, GM_WORLD, GM_M, GM_ORDERED, GM_RUNS, GM_REPS, GM_PICKS, GM_PICK_S, GM_PICK_T,
+  GM_PICK_ST, GM_PICK_REASONS,
+};
+
+#define STRATEGIES "strategies run (not --no-strategies)"
+static const cs_column columns[] = {
+    [GM_GROUP] = {"group", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the group's label"},
+    [GM_DESCRIPTION] = {"description", CS_COL_TEXT, NULL, "", "the group has one", CS_COL_NO_CSV,
+                        "free text about the group"},
+    [GM_WORLD] = {"world", CS_COL_INT, NULL, "processes", NULL, 0, "size of the world the group is drawn from"},
+    [GM_M] = {"m", CS_COL_INT, NULL, "processes", NULL, 0, "members"},
+    [GM_ORDERED] = {"ordered", CS_COL_BOOL, NULL, "", NULL, 0, "the members' world ids ascend in group order"},
+    [GM_RUNS] = {"runs", CS_COL_INT, NULL, "runs", NULL, 0, "ascending runs of world ids in group order"},
+    [GM_REPS] = {"reps", CS_COL_RECORD, NULL, "", NULL, 0, "one record per representation measured", &rep_kind},
+    [GM_PICKS] = {"picks", CS_COL_RECORD, NULL, "", STRATEGIES, CS_COL_NO_CSV,
+                  "each strategy's pick, by strategy name (null: it failed)"},
+    [GM_PICK_S] = {"picks.S", CS_COL_TEXT, NULL, "", STRATEGIES, CS_COL_CSV_ONLY, "strategy S's pick"},
+    [GM_PICK_T] = {"picks.T", CS_COL_TEXT, NULL, "", STRATEGIES, CS_COL_CSV_ONLY, "strategy T's pick"},
+    [GM_PICK_ST] = {"picks.ST", CS_COL_TEXT, NULL, "", STRATEGIES, CS_COL_CSV_ONLY, "strategy ST's pick"},
+    [GM_PICK_REASONS] = {"pick_reasons", CS_COL_RECORD, NULL, "", STRATEGIES, CS_COL_NO_CSV,
+                         "why each strategy picked what it did, or why it failed"},
+};
+
+const cs_record_kind cs_gm_record_kind = {"groupmap", "every representation of one group, and the strategies' picks",
+                                          columns, G_N_ELEMENTS(columns), NULL};
 
 cs_gm_measure_opts cs_gm_measure_defaults(void)
 {
@@ -195,44 +252,42 @@ static bool ranks_agree(cs_groupmap *map, const cs_wid *wids, const int64_t *gid
   return true;
 }
 
-static void put_part(cs_record *row, const cs_gm_size *sz, const char *part, const char *key)
+static void put_part(cs_record *row, const cs_gm_size *sz, const char *part, const cs_column *col)
 {
   for (size_t i = 0; i < G_N_ELEMENTS(sz->parts); i++)
     if (sz->parts[i].name && strcmp(sz->parts[i].name, part) == 0) {
-      cs_rec_u64(row, key, sz->parts[i].bits);
+      cs_col_u64(row, col, sz->parts[i].bits);
       return;
     }
-  cs_rec_str(row, key, NULL);
+  cs_col_null(row, col);
 }
 
 static void put_sizes(cs_record *row, const cs_groupmap *map, int64_t m)
 {
   cs_gm_size sz = cs_gm_size_of(map);
-  cs_rec_u64(row, "bits", sz.bits);
-  cs_rec_num(row, "kib", (double)sz.bits / 8192.0, "%.2f");
-  cs_rec_num(row, "bpg", m > 0 ? (double)sz.bits / (double)m : (double)sz.bits, "%.3f");
-  put_part(row, &sz, "bitmap", "bitmap_bits");
-  put_part(row, &sz, "directory", "directory_bits");
-  put_part(row, &sz, "permutation", "permutation_bits");
-  put_part(row, &sz, "set", "set_bits");
+  cs_col_u64(row, &rep_columns[G_BITS], sz.bits);
+  cs_col_num(row, &rep_columns[G_KIB], (double)sz.bits / 8192.0);
+  cs_col_num(row, &rep_columns[G_BPG], m > 0 ? (double)sz.bits / (double)m : (double)sz.bits);
+  put_part(row, &sz, "bitmap", &rep_columns[G_BITMAP_BITS]);
+  put_part(row, &sz, "directory", &rep_columns[G_DIRECTORY_BITS]);
+  put_part(row, &sz, "permutation", &rep_columns[G_PERMUTATION_BITS]);
+  put_part(row, &sz, "set", &rep_columns[G_SET_BITS]);
   if (sz.paths >= 0)
-    cs_rec_i64(row, "paths", sz.paths);
+    cs_col_i64(row, &rep_columns[G_PATHS], sz.paths);
   else
-    cs_rec_str(row, "paths", NULL);
+    cs_col_str(row, &rep_columns[G_PATHS], NULL);
   if (sz.runs >= 0)
-    cs_rec_i64(row, "wtr_runs", sz.runs);
+    cs_col_i64(row, &rep_columns[G_WTR_RUNS], sz.runs);
   else
-    cs_rec_str(row, "wtr_runs", NULL);
+    cs_col_str(row, &rep_columns[G_WTR_RUNS], NULL);
 }
 
+/* A representation that could not be made: every measure null, and why. */
 static void put_failed_row(cs_record *row, const char *why)
 {
-  static const char *const empty[] = {"bits", "kib", "bpg", "bitmap_bits", "directory_bits", "permutation_bits",
-                                      "set_bits", "paths", "wtr_runs", "create_ms", "select_all_ms",
-                                      "select_one_us", "verified"};
-  for (size_t i = 0; i < G_N_ELEMENTS(empty); i++)
-    cs_rec_str(row, empty[i], NULL);
-  cs_rec_str(row, "failed", why);
+  for (int i = G_BITS; i <= G_VERIFIED; i++)
+    cs_col_null(row, &rep_columns[i]);
+  cs_col_str(row, &rep_columns[G_FAILED], why);
 }
 
 typedef struct group_ctx {
@@ -246,7 +301,7 @@ typedef struct group_ctx {
 
 static void measure_rep(cs_record *row, const char *name, const group_ctx *g)
 {
-  cs_rec_str(row, "kind", kind_of(name));
+  cs_col_str(row, &rep_columns[G_KIND], kind_of(name));
   GError *e = NULL;
   double t0 = now_seconds();
   cs_groupmap *map = cs_gm_create(name, g->wids, g->m, g->world, &g->o->limits, &e);
@@ -262,23 +317,23 @@ static void measure_rep(cs_record *row, const char *name, const group_ctx *g)
             ranks_agree(map, g->wids, g->sample, g->nsample, &g->set, g->world, g->o->seed);
   double one_s = g->o->times && g->nsample > 0 ? cs_gm_select_one_seconds(map, g->sample, g->nsample) : 0;
   if (g->o->times) {
-    cs_rec_num(row, "create_ms", create_s * 1e3, "%.3f");
-    cs_rec_num(row, "select_all_ms", all_s * 1e3, "%.3f");
-    cs_rec_num(row, "select_one_us", g->nsample > 0 ? one_s * 1e6 : NAN, "%.5f");
+    cs_col_num(row, &rep_columns[G_CREATE_MS], create_s * 1e3);
+    cs_col_num(row, &rep_columns[G_SELECT_ALL_MS], all_s * 1e3);
+    cs_col_num(row, &rep_columns[G_SELECT_ONE_US], g->nsample > 0 ? one_s * 1e6 : NAN);
   } else {
-    cs_rec_str(row, "create_ms", NULL);
-    cs_rec_str(row, "select_all_ms", NULL);
-    cs_rec_str(row, "select_one_us", NULL);
+    cs_col_str(row, &rep_columns[G_CREATE_MS], NULL);
+    cs_col_str(row, &rep_columns[G_SELECT_ALL_MS], NULL);
+    cs_col_str(row, &rep_columns[G_SELECT_ONE_US], NULL);
   }
-  cs_rec_verdict(row, "verified", ok ? "yes" : "NO", ok);
-  cs_rec_str(row, "failed", NULL);
+  cs_col_verdict(row, &rep_columns[G_VERIFIED], ok ? "yes" : "NO", ok);
+  cs_col_str(row, &rep_columns[G_FAILED], NULL);
   cs_gm_free(map);
 }
 
 static void put_picks(cs_record *r, const group_ctx *g)
 {
-  cs_record *picks = cs_rec_child(r, "picks");
-  cs_record *why = cs_rec_child(r, "pick_reasons");
+  cs_record *picks = cs_col_child(r, &columns[GM_PICKS]);
+  cs_record *why = cs_col_child(r, &columns[GM_PICK_REASONS]);
   for (size_t i = 0; i < cs_gm_strategy_count(); i++) {
     const cs_gm_strategy *s = cs_gm_strategy_at(i);
     cs_gm_pick pick = {0};
@@ -316,17 +371,17 @@ cs_record *cs_gm_measure_group(const char *label, const char *description, const
   g.nsample = m > 0 ? o->one_samples : 0;
   g.sample = draw_sample(m, g.nsample, o->seed);
   cs_record *r = cs_record_new();
-  cs_rec_str(r, "group", label);
+  cs_col_str(r, &columns[GM_GROUP], label);
   if (description)
-    cs_rec_str(r, "description", description);
-  cs_rec_i64(r, "world", world);
-  cs_rec_i64(r, "m", m);
-  cs_rec_bool(r, "ordered", ordered);
-  cs_rec_i64(r, "runs", ascending_runs(wids, m));
-  cs_record *reps = cs_rec_child(r, "reps");
+    cs_col_str(r, &columns[GM_DESCRIPTION], description);
+  cs_col_i64(r, &columns[GM_WORLD], world);
+  cs_col_i64(r, &columns[GM_M], m);
+  cs_col_bool(r, &columns[GM_ORDERED], ordered);
+  cs_col_i64(r, &columns[GM_RUNS], ascending_runs(wids, m));
+  cs_record *reps = cs_col_child(r, &columns[GM_REPS]);
   for (guint i = 0; i < names->len; i++)
     measure_rep(cs_rec_child(reps, g_ptr_array_index(names, i)), g_ptr_array_index(names, i), &g);
-  cs_record_set_rows(r, "reps", "rep");
+  cs_col_set_rows(r, &columns[GM_REPS]);
   g_ptr_array_unref(names);
   g_free(g.sample);
   members_clear(&g.set); /* before the strategies, which sort their own copy */

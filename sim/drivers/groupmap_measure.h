@@ -60,6 +60,6 @@ cs_record *cs_gm_measure_group(const char *label, const char *description, const
 double cs_gm_select_one_seconds(cs_groupmap *map, const int64_t *gids, int64_t n);
 
 /* CSV columns of the records above (one line per representation). */
-extern const char *const cs_gm_measure_columns[];
+extern const cs_record_kind cs_gm_record_kind;
 
 #endif

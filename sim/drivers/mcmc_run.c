@@ -176,52 +176,99 @@ void cs_mcmc_result_clear(cs_mcmc_result *r)
   memset(r, 0, sizeof *r);
 }
 
-const char *const cs_mcmc_csv_columns[] = {
-    "n", "g", "balance", "interval", "create", "jitter", "seed", "verified", "time_s", "ideal_s", "baseline_s",
-    "vs_baseline", "regroupings_mean", "regroupings_sd", "regroupings_min", "regroupings_max", "items", "messages",
-    "bytes", "fail_rank", "fail_at", "rebuild", "rebuilt_size", "deadlock", "stuck", "stuck_example",
-    "dropped_sends", "sim_time_s", "platform", "wall_s", NULL};
+enum {
+  M_N, M_G, M_BALANCE, M_INTERVAL, M_CREATE, M_JITTER, M_SEED, M_VERIFIED, M_TIME, M_IDEAL, M_BASELINE,
+  M_VS_BASELINE, M_REGROUPINGS_MEAN, M_REGROUPINGS_SD, M_REGROUPINGS_MIN, M_REGROUPINGS_MAX, M_ITEMS, M_MESSAGES,
+  M_BYTES, M_FAIL_RANK, M_FAIL_AT, M_REBUILD, M_REBUILT_SIZE, M_DEADLOCK, M_STUCK, M_STUCK_EXAMPLE, M_DROPPED,
+  M_SIM_TIME, M_PLATFORM, M_WALL,
+};
+
+static const cs_column columns[] = {
+    [M_N] = {"n", CS_COL_INT, NULL, "processes", NULL, CS_COL_KEY, "processes"},
+    [M_G] = {"g", CS_COL_INT, NULL, "processes", NULL, CS_COL_KEY, "group size"},
+    [M_BALANCE] = {"balance", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "load-balancing mode"},
+    [M_INTERVAL] = {"interval", CS_COL_INT, NULL, "steps", NULL, CS_COL_KEY,
+                    "steps between regroupings (balance collective; null otherwise)"},
+    [M_CREATE] = {"create", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY,
+                  "communicator creation used (balance async; null otherwise)"},
+    [M_JITTER] = {"jitter", CS_COL_NUM, "%g", "", NULL, CS_COL_KEY, "relative jitter of the work per step"},
+    [M_SEED] = {"seed", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "random seed"},
+    [M_VERIFIED] = {"verified", CS_COL_VERDICT, NULL, "", NULL, 0, "the work was conserved: yes or no"},
+    [M_TIME] = {"time_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "when the last process's work ended"},
+    [M_IDEAL] = {"ideal_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "the time with perfect balance and free communication"},
+    [M_BASELINE] = {"baseline_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "the time without balancing"},
+    [M_VS_BASELINE] = {"vs_baseline", CS_COL_NUM, "%.4f", "fraction", NULL, 0,
+                       "time saved against the baseline: 1 - time_s / baseline_s"},
+    [M_REGROUPINGS_MEAN] = {"regroupings_mean", CS_COL_NUM, "%.4f", "regroupings", NULL, 0,
+                            "regroupings per process, mean"},
+    [M_REGROUPINGS_SD] = {"regroupings_sd", CS_COL_NUM, "%.4f", "regroupings", NULL, 0,
+                          "regroupings per process, population standard deviation"},
+    [M_REGROUPINGS_MIN] = {"regroupings_min", CS_COL_INT, NULL, "regroupings", NULL, 0,
+                           "regroupings per process, fewest"},
+    [M_REGROUPINGS_MAX] = {"regroupings_max", CS_COL_INT, NULL, "regroupings", NULL, 0,
+                           "regroupings per process, most"},
+    [M_ITEMS] = {"items", CS_COL_INT, NULL, "items", NULL, 0, "work items done, counted by the group leaders"},
+    [M_MESSAGES] = {"messages", CS_COL_INT, NULL, "messages", NULL, 0, "messages sent"},
+    [M_BYTES] = {"bytes", CS_COL_INT, NULL, "bytes", NULL, 0, "bytes sent"},
+    [M_FAIL_RANK] = {"fail_rank", CS_COL_INT, NULL, "", "--fail-rank", CS_COL_KEY, "the rank that fails"},
+    [M_FAIL_AT] = {"fail_at", CS_COL_NUM, "%.9g", "s", "--fail-rank", CS_COL_KEY, "when it fails"},
+    [M_REBUILD] = {"rebuild", CS_COL_TEXT, NULL, "", "--fail-rank", CS_COL_KEY, "how the survivors rebuild"},
+    [M_REBUILT_SIZE] = {"rebuilt_size", CS_COL_INT, NULL, "processes", "--fail-rank", 0,
+                        "smallest allreduce result over the survivors (-1: none rebuilt)"},
+    [M_DEADLOCK] = {"deadlock", CS_COL_BOOL, NULL, "", "--fail-rank", 0,
+                    "the rebuild never completed (every survivor waiting)"},
+    [M_STUCK] = {"stuck", CS_COL_INT, NULL, "processes", "--fail-rank", 0, "processes stuck in a receive"},
+    [M_STUCK_EXAMPLE] = {"stuck_example", CS_COL_TEXT, NULL, "", "--fail-rank, a process stuck", 0,
+                         "the first stuck rank: \"rank R waits for rank S (tag T)\""},
+    [M_DROPPED] = {"dropped_sends", CS_COL_INT, NULL, "messages", "--fail-rank", 0, "sends to the failed process"},
+    [M_SIM_TIME] = {"sim_time_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "simulated time of the whole run"},
+    [M_PLATFORM] = {"platform", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the platform's canonical spec"},
+    [M_WALL] = {"wall_s", CS_COL_NUM, "%.3f", "s", NULL, CS_COL_MEASURED, "wall-clock time of the run"},
+};
+
+const cs_record_kind cs_mcmc_record_kind = {"mcmc", "one MCMC load-balancing run", columns, G_N_ELEMENTS(columns),
+                                            NULL};
 
 cs_record *cs_mcmc_result_record(const cs_mcmc_params *prm, const cs_mcmc_result *res)
 {
   cs_record *r = cs_record_new();
   const cs_mcmc_config *c = &prm->cfg;
-  cs_rec_i64(r, "n", c->n);
-  cs_rec_i64(r, "g", c->g);
-  cs_rec_str(r, "balance", prm->balance->name);
+  cs_col_i64(r, &columns[M_N], c->n);
+  cs_col_i64(r, &columns[M_G], c->g);
+  cs_col_str(r, &columns[M_BALANCE], prm->balance->name);
   /* every mode gives every key scripts rely on: null where the mode has no such thing */
   if (strcmp(prm->balance->name, "collective") == 0)
-    cs_rec_i64(r, "interval", c->interval);
+    cs_col_i64(r, &columns[M_INTERVAL], c->interval);
   else
-    cs_rec_str(r, "interval", NULL);
-  cs_rec_str(r, "create", strcmp(prm->balance->name, "async") == 0 ? c->create_impl : NULL);
-  cs_rec_num(r, "jitter", c->jitter, "%g");
-  cs_rec_u64(r, "seed", c->seed);
-  cs_rec_verdict(r, "verified", res->verified ? "yes" : "no", res->verified);
-  cs_rec_num(r, "time_s", res->time_s, "%.9g");
-  cs_rec_num(r, "ideal_s", res->ideal_s, "%.9g");
-  cs_rec_num(r, "baseline_s", res->baseline_s, "%.9g");
-  cs_rec_num(r, "vs_baseline", res->baseline_s > 0 ? 1 - res->time_s / res->baseline_s : 0, "%.4f");
-  cs_rec_num(r, "regroupings_mean", res->regroupings_mean, "%.4f");
-  cs_rec_num(r, "regroupings_sd", res->regroupings_sd, "%.4f");
-  cs_rec_i64(r, "regroupings_min", res->regroupings_min);
-  cs_rec_i64(r, "regroupings_max", res->regroupings_max);
-  cs_rec_i64(r, "items", res->items);
-  cs_rec_u64(r, "messages", res->messages);
-  cs_rec_u64(r, "bytes", res->bytes);
+    cs_col_str(r, &columns[M_INTERVAL], NULL);
+  cs_col_str(r, &columns[M_CREATE], strcmp(prm->balance->name, "async") == 0 ? c->create_impl : NULL);
+  cs_col_num(r, &columns[M_JITTER], c->jitter);
+  cs_col_u64(r, &columns[M_SEED], c->seed);
+  cs_col_verdict(r, &columns[M_VERIFIED], res->verified ? "yes" : "no", res->verified);
+  cs_col_num(r, &columns[M_TIME], res->time_s);
+  cs_col_num(r, &columns[M_IDEAL], res->ideal_s);
+  cs_col_num(r, &columns[M_BASELINE], res->baseline_s);
+  cs_col_num(r, &columns[M_VS_BASELINE], res->baseline_s > 0 ? 1 - res->time_s / res->baseline_s : 0);
+  cs_col_num(r, &columns[M_REGROUPINGS_MEAN], res->regroupings_mean);
+  cs_col_num(r, &columns[M_REGROUPINGS_SD], res->regroupings_sd);
+  cs_col_i64(r, &columns[M_REGROUPINGS_MIN], res->regroupings_min);
+  cs_col_i64(r, &columns[M_REGROUPINGS_MAX], res->regroupings_max);
+  cs_col_i64(r, &columns[M_ITEMS], res->items);
+  cs_col_u64(r, &columns[M_MESSAGES], res->messages);
+  cs_col_u64(r, &columns[M_BYTES], res->bytes);
   if (c->fail_rank >= 0) {
-    cs_rec_i64(r, "fail_rank", c->fail_rank);
-    cs_rec_num(r, "fail_at", c->fail_at, "%.9g");
-    cs_rec_str(r, "rebuild", c->rebuild);
-    cs_rec_i64(r, "rebuilt_size", res->rebuilt_min);
-    cs_rec_bool(r, "deadlock", res->deadlocked);
-    cs_rec_i64(r, "stuck", res->stuck);
+    cs_col_i64(r, &columns[M_FAIL_RANK], c->fail_rank);
+    cs_col_num(r, &columns[M_FAIL_AT], c->fail_at);
+    cs_col_str(r, &columns[M_REBUILD], c->rebuild);
+    cs_col_i64(r, &columns[M_REBUILT_SIZE], res->rebuilt_min);
+    cs_col_bool(r, &columns[M_DEADLOCK], res->deadlocked);
+    cs_col_i64(r, &columns[M_STUCK], res->stuck);
     if (res->stuck_example)
-      cs_rec_str(r, "stuck_example", res->stuck_example);
-    cs_rec_u64(r, "dropped_sends", res->dropped_sends);
+      cs_col_str(r, &columns[M_STUCK_EXAMPLE], res->stuck_example);
+    cs_col_u64(r, &columns[M_DROPPED], res->dropped_sends);
   }
-  cs_rec_num(r, "sim_time_s", res->sim_time_s, "%.9g");
-  cs_rec_str(r, "platform", prm->platform_desc);
-  cs_rec_num(r, "wall_s", res->wall_s, "%.3f");
+  cs_col_num(r, &columns[M_SIM_TIME], res->sim_time_s);
+  cs_col_str(r, &columns[M_PLATFORM], prm->platform_desc);
+  cs_col_num(r, &columns[M_WALL], res->wall_s);
   return r;
 }

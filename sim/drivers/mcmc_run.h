@@ -38,6 +38,6 @@ typedef struct cs_mcmc_result {
 int cs_mcmc_bench_run(const cs_mcmc_params *prm, cs_mcmc_result *res, GError **err);
 void cs_mcmc_result_clear(cs_mcmc_result *r);
 cs_record *cs_mcmc_result_record(const cs_mcmc_params *prm, const cs_mcmc_result *res);
-extern const char *const cs_mcmc_csv_columns[];
+extern const cs_record_kind cs_mcmc_record_kind;
 
 #endif

@@ -412,3 +412,72 @@ void cs_record_write(FILE *out, cs_format fmt, cs_record *const *records, size_t
   fwrite(s->str, 1, s->len, out);
   g_string_free(s, TRUE);
 }
+
+/* ---- column declarations ---- */
+
+static void add_csv_columns(GPtrArray *out, const cs_record_kind *k)
+{
+  for (size_t i = 0; k->csv ? k->csv[i] >= 0 : i < k->ncolumns; i++) {
+    const cs_column *col = &k->columns[k->csv ? (size_t)k->csv[i] : i];
+    if (col->rows)
+      add_csv_columns(out, col->rows);
+    else if (!(col->flags & CS_COL_NO_CSV))
+      g_ptr_array_add(out, (gpointer)col->name);
+  }
+}
+
+const char *const *cs_record_kind_csv(const cs_record_kind *k)
+{
+  static GHashTable *built; /* kind -> its NULL-terminated columns, kept for the run */
+  if (!built)
+    built = g_hash_table_new(g_direct_hash, g_direct_equal);
+  const char *const *columns = g_hash_table_lookup(built, k);
+  if (!columns) {
+    GPtrArray *out = g_ptr_array_new();
+    add_csv_columns(out, k);
+    g_ptr_array_add(out, NULL);
+    columns = (const char *const *)g_ptr_array_free(out, FALSE);
+    g_hash_table_insert(built, (gpointer)k, (gpointer)columns);
+  }
+  return columns;
+}
+
+const cs_column *cs_record_kind_column(const cs_record_kind *k, const char *name)
+{
+  for (size_t i = 0; i < k->ncolumns; i++) {
+    const cs_column *col = &k->columns[i];
+    if (strcmp(col->name, name) == 0)
+      return col;
+    const cs_column *in_rows = col->rows ? cs_record_kind_column(col->rows, name) : NULL;
+    if (in_rows)
+      return in_rows;
+  }
+  return NULL;
+}
+
+void cs_col_str(cs_record *r, const cs_column *col, const char *value) { cs_rec_str(r, col->name, value); }
+void cs_col_null(cs_record *r, const cs_column *col) { cs_rec_str(r, col->name, NULL); }
+void cs_col_i64(cs_record *r, const cs_column *col, int64_t value) { cs_rec_i64(r, col->name, value); }
+void cs_col_u64(cs_record *r, const cs_column *col, uint64_t value) { cs_rec_u64(r, col->name, value); }
+void cs_col_num(cs_record *r, const cs_column *col, double value) { cs_rec_num(r, col->name, value, col->fmt); }
+void cs_col_bool(cs_record *r, const cs_column *col, bool value) { cs_rec_bool(r, col->name, value); }
+
+void cs_col_verdict(cs_record *r, const cs_column *col, const char *word, bool truth)
+{
+  cs_rec_verdict(r, col->name, word, truth);
+}
+
+cs_record *cs_col_child(cs_record *r, const cs_column *col) { return cs_rec_child(r, col->name); }
+
+void cs_col_i64_list(cs_record *r, const cs_column *col, const int64_t *v, size_t n)
+{
+  cs_rec_i64_list(r, col->name, v, n);
+}
+
+void cs_col_set_rows(cs_record *r, const cs_column *col) { cs_record_set_rows(r, col->name, col->rows->columns[0].name); }
+
+const char *cs_col_type_name(cs_col_type t)
+{
+  static const char *const names[] = {"text", "integer", "number", "boolean", "verdict", "integers", "record"};
+  return names[t];
+}

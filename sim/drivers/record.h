@@ -14,7 +14,14 @@
  * row's field of the same name); without rows, one line.
  * Columns a line lacks are left empty.
  * JSON: one object per line, nested records as objects.
- * Table: "key  value" lines; a row set as a small table. */
+ * Table: "key  value" lines; a row set as a small table.
+ *
+ * Columns are declared once (cs_column, cs_record_kind), next to the
+ * driver that fills the record: name, type, printf format, unit, when the
+ * column is there (its option group) and a one-line meaning.  Drivers fill
+ * records through the declarations (cs_col_*), the CSV header comes from
+ * them (cs_record_kind_csv), and `collsim CMD --list-columns` and
+ * docs/output-reference.md print them. */
 #ifndef COLLSIM_RECORD_H
 #define COLLSIM_RECORD_H
 
@@ -49,6 +56,73 @@ void cs_record_set_rows(cs_record *r, const char *key, const char *key_column);
 bool cs_record_has(const cs_record *r, const char *key);
 /* The field's text as CSV would print it (g_free it); NULL if absent. */
 char *cs_record_text(const cs_record *r, const char *key);
+
+/* ---- column declarations ---- */
+
+typedef enum {
+  CS_COL_TEXT,    /* a string (null / empty when absent) */
+  CS_COL_INT,     /* an integer */
+  CS_COL_NUM,     /* a number, printed with the column's format */
+  CS_COL_BOOL,    /* true / false */
+  CS_COL_VERDICT, /* a word in CSV and tables, true / false in JSON */
+  CS_COL_INTS,    /* a list of integers (CSV: space-separated) */
+  CS_COL_RECORD,  /* a nested record (JSON object) */
+} cs_col_type;
+
+enum {
+  CS_COL_KEY = 1u << 0,      /* names a run's configuration: `collsim compare` matches rows on it */
+  CS_COL_NO_CSV = 1u << 1,   /* JSON and tables only */
+  CS_COL_CSV_ONLY = 1u << 2, /* a CSV column reading a nested field ("picks.S") */
+  CS_COL_MEASURED = 1u << 3, /* measured on this machine: compare ignores it */
+};
+
+typedef struct cs_record_kind cs_record_kind;
+
+typedef struct cs_column {
+  const char *name;
+  cs_col_type type;
+  const char *fmt;     /* CS_COL_NUM: the printf format of every rendering */
+  const char *unit;    /* "s", "bytes", ... ("" when none) */
+  const char *when;    /* NULL: always there; else the option or mode that adds it */
+  unsigned flags;      /* CS_COL_* */
+  const char *meaning; /* one line */
+  const cs_record_kind *rows;   /* CS_COL_RECORD: its fields are CSV rows of this kind */
+  const cs_record_kind *fields; /* CS_COL_RECORD: one nested record of this kind */
+} cs_column;
+
+/* One kind of result record.  csv: the CSV columns as indices into
+ * columns, ended by -1; NULL: every column in declaration order (a column
+ * with rows gives its rows' columns there), CS_COL_NO_CSV ones left out.
+ * A kind of rows names its row key first (the column the row's name goes
+ * in, CS_COL_CSV_ONLY). */
+struct cs_record_kind {
+  const char *name;    /* "tree" */
+  const char *meaning; /* one line: what one record is */
+  const cs_column *columns;
+  size_t ncolumns;
+  const int *csv;
+};
+
+/* The CSV columns of a kind, NULL-terminated (built once, kept). */
+const char *const *cs_record_kind_csv(const cs_record_kind *k);
+/* The column named name in k (rows' kinds included), or NULL. */
+const cs_column *cs_record_kind_column(const cs_record_kind *k, const char *name);
+
+/* Filling a record through its declarations. */
+void cs_col_str(cs_record *r, const cs_column *col, const char *value); /* NULL: null / empty */
+void cs_col_null(cs_record *r, const cs_column *col);
+void cs_col_i64(cs_record *r, const cs_column *col, int64_t value);
+void cs_col_u64(cs_record *r, const cs_column *col, uint64_t value);
+void cs_col_num(cs_record *r, const cs_column *col, double value); /* with col->fmt */
+void cs_col_bool(cs_record *r, const cs_column *col, bool value);
+void cs_col_verdict(cs_record *r, const cs_column *col, const char *word, bool truth);
+cs_record *cs_col_child(cs_record *r, const cs_column *col);
+void cs_col_i64_list(cs_record *r, const cs_column *col, const int64_t *v, size_t n);
+/* CSV rows: col (a CS_COL_RECORD with rows) holds one record per row. */
+void cs_col_set_rows(cs_record *r, const cs_column *col);
+
+/* The type's name for documentation ("text", "integer", ...). */
+const char *cs_col_type_name(cs_col_type t);
 
 typedef enum { CS_FORMAT_TABLE, CS_FORMAT_CSV, CS_FORMAT_JSON } cs_format;
 

@@ -18,9 +18,24 @@
 #include <math.h>
 #include <string.h>
 
-const char *const cs_config_columns[] = {"config_platform", "config_model", "config_o_send_s", "config_o_recv_s",
-                                         "config_cfg",      "config_seed",  "config_args",     "collsim_version",
-                                         "config_key",      NULL};
+enum { RC_PLATFORM, RC_MODEL, RC_O_SEND, RC_O_RECV, RC_CFG, RC_SEED, RC_ARGS, RC_VERSION, RC_KEY };
+
+#define WITH_CONFIG "--with-config"
+static const cs_column columns[] = {
+    [RC_PLATFORM] = {"config_platform", CS_COL_TEXT, NULL, "", WITH_CONFIG, 0, "the resolved platform's spec"},
+    [RC_MODEL] = {"config_model", CS_COL_TEXT, NULL, "", WITH_CONFIG, 0, "SimGrid network model"},
+    [RC_O_SEND] = {"config_o_send_s", CS_COL_NUM, "%.9g", "s", WITH_CONFIG, 0, "software overhead of a send"},
+    [RC_O_RECV] = {"config_o_recv_s", CS_COL_NUM, "%.9g", "s", WITH_CONFIG, 0, "software overhead of a receive"},
+    [RC_CFG] = {"config_cfg", CS_COL_TEXT, NULL, "", WITH_CONFIG, 0, "the --cfg settings given to SimGrid"},
+    [RC_SEED] = {"config_seed", CS_COL_INT, NULL, "", WITH_CONFIG, 0, "random seed (null: the command takes none)"},
+    [RC_ARGS] = {"config_args", CS_COL_TEXT, NULL, "", WITH_CONFIG, 0,
+                 "every option given that can change a row, in a canonical order"},
+    [RC_VERSION] = {"collsim_version", CS_COL_TEXT, NULL, "", WITH_CONFIG, 0, "the collsim that wrote the row"},
+    [RC_KEY] = {"config_key", CS_COL_TEXT, NULL, "", WITH_CONFIG, 0, "a hash of config_args: equal runs, equal keys"},
+};
+
+const cs_record_kind cs_config_record_kind = {"configuration", "the run's whole configuration (--with-config)",
+                                              columns, G_N_ELEMENTS(columns), NULL};
 
 /* Options that only choose where and how results are written: never part of
  * config_args (a --trace or --per-link file does not change a row). */
@@ -120,18 +135,18 @@ void cs_run_config_add(const cs_run_config *rc, cs_record *r)
   char **t = cs_strv_view(rc->tokens);
   char *args = cs_config_args(rc->command, t);
   char *key = cs_config_key(args);
-  cs_rec_str(r, "config_platform", rc->platform);
-  cs_rec_str(r, "config_model", rc->model);
-  cs_rec_num(r, "config_o_send_s", rc->o_send, "%.9g");
-  cs_rec_num(r, "config_o_recv_s", rc->o_recv, "%.9g");
-  cs_rec_str(r, "config_cfg", rc->cfg);
+  cs_col_str(r, &columns[RC_PLATFORM], rc->platform);
+  cs_col_str(r, &columns[RC_MODEL], rc->model);
+  cs_col_num(r, &columns[RC_O_SEND], rc->o_send);
+  cs_col_num(r, &columns[RC_O_RECV], rc->o_recv);
+  cs_col_str(r, &columns[RC_CFG], rc->cfg);
   if (rc->has_seed)
-    cs_rec_u64(r, "config_seed", rc->seed);
+    cs_col_u64(r, &columns[RC_SEED], rc->seed);
   else
-    cs_rec_str(r, "config_seed", NULL);
-  cs_rec_str(r, "config_args", args);
-  cs_rec_str(r, "collsim_version", cs_collsim_version());
-  cs_rec_str(r, "config_key", key);
+    cs_col_str(r, &columns[RC_SEED], NULL);
+  cs_col_str(r, &columns[RC_ARGS], args);
+  cs_col_str(r, &columns[RC_VERSION], cs_collsim_version());
+  cs_col_str(r, &columns[RC_KEY], key);
   g_free(key);
   g_free(args);
   g_free(t);
@@ -142,8 +157,9 @@ const char **cs_config_with_columns(const char *const *columns)
   GPtrArray *all = g_ptr_array_new();
   for (size_t i = 0; columns && columns[i]; i++)
     g_ptr_array_add(all, (gpointer)columns[i]);
-  for (size_t i = 0; cs_config_columns[i]; i++)
-    g_ptr_array_add(all, (gpointer)cs_config_columns[i]);
+  const char *const *config = cs_record_kind_csv(&cs_config_record_kind);
+  for (size_t i = 0; config[i]; i++)
+    g_ptr_array_add(all, (gpointer)config[i]);
   g_ptr_array_add(all, NULL);
   return (const char **)g_ptr_array_free(all, FALSE);
 }

@@ -44,8 +44,10 @@ typedef struct cs_run_config {
   uint64_t seed;
 } cs_run_config;
 
-/* The configuration columns, NULL-terminated, in their order. */
-extern const char *const cs_config_columns[];
+/* The configuration columns, in their order. */
+extern const cs_record_kind cs_config_record_kind;
+/* Its CSV columns, NULL-terminated. */
+static inline const char *const *cs_config_columns(void) { return cs_record_kind_csv(&cs_config_record_kind); }
 
 cs_run_config *cs_run_config_new(const char *command);
 void cs_run_config_free(cs_run_config *rc);
@@ -63,7 +65,7 @@ const char *cs_collsim_version(void);
 
 /* Append the configuration fields to r. */
 void cs_run_config_add(const cs_run_config *rc, cs_record *r);
-/* columns followed by cs_config_columns (g_free the array, not the names). */
+/* columns followed by the configuration columns (g_free the array, not the names). */
 const char **cs_config_with_columns(const char *const *columns);
 
 /* The strings of a as a NULL-terminated vector that does not own them

@@ -32,11 +32,11 @@ typedef struct cs_tree_result {
   double wall_s;             /* the only field that differs between identical runs */
 } cs_tree_result;
 
-/* The CSV columns, in order (the key columns of a sweep's resume are among
+/* The record's columns (the key columns of a sweep's resume are among
  * them: algo, n, f, k, colors, seed, platform). */
-extern const char *const cs_tree_csv_columns[];
+extern const cs_record_kind cs_tree_record_kind;
 /* The CSV header line (no newline). */
-extern const char *const CS_TREE_CSV_HEADER;
+const char *cs_tree_csv_header(void);
 
 cs_record *cs_tree_result_record(const cs_tree_result *r);
 

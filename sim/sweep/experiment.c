@@ -704,7 +704,7 @@ static gboolean parse_labels(parse_ctx *c, const yaml_node_t *node, cs_experimen
   while (ok && (r = map_next(&it, "label", &key, &kn, &v)) > 0) {
     char *value = NULL;
     ok = get_string(c, v, key, TRUE, &value);
-    if (ok && first && g_strv_contains(cs_config_columns, key))
+    if (ok && first && g_strv_contains(cs_config_columns(), key))
       ok = fail(c, kn, key, "the label '%s' is also the column '%s' the sweep adds to every row (the run's "
                 "configuration): give the label another name", key, key);
     if (ok && first)

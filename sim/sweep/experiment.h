@@ -135,7 +135,7 @@ typedef struct cs_experiment_host {
  * option of the experiment's command, asked of `outputs` (with data) once
  * the command is known: a point must not write files beside the sweep's
  * output.  outputs NULL: only the sweep's own are refused.  A label named
- * like a configuration column (cs_config_columns) is refused too; one named
+ * like a configuration column (cs_config_columns()) is refused too; one named
  * like a column of the command's own output is refused when the first
  * point's header shows it (sweep.c). */
 cs_experiment *cs_experiment_load(const char *path, const cs_experiment_host *host, GError **err);

@@ -93,8 +93,8 @@ const char *cs_sweep_tree_header(void)
 {
   static char *header;
   if (!header) {
-    char *config = g_strjoinv(",", (char **)cs_config_columns);
-    header = g_strconcat(CS_TREE_CSV_HEADER, ",", config, NULL);
+    char *config = g_strjoinv(",", (char **)cs_config_columns());
+    header = g_strconcat(cs_tree_csv_header(), ",", config, NULL);
     g_free(config);
   }
   return header;
@@ -159,7 +159,7 @@ static gboolean header_ok(const char *line, const char *path, GError **err)
 {
   if (strcmp(line, cs_sweep_tree_header()) == 0)
     return TRUE;
-  if (strcmp(line, CS_TREE_CSV_HEADER) == 0)
+  if (strcmp(line, cs_tree_csv_header()) == 0)
     g_set_error(err, CS_EXPERIMENT_ERROR, 3,
                 OLD_FILE_MESSAGE, path);
   else
@@ -961,7 +961,7 @@ static gboolean read_journal(const char *jpath, journal *jr, GError **err)
  * columns? */
 static gboolean has_config_columns_n(const char *header, size_t len)
 {
-  char *config = g_strjoinv(",", (char **)cs_config_columns);
+  char *config = g_strjoinv(",", (char **)cs_config_columns());
   char *suffix = g_strconcat(",", config, NULL), *line = g_strndup(header, len);
   gboolean ok = g_str_has_suffix(g_strchomp(line), suffix);
   g_free(config);

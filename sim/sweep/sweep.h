@@ -61,7 +61,7 @@ int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o);
 /* What an existing results file holds. */
 typedef struct cs_sweep_rows cs_sweep_rows;
 
-/* The header of a tree sweep's output: CS_TREE_CSV_HEADER, then the
+/* The header of a tree sweep's output: cs_tree_csv_header(), then the
  * configuration columns. */
 const char *cs_sweep_tree_header(void);
 

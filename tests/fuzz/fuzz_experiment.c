@@ -19,7 +19,7 @@
  *    format, out, no-header, quiet, with-config; never an output option of
  *    the command), one label per label column, and a key on one line (a
  *    line of the sweep's journal); no label is named like another or like
- *    a configuration column (cs_config_columns);
+ *    a configuration column (cs_config_columns());
  *  - extra_args (both schemas) hold no such option either;
  *  - a tree point names one of the experiment's algorithms and has n >= 1,
  *    f in [0, 1], k >= 2, colors >= 1 (more than one only for a
@@ -100,7 +100,7 @@ static void check_label_names(const cs_experiment *e)
 {
   for (guint i = 0; i < e->label_names->len; i++) {
     const char *name = g_ptr_array_index(e->label_names, i);
-    CHECK(!g_strv_contains(cs_config_columns, name), "label '%s' is a configuration column", name);
+    CHECK(!g_strv_contains(cs_config_columns(), name), "label '%s' is a configuration column", name);
     for (guint j = 0; j < i; j++)
       CHECK(strcmp(name, g_ptr_array_index(e->label_names, j)) != 0, "label '%s' twice", name);
   }
