@@ -100,4 +100,6 @@ const cs_gm_rep cs_gm_rep_array = {
     .size = array_size,
     .destroy = array_destroy,
     .min_bits = array_min_bits,
+    .select_ns = 2.0,
+    .create_ns_per_member = 2.0,
 };

@@ -861,6 +861,14 @@ static void *bdd_create(const cs_wid *wids, int64_t m, int64_t world, bool order
   return g;
 }
 
+/* The cost model's SELECT grows with the paths walked (cost_table.c):
+ * 12 + 5 lg2(p + 1) + 0.0135 p ns for p paths. */
+static double bdd_select_extra_ns(int64_t paths, double bpg)
+{
+  (void)bpg;
+  return 5.0 * log2((double)paths + 1.0) + 0.0135 * (double)paths;
+}
+
 const cs_gm_rep cs_gm_rep_bdd = {
   .name = "bdd",
   .description = "binary decision diagram (BuDDy), stored as its paths of {0,1,X} (Section 5.2)",
@@ -872,6 +880,9 @@ const cs_gm_rep cs_gm_rep_bdd = {
   .decode = bdd_decode,
   .size = bdd_size,
   .destroy = bdd_destroy,
+  .select_ns = 12.0,
+  .select_extra_ns = bdd_select_extra_ns,
+  .create_ns_per_member = 17.0,
 };
 
 /* ============================================================ BDD sets === */

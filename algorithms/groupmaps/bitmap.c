@@ -244,4 +244,6 @@ const cs_gm_rep cs_gm_rep_bitmap = {
     .size = bm_size,
     .destroy = bm_destroy,
     .min_bits = bm_min_bits,
+    .select_ns = 35.0,
+    .create_ns_per_member = 2.0,
 };

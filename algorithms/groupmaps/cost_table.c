@@ -46,6 +46,10 @@
  * (3.7-17), bdd 17 (2.9-1016), bwt 430 (300-980), wtr+X 50 (16-430) + X's;
  * other 100.  A strategy that builds several candidates pays for each.
  *
+ * Each representation's numbers are written in its own file (cs_gm_rep's
+ * select_ns, select_extra_ns, create_ns_per_member, select_caches_block,
+ * cached_select_ns; wtr.c's cs_perm_rep for wtr+X); this file combines them.
+ *
  * WHERE THE NUMBERS COME FROM.  times.csv: bench/groupmaps.sh's S-One
  * (1,000 random gids, batches repeated, as in Table 1) on the paper's groups
  * (paper_groups.c), -O2, on the AMD EPYC this project was built on then.
@@ -66,46 +70,18 @@
 #include <string.h>
 
 #define COST_UNKNOWN_NS 1000.0
-#define WTR_BASE_NS 19.0
-#define WTR_PER_LEVEL_NS 26.0
-#define BDD_BASE_NS 12.0
-#define BDD_PER_LEVEL_NS 5.0
-#define BDD_PER_PATH_NS 0.0135
-#define BWT_BASE_NS 14000.0
-#define BWT_PER_BPG_NS 5900.0
-#define BWT_HIT_NS 5.0
 #define CREATE_UNKNOWN_NS 100.0
-#define WTR_CREATE_NS 50.0
-
-typedef struct {
-  const char *name;
-  double select_ns;        /* base S-One */
-  double create_ns_member; /* creation per member */
-} cost_row;
-
-static const cost_row costs[] = {
-    {"array", 2.0, 2.0},   {"rs", 2.0, 1.0},          {"ef", 4.0, 3.0},      {"bm", 35.0, 2.0},
-    {"roaring", 330.0, 5.0}, {"bdd", BDD_BASE_NS, 17.0}, {"bwt", BWT_BASE_NS, 430.0},
-};
-
-static const cost_row *row_of(const char *name)
-{
-  for (size_t i = 0; i < G_N_ELEMENTS(costs); i++)
-    if (strcmp(costs[i].name, name) == 0)
-      return &costs[i];
-  return NULL;
-}
 
 static double lg2p1(int64_t x) { return log2((double)x + 1.0); }
 
 static double set_select_ns(const char *name, int64_t paths, double bpg)
 {
-  const cost_row *r = row_of(name);
-  double base = r ? r->select_ns : COST_UNKNOWN_NS;
-  if (strcmp(name, "bdd") == 0)
-    base += BDD_PER_LEVEL_NS * lg2p1(paths) + BDD_PER_PATH_NS * (double)paths;
-  if (strcmp(name, "bwt") == 0)
-    base += BWT_PER_BPG_NS * bpg;
+  const cs_gm_rep *r = cs_gm_rep_find(name);
+  if (!r || r->select_ns == 0)
+    return COST_UNKNOWN_NS;
+  double base = r->select_ns;
+  if (r->select_extra_ns)
+    base += r->select_extra_ns(paths, bpg);
   return base;
 }
 
@@ -113,7 +89,8 @@ double cs_gm_model_select_ns(const char *name, int64_t paths, int64_t runs, doub
 {
   if (!g_str_has_prefix(name, "wtr+"))
     return set_select_ns(name, paths, bpg);
-  return WTR_BASE_NS + WTR_PER_LEVEL_NS * lg2p1(runs) + set_select_ns(name + 4, paths, bpg);
+  const cs_perm_rep *wtr = cs_perm_rep_wtr();
+  return wtr->select_ns + wtr->select_ns_per_level * lg2p1(runs) + set_select_ns(name + 4, paths, bpg);
 }
 
 double cs_gm_select_cost_ns(const cs_groupmap *map)
@@ -128,20 +105,22 @@ double cs_gm_model_create_ns(const char *name, int64_t m)
 {
   double wtr = 0;
   if (g_str_has_prefix(name, "wtr+")) {
-    wtr = WTR_CREATE_NS;
+    wtr = cs_perm_rep_wtr()->create_ns_per_member;
     name += 4;
   }
-  const cost_row *r = row_of(name);
-  return (wtr + (r ? r->create_ns_member : CREATE_UNKNOWN_NS)) * (double)m;
+  const cs_gm_rep *r = cs_gm_rep_find(name);
+  return (wtr + (r && r->select_ns != 0 ? r->create_ns_per_member : CREATE_UNKNOWN_NS)) * (double)m;
 }
 
+/* Only a plain map caches (under wtr+X the permutation picks the gid). */
 int64_t cs_gm_select_cache_gids(const cs_groupmap *map, const cs_gm_limits *lim)
 {
-  return strcmp(cs_gm_name(map), "bwt") == 0 ? lim->bwt_block_wids : 0;
+  const cs_gm_rep *r = cs_gm_rep_find(cs_gm_name(map));
+  return r && r->select_caches_block ? lim->bwt_block_wids : 0;
 }
 
 double cs_gm_cached_select_ns(const cs_groupmap *map)
 {
-  (void)map;
-  return BWT_HIT_NS;
+  const cs_gm_rep *r = cs_gm_rep_find(cs_gm_name(map));
+  return r && r->select_caches_block ? r->cached_select_ns : 0;
 }

@@ -388,4 +388,6 @@ const cs_gm_rep cs_gm_rep_elias_fano = {
     .decode = ef_decode,
     .size = ef_size,
     .destroy = ef_destroy,
+    .select_ns = 4.0,
+    .create_ns_per_member = 3.0,
 };

@@ -113,4 +113,6 @@ const cs_gm_rep cs_gm_rep_range_stride = {
     .decode = rs_decode,
     .size = rs_size,
     .destroy = rs_destroy,
+    .select_ns = 2.0,
+    .create_ns_per_member = 1.0,
 };

@@ -585,4 +585,7 @@ const cs_perm_rep cs_perm_rep_wtr_impl = {
     .pi_inv = wtr_pi_inv,
     .size = wtr_size,
     .destroy = wtr_destroy,
+    .select_ns = 19.0,
+    .select_ns_per_level = 26.0,
+    .create_ns_per_member = 50.0,
 };

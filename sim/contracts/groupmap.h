@@ -107,6 +107,19 @@ typedef struct cs_gm_rep {
    * S strategy skips a candidate whose bound cannot beat its best so far,
    * which keeps it from building a map bound to lose.  NULL: no bound. */
   uint64_t (*min_bits)(int64_t m, int64_t world);
+  /* Its static cost model, in ns on this project's machine
+   * (algorithms/groupmaps/cost_table.c says where the numbers come from
+   * and how they were fitted): one SELECT costs select_ns, plus
+   * select_extra_ns(paths, bits per gid) when set; creating the map costs
+   * create_ns_per_member per member.  select_ns 0: not measured yet (the
+   * model charges 1,000 ns per SELECT and 100 ns per member).  A SELECT
+   * that keeps the block it decompressed last (select_caches_block) costs
+   * cached_select_ns on a gid of that block. */
+  double select_ns;
+  double (*select_extra_ns)(int64_t paths, double bpg);
+  double create_ns_per_member;
+  bool select_caches_block;
+  double cached_select_ns;
 } cs_gm_rep;
 
 /* A permutation representation (WTR).  The permutation is given by the
@@ -119,6 +132,10 @@ typedef struct cs_perm_rep {
   int64_t (*pi_inv)(void *st, int64_t pos); /* gid of the pos-th smallest wid */
   cs_gm_size (*size)(const void *st);       /* bits and runs */
   void (*destroy)(void *st);
+  /* Its cost model over the set representation X of "wtr+X" (cost_table.c):
+   * SELECT select_ns + select_ns_per_level lg2(r + 1) for r runs, plus X's;
+   * creation create_ns_per_member per member, plus X's. */
+  double select_ns, select_ns_per_level, create_ns_per_member;
 } cs_perm_rep;
 
 /* ---- the registry (algorithms/groupmaps/registry.c) ---- */
