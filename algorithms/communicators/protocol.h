@@ -57,6 +57,10 @@ typedef struct cs_comm_protocol {
    * parent of n and the request's groups; NULL: no closed form (the run
    * then reports none). */
   uint64_t (*messages)(int64_t n, const int64_t *group_size, int ngroups);
+  /* The method in the papers' words (the comm records' method column):
+   * seed 003's leader-split, mpich-split, leader-create; seed 004's
+   * parent-collective, group-intercomm (Algorithm 1), group-direct. */
+  const char *method;
 } cs_comm_protocol;
 
 size_t cs_comm_protocol_count(void);

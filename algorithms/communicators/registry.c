@@ -17,17 +17,18 @@ uint64_t cs_group_create_direct_messages(int64_t n, const int64_t *group_size, i
 
 static const cs_comm_protocol protocols[] = {
     {"leader", CS_COMM_SPLIT, "Procedure 1: gather to a root, sort, <LID,LBI>, scatter, maps to local leaders",
-     CS_CTXID_LIDLBI, true, cs_leader_split, NULL},
+     CS_CTXID_LIDLBI, true, cs_leader_split, NULL, "leader-split"},
     {"leader", CS_COMM_CREATE, "Procedure 2: bitmaps to group rank 0, <LID,LBI> back, map made once per OS process",
-     CS_CTXID_LIDLBI, true, cs_leader_create, NULL},
+     CS_CTXID_LIDLBI, true, cs_leader_create, NULL, "leader-create"},
     {"mpich", CS_COMM_SPLIT, "MPICH2: allgather of colour and key, local sort, AND-allreduce of the id mask",
-     CS_CTXID_MASK, false, cs_mpich_split, NULL},
+     CS_CTXID_MASK, false, cs_mpich_split, NULL, "mpich-split"},
     {"mpich", CS_COMM_CREATE, "MPICH2: AND-allreduce of the id mask over the whole parent",
-     CS_CTXID_MASK, false, cs_mpich_create, cs_mpich_create_messages},
+     CS_CTXID_MASK, false, cs_mpich_create, cs_mpich_create_messages, "parent-collective"},
     {"intercomm", CS_COMM_CREATE_GROUP, "Algorithm 1 (seed 004): lg g rounds of Intercomm_create + Intercomm_merge, "
-     "members only", CS_CTXID_MASK, false, cs_group_create_intercomm, cs_group_create_intercomm_messages},
+     "members only", CS_CTXID_MASK, false, cs_group_create_intercomm, cs_group_create_intercomm_messages,
+     "group-intercomm"},
     {"direct", CS_COMM_CREATE_GROUP, "Section 5.1 (seed 004): the id mask AND-allreduced among the members only",
-     CS_CTXID_MASK, false, cs_group_create_direct, cs_group_create_direct_messages},
+     CS_CTXID_MASK, false, cs_group_create_direct, cs_group_create_direct_messages, "group-direct"},
 };
 
 size_t cs_comm_protocol_count(void) { return G_N_ELEMENTS(protocols); }

@@ -158,4 +158,5 @@ const cs_mcmc_balance cs_mcmc_balance_async = {
     .description = "a finished group asks the group on its right; merges by group-collective creation, "
                    "only the two groups take part",
     .run = async_main,
+    .creates_groups = true,
 };

@@ -158,4 +158,5 @@ const cs_mcmc_balance cs_mcmc_balance_collective = {
     .description = "every i steps all processes exchange load and regroup with MPI_Comm_create over "
                    "MPI_COMM_WORLD (parent-collective)",
     .run = collective_main,
+    .regroups_every_interval = true,
 };

@@ -21,4 +21,5 @@ const cs_mcmc_balance cs_mcmc_balance_none = {
     .name = "none",
     .description = "no regrouping: each walker group works through its own chain (the baseline)",
     .run = none_main,
+    .silent = true,
 };

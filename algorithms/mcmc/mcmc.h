@@ -80,6 +80,10 @@ typedef struct cs_mcmc_balance {
   const char *name;        /* "none", "async", "collective" */
   const char *description;
   cs_mcmc_balance_fn run;  /* the whole life of one process */
+  /* What the mode does, for the driver's check and record: */
+  bool silent;             /* sends no message at all (the baseline) */
+  bool regroups_every_interval; /* regroups every `interval` steps (cs_mcmc_config.interval) */
+  bool creates_groups;     /* builds groups by group-collective creation (cs_mcmc_config.create_impl) */
 } cs_mcmc_balance;
 
 size_t cs_mcmc_balance_count(void);

@@ -671,17 +671,6 @@ const cs_record_kind *cs_comm_record_kind(cs_comm_op op)
   return op == CS_COMM_SPLIT ? &cs_comm_split_record_kind : &cs_comm_create_record_kind;
 }
 
-/* The method in seed 004's words: group-collective (Algorithm 1 or
- * direct) or parent-collective; seed 003's protocols by impl and op. */
-static const char *method_name(const cs_comm_params *prm)
-{
-  if (prm->proto->op == CS_COMM_CREATE_GROUP)
-    return strcmp(prm->proto->impl, "direct") == 0 ? "group-direct" : "group-intercomm";
-  if (prm->proto->op == CS_COMM_CREATE)
-    return strcmp(prm->proto->impl, "mpich") == 0 ? "parent-collective" : "leader-create";
-  return strcmp(prm->proto->impl, "mpich") == 0 ? "mpich-split" : "leader-split";
-}
-
 cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result *res)
 {
   cs_record *r = cs_record_new();
@@ -689,7 +678,7 @@ cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result
   if (prm->bench)
     cs_col_str(r, &columns[C_SET], prm->set);
   cs_col_str(r, &columns[C_IMPL], prm->proto->impl);
-  cs_col_str(r, &columns[C_METHOD], method_name(prm));
+  cs_col_str(r, &columns[C_METHOD], prm->proto->method);
   cs_col_i64_list(r, &columns[C_CPM], prm->cpm, 3);
   cs_col_i64(r, &columns[C_N], prm->n);
   cs_col_i64(r, &columns[C_COLORS], prm->proto->op == CS_COMM_SPLIT ? prm->colors : 0);

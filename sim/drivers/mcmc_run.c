@@ -119,8 +119,8 @@ static bool verify(const mcmc_state *st, cs_mcmc_result *res)
   for (int64_t r = 0; !res->why && r < prm->cfg.n; r++)
     if (!st->run.procs[r].done && r != prm->cfg.fail_rank)
       res->why = g_strdup_printf("process %lld did not finish", (long long)r);
-  if (!res->why && strcmp(prm->balance->name, "none") == 0 && res->messages > 0)
-    res->why = g_strdup_printf("the none mode sent %llu messages", (unsigned long long)res->messages);
+  if (!res->why && prm->balance->silent && res->messages > 0)
+    res->why = g_strdup_printf("the %s mode sent %llu messages", prm->balance->name, (unsigned long long)res->messages);
   res->verified = res->why == NULL;
   return res->verified;
 }
@@ -237,11 +237,11 @@ cs_record *cs_mcmc_result_record(const cs_mcmc_params *prm, const cs_mcmc_result
   cs_col_i64(r, &columns[M_G], c->g);
   cs_col_str(r, &columns[M_BALANCE], prm->balance->name);
   /* every mode gives every key scripts rely on: null where the mode has no such thing */
-  if (strcmp(prm->balance->name, "collective") == 0)
+  if (prm->balance->regroups_every_interval)
     cs_col_i64(r, &columns[M_INTERVAL], c->interval);
   else
     cs_col_str(r, &columns[M_INTERVAL], NULL);
-  cs_col_str(r, &columns[M_CREATE], strcmp(prm->balance->name, "async") == 0 ? c->create_impl : NULL);
+  cs_col_str(r, &columns[M_CREATE], prm->balance->creates_groups ? c->create_impl : NULL);
   cs_col_num(r, &columns[M_JITTER], c->jitter);
   cs_col_u64(r, &columns[M_SEED], c->seed);
   cs_col_verdict(r, &columns[M_VERIFIED], res->verified ? "yes" : "no", res->verified);
