@@ -239,9 +239,8 @@ int cs_allreduce_main(int argc, char **argv)
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && !o.trees)
     o.trees = g_strdup("lam");
-  static const cs_record_kind *const output_kinds[] = {&cs_allreduce_record_kind};
   if (rc == 0 && o.list_columns)
-    rc = cs_cli_list_columns(&c, output_kinds, G_N_ELEMENTS(output_kinds));
+    rc = cs_cli_list_columns(&c);
   else if (rc == 0 && o.list)
     list_generators();
   else if (rc == 0)

@@ -295,9 +295,8 @@ int cs_collective_main(int argc, char **argv)
     rc = cs_cli_check_rules(&c, rules, NULL);
   if (rc == 0 && c.rest[0])
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
-  static const cs_record_kind *const output_kinds[] = {&cs_coll_record_kind};
   if (rc == 0 && o.list_columns)
-    rc = cs_cli_list_columns(&c, output_kinds, G_N_ELEMENTS(output_kinds));
+    rc = cs_cli_list_columns(&c);
   else if (rc == 0 && o.list)
     o.models ? list_models() : list_algorithms();
   else if (rc == 0)

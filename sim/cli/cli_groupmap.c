@@ -253,9 +253,8 @@ int cs_groupmap_main(int argc, char **argv)
   if (e)
     rc = cs_cli_fail(&c, e);
   g_clear_error(&e);
-  static const cs_record_kind *const output_kinds[] = {&cs_gm_record_kind};
   if (rc == 0 && o.list_columns)
-    rc = cs_cli_list_columns(&c, output_kinds, G_N_ELEMENTS(output_kinds));
+    rc = cs_cli_list_columns(&c);
   else if (rc == 0 && o.list)
     list_all();
   else if (rc == 0 && (rc = check_options(&c, &o, reps, groups)) == 0) {

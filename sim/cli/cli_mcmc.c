@@ -161,9 +161,8 @@ int cs_mcmc_main(int argc, char **argv)
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && o.balance && !cs_mcmc_balance_find(o.balance))
     rc = cs_cli_usage(&c, "unknown balancing mode '%s' (collsim mcmc --list)", o.balance);
-  static const cs_record_kind *const output_kinds[] = {&cs_mcmc_record_kind};
   if (rc == 0 && o.list_columns)
-    rc = cs_cli_list_columns(&c, output_kinds, G_N_ELEMENTS(output_kinds));
+    rc = cs_cli_list_columns(&c);
   else if (rc == 0 && o.list)
     list_modes();
   else if (rc == 0)

@@ -1,13 +1,7 @@
 /* The columns of a subcommand's output, listed from their declarations
  * (see columns.h). */
 #include "sim/cli/columns.h"
-#include "sim/drivers/collective.h"
-#include "sim/drivers/comm_ids.h"
-#include "sim/drivers/comm_run.h"
-#include "sim/drivers/comm_space.h"
-#include "sim/drivers/groupmap_measure.h"
-#include "sim/drivers/mcmc_run.h"
-#include "sim/drivers/spanning_tree_result.h"
+#include "sim/cli/commands.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -99,8 +93,13 @@ static void put_markdown(GString *s, const cs_record_kind *k, cs_record *const *
   g_string_append_c(s, '\n');
 }
 
-int cs_cli_list_columns(const cs_cli *c, const cs_record_kind *const *kinds, size_t n)
+int cs_cli_list_columns(const cs_cli *c)
 {
+  const cs_command *cmd = cs_command_named(c->cmd);
+  const cs_record_kind *const *kinds = cmd && cmd->records ? cmd->records : (const cs_record_kind *const[]){NULL};
+  size_t n = 0;
+  while (kinds[n])
+    n++;
   GPtrArray *all = g_ptr_array_new_with_free_func((GDestroyNotify)cs_record_free);
   GString *md = g_string_new(NULL);
   for (size_t i = 0; i <= n; i++) {
@@ -122,10 +121,6 @@ int cs_cli_list_columns(const cs_cli *c, const cs_record_kind *const *kinds, siz
 
 /* ---- every kind ---- */
 
-const cs_record_kind *const cs_output_kinds[] = {
-    &cs_tree_record_kind, &cs_coll_record_kind, &cs_allreduce_record_kind, &cs_gm_record_kind,
-    &cs_comm_split_record_kind, &cs_comm_create_record_kind, &cs_ids_record_kind, &cs_space_record_kind,
-    &cs_mcmc_record_kind, &cs_config_record_kind, NULL};
 
 static void add_flagged(GPtrArray *out, const cs_record_kind *k, unsigned flag)
 {
@@ -147,8 +142,10 @@ const char *const *cs_output_columns_with(unsigned flag)
   const char *const *names = g_hash_table_lookup(built, GUINT_TO_POINTER(flag));
   if (!names) {
     GPtrArray *out = g_ptr_array_new();
-    for (size_t i = 0; cs_output_kinds[i]; i++)
-      add_flagged(out, cs_output_kinds[i], flag);
+    for (size_t i = 0; i < cs_ncommands; i++)
+      for (size_t j = 0; cs_commands[i].records && cs_commands[i].records[j]; j++)
+        add_flagged(out, cs_commands[i].records[j], flag);
+    add_flagged(out, &cs_config_record_kind, flag);
     g_ptr_array_add(out, NULL);
     names = (const char *const *)g_ptr_array_free(out, FALSE);
     g_hash_table_insert(built, GUINT_TO_POINTER(flag), (gpointer)names);

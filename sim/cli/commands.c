@@ -1,10 +1,21 @@
 /* The table of subcommands, built from CS_COMMANDS (commands.h). */
 #include "sim/cli/commands.h"
+#include "sim/cli/columns.h"
+#include "sim/drivers/collective.h"
+#include "sim/drivers/comm_ids.h"
+#include "sim/drivers/comm_run.h"
+#include "sim/drivers/comm_space.h"
+#include "sim/drivers/groupmap_measure.h"
+#include "sim/drivers/mcmc_run.h"
+#include "sim/drivers/spanning_tree_result.h"
 
 #include <glib.h>
 #include <string.h>
 
-#define CS_COMMAND_ENTRY(name, entry, flags, description, example) {name, entry, flags, description, example},
+#define CS_RECORDS(...) ((const cs_record_kind *const[]){__VA_ARGS__, NULL})
+#define CS_NO_RECORDS NULL
+#define CS_COMMAND_ENTRY(name, entry, flags, records, description, example) \
+  {name, entry, flags, records, description, example},
 const cs_command cs_commands[] = {CS_COMMANDS(CS_COMMAND_ENTRY)};
 #undef CS_COMMAND_ENTRY
 const size_t cs_ncommands = G_N_ELEMENTS(cs_commands);
