@@ -41,7 +41,7 @@ listing() {
   printf '(empty: always there; CSV keeps the column, empty, when the field is not);\n'
   printf '*key* columns name the run (`collsim compare` matches rows on them), *measured*\n'
   printf 'ones are wall-clock times that differ between identical runs.\n\n'
-  for cmd in tree collective allreduce groupmap comm mcmc; do
+  for cmd in $("$collsim" --list-commands | awk '$2 == "records" { print $1 }'); do
     printf '## collsim %s\n\n' "$cmd"
     "$collsim" "$cmd" --list-columns
   done

@@ -17,7 +17,16 @@ static void usage(FILE *out)
   for (size_t i = 0; i < cs_ncommands; i++)
     fprintf(out, "  %-12s %s\n  %-12s   %s\n", cs_commands[i].name, cs_commands[i].description, "",
             cs_commands[i].example);
-  fputs("\ncollsim COMMAND --help describes each command's options.\n", out);
+  fputs("\ncollsim COMMAND --help describes each command's options; collsim --list-commands lists\n"
+        "the commands, one per line, with \"records\" after those that print result records.\n",
+        out);
+}
+
+/* `collsim --list-commands`: the table's names, for scripts (scripts/gen-docs.sh). */
+static void list_commands(FILE *out)
+{
+  for (size_t i = 0; i < cs_ncommands; i++)
+    fprintf(out, "%s%s\n", cs_commands[i].name, cs_commands[i].records ? " records" : "");
 }
 
 /* `collsim help COMMAND`: the command's own --help. */
@@ -47,13 +56,18 @@ int main(int argc, char **argv)
   if (!strcmp(cmd, "help") && argc == 3)
     return help_on(argv[2]);
   bool asks_help = !strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help");
-  if ((asks_help || !strcmp(cmd, "--version")) && argc > 2) {
+  bool asks_list = !strcmp(cmd, "--list-commands");
+  if ((asks_help || asks_list || !strcmp(cmd, "--version")) && argc > 2) {
     fprintf(stderr, "collsim: error: unexpected argument '%s' after %s%s\n", argv[2], cmd,
             asks_help ? " (collsim help COMMAND describes one command)" : "");
     return 2;
   }
   if (asks_help) {
     usage(stdout);
+    return 0;
+  }
+  if (asks_list) {
+    list_commands(stdout);
     return 0;
   }
   if (!strcmp(cmd, "--version")) {
