@@ -360,6 +360,7 @@ static bool cpm_link_ends(const cs_platform *p, const char *name, char **src, ch
 
 const cs_platform_family cs_platform_cpm = {
     .kind = "cpm",
+    .host_is_os_process = true,
     .synopsis = "cpm:C,P,M[/proc_lat=..,proc_bw=..,shm_lat=..,shm_bw=..,net_lat=..,net_bw=..,o_msg=..,speed=..]",
     .description = "FG-MPI [C,P,M] system (seed 003): C proclets per OS process, P OS processes per machine, "
                    "M machines on a LAN",

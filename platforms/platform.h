@@ -52,6 +52,11 @@ typedef struct cs_platform_family {
   /* The --cores option sets its cores per node (the families whose spec
    * does not give them, or gives them as a default). */
   bool cores_option;
+  /* A host is one OS process whose cores are its ranks (FG-MPI's proclets,
+   * the [C,P,M] model of seed 003): ranks of a host share the process's
+   * memory and maps, and the communicator layer defaults to the paper's
+   * protocols there. */
+  bool host_is_os_process;
   /* Parse ARGS (the text after "KIND:", parameters included) into p (whose
    * family and defaults are set).  FALSE with err (CS_INPUT_ERROR) naming
    * the problem. */

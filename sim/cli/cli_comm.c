@@ -64,7 +64,8 @@ static void list_protocols(void)
   }
 }
 
-static bool is_cpm(const cs_platform *p) { return strcmp(p->family->kind, "cpm") == 0; }
+/* FG-MPI's [C,P,M] systems (seed 003): a host is an OS process of proclets. */
+static bool is_cpm(const cs_platform *p) { return p->family->host_is_os_process; }
 
 /* Defaults of the options not given (see the top of the file); the map
  * option: a strategy (S, T, ST in any case) or a representation. */

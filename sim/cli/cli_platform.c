@@ -75,7 +75,7 @@ int cs_platform_main(int argc, char **argv)
       rc = cs_cli_fail(&c, e);
     else if (auto_needs_n)
       rc = cs_cli_usage(&c, "%s is sized from n: give -n N", p->family->kind);
-    else if (strcmp(p->family->kind, "file") == 0)
+    else if (!p->family->write_xml)
       rc = cs_cli_usage(&c, "a file platform is written already (%s)", p->xml_path);
     else
       rc = write_xml(&c, p);
