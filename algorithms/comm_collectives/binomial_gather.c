@@ -19,7 +19,7 @@ static void take_child(cs_proc *p, cs_comm *c, int child, int tag, char *at, siz
 void cs_comm_gather(cs_proc *p, cs_comm *c, int root, const void *mine, size_t block, void *out)
 {
   int n = c->size, rr = (c->rank - root + n) % n, tag = cs_comm_next_coll_tag(c);
-  size_t span = (size_t)cs_binomial_span(rr, n);
+  size_t span = (size_t)cs_binomial_subtree_size(rr, n);
   char *buf = mine ? cs_alloc(p, span * block) : NULL;
   if (!buf)
     cs_mem_hold_bytes(p, (int64_t)(span * block));

@@ -9,7 +9,7 @@
 void cs_comm_scatter(cs_proc *p, cs_comm *c, int root, const void *all, size_t block, void *mine)
 {
   int n = c->size, rr = (c->rank - root + n) % n, tag = cs_comm_next_coll_tag(c);
-  size_t span = (size_t)cs_binomial_span(rr, n);
+  size_t span = (size_t)cs_binomial_subtree_size(rr, n);
   char *buf = (rr == 0 ? all != NULL : mine != NULL) ? cs_alloc(p, span * block) : NULL;
   if (!buf)
     cs_mem_hold_bytes(p, (int64_t)(span * block));

@@ -36,10 +36,7 @@ void cs_comm_allreduce(cs_proc *p, cs_comm *c, void *buf, size_t bytes, cs_reduc
 {
   int n = c->size, r = c->rank, tag = cs_comm_next_coll_tag(c);
   size_t len = buf ? bytes : 0;
-  int pof2 = 1;
-  while (pof2 * 2 <= n)
-    pof2 *= 2;
-  int rem = n - pof2, newrank;
+  int pof2 = (int)cs_pow2_floor(n), rem = n - pof2, newrank;
   if (r < 2 * rem && r % 2 == 0) {
     cs_comm_send(p, c, r + 1, tag, buf, len, bytes);
     newrank = -1;
