@@ -461,7 +461,7 @@ static void run_in_place(cs_proc *p, cs_comm *c, cs_coll coll, cs_sched_ops_fn g
 {
   cs_sched_params prm;
   cs_comm_sched_params(&prm, coll, c->size, 0, block);
-  cs_comm_sched_io io = {.window = cs_units_all(&prm), .inplace = buf};
+  cs_comm_sched_io io = cs_comm_in_place(cs_units_all(&prm), buf);
   cs_comm_run_generated(p, c, &prm, gen, &io, op);
 }
 

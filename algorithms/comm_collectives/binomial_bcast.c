@@ -19,6 +19,6 @@ void cs_comm_bcast(cs_proc *p, cs_comm *c, int root, void *buf, size_t bytes)
 {
   cs_sched_params prm;
   cs_comm_sched_params(&prm, CS_COLL_BCAST, c->size, root, bytes);
-  cs_comm_sched_io io = {.window = cs_units_all(&prm), .inplace = buf};
+  cs_comm_sched_io io = cs_comm_in_place(cs_units_all(&prm), buf);
   cs_comm_run_generated(p, c, &prm, cs_comm_bcast_ops, &io, NULL);
 }

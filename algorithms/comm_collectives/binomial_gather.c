@@ -18,13 +18,8 @@ void cs_comm_gather(cs_proc *p, cs_comm *c, int root, const void *mine, size_t b
 {
   cs_sched_params prm;
   cs_comm_sched_params(&prm, CS_COLL_GATHER, c->size, root, block);
-  int64_t rel = cs_comm_rel(&prm, c->rank);
-  cs_comm_sched_io io = {.window = cs_units_blocks(&prm, c->rank, cs_binomial_subtree_size(rel, c->size)),
-                         .stage = true,
-                         .real = mine != NULL,
-                         .in = mine,
-                         .in_units = cs_units_block(&prm, c->rank),
-                         .out = rel == 0 ? out : NULL,
-                         .out_units = cs_units_all(&prm)};
+  cs_comm_sched_io io = cs_comm_staged(cs_comm_subtree_blocks(&prm, c->rank), mine != NULL, mine,
+                                      cs_units_block(&prm, c->rank), c->rank == root ? out : NULL,
+                                      cs_units_all(&prm));
   cs_comm_run_generated(p, c, &prm, cs_comm_gather_ops, &io, NULL);
 }

@@ -30,6 +30,6 @@ void cs_comm_reduce(cs_proc *p, cs_comm *c, int root, void *buf, size_t bytes, c
 {
   cs_sched_params prm;
   cs_comm_sched_params(&prm, CS_COLL_REDUCE, c->size, root, bytes);
-  cs_comm_sched_io io = {.window = cs_units_all(&prm), .inplace = buf};
+  cs_comm_sched_io io = cs_comm_in_place(cs_units_all(&prm), buf);
   cs_comm_run_generated(p, c, &prm, cs_comm_reduce_ops, &io, op);
 }

@@ -16,13 +16,8 @@ void cs_comm_scatter(cs_proc *p, cs_comm *c, int root, const void *all, size_t b
 {
   cs_sched_params prm;
   cs_comm_sched_params(&prm, CS_COLL_SCATTER, c->size, root, block);
-  int64_t rel = cs_comm_rel(&prm, c->rank);
-  cs_comm_sched_io io = {.window = cs_units_blocks(&prm, c->rank, cs_binomial_subtree_size(rel, c->size)),
-                         .stage = true,
-                         .real = (rel == 0 ? all : mine) != NULL,
-                         .in = rel == 0 ? all : NULL,
-                         .in_units = cs_units_all(&prm),
-                         .out = mine,
-                         .out_units = cs_units_block(&prm, c->rank)};
+  bool at_root = c->rank == root; /* the others' `all` is unused; the root's says real or virtual */
+  cs_comm_sched_io io = cs_comm_staged(cs_comm_subtree_blocks(&prm, c->rank), (at_root ? all : mine) != NULL,
+                                      at_root ? all : NULL, cs_units_all(&prm), mine, cs_units_block(&prm, c->rank));
   cs_comm_run_generated(p, c, &prm, cs_comm_scatter_ops, &io, NULL);
 }

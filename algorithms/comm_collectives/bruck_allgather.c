@@ -28,12 +28,7 @@ void cs_comm_allgather(cs_proc *p, cs_comm *c, const void *mine, size_t block, v
 {
   cs_sched_params prm;
   cs_comm_sched_params(&prm, CS_COLL_ALLGATHER, c->size, 0, block);
-  cs_comm_sched_io io = {.window = cs_units_blocks(&prm, c->rank, c->size),
-                         .stage = true,
-                         .real = out && mine,
-                         .in = mine,
-                         .in_units = cs_units_block(&prm, c->rank),
-                         .out = out,
-                         .out_units = cs_units_all(&prm)};
+  cs_comm_sched_io io = cs_comm_staged(cs_units_blocks(&prm, c->rank, c->size), out && mine, mine,
+                                      cs_units_block(&prm, c->rank), out, cs_units_all(&prm));
   cs_comm_run_generated(p, c, &prm, cs_comm_allgather_ops, &io, NULL);
 }

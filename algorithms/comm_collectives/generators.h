@@ -39,4 +39,11 @@ static inline int64_t cs_comm_abs(const cs_sched_params *prm, int64_t rel)
   return cs_tree_abs_rank(rel, prm->root, prm->p);
 }
 
+/* The blocks of rank's binomial subtree (what it holds in a gather or a
+ * scatter). */
+static inline cs_units cs_comm_subtree_blocks(const cs_sched_params *prm, int64_t rank)
+{
+  return cs_units_blocks(prm, rank, cs_binomial_subtree_size(cs_comm_rel(prm, rank), prm->p));
+}
+
 #endif

@@ -46,7 +46,7 @@ void cs_comm_allreduce(cs_proc *p, cs_comm *c, void *buf, size_t bytes, cs_reduc
 {
   cs_sched_params prm;
   cs_comm_sched_params(&prm, CS_COLL_REDUCE, c->size, 0, bytes);
-  cs_comm_sched_io io = {.window = cs_units_all(&prm), .inplace = buf};
+  cs_comm_sched_io io = cs_comm_in_place(cs_units_all(&prm), buf);
   cs_comm_run_generated(p, c, &prm, cs_comm_allreduce_ops, &io, op);
 }
 

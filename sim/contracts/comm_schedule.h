@@ -41,6 +41,18 @@ typedef struct cs_comm_sched_io {
   cs_units out_units;
 } cs_comm_sched_io;
 
+/* A staged io, and one in place on buf (NULL: virtual). */
+static inline cs_comm_sched_io cs_comm_staged(cs_units window, bool real, const void *in, cs_units in_units,
+                                              void *out, cs_units out_units)
+{
+  return (cs_comm_sched_io){.window = window, .stage = true, .real = real, .in = in, .in_units = in_units,
+                            .out = out, .out_units = out_units};
+}
+static inline cs_comm_sched_io cs_comm_in_place(cs_units window, void *buf)
+{
+  return (cs_comm_sched_io){.window = window, .inplace = buf};
+}
+
 /* A collective over p ranks from root as a schedule: scatter, gather and
  * allgather take one unit of `size` bytes per rank (block = size, nunits =
  * p); bcast and reduce one unit of `size` bytes (an allreduce is sized as a
