@@ -5,15 +5,22 @@
  * after the run, asserts on what the proclets recorded.
  *  - Collectives with real data on MPI_COMM_WORLD, N = 1, 2, 3, 5, 7, 12
  *    (powers of two and not; all proclets in one OS process, one per OS
- *    process, and mixed): gather and scatter and bcast from every root,
+ *    process, and mixed): gather, scatter, bcast and reduce (a sum that
+ *    would show a contribution counted twice or lost) from every root,
  *    allreduce with the bitwise AND (cs_reduce_band) and with a sum that
  *    would show a contribution counted twice or lost, allgather of 8- and
  *    3-byte blocks, barrier; every rank ends holding exactly what it should.
- *    Messages summed over the proclets: gather, scatter, bcast n - 1 each;
+ *    Messages summed over the proclets: gather, scatter, bcast, reduce
+ *    n - 1 each;
  *    allreduce 2 rem + pof2 lg pof2; allgather n ceil(lg n), n (n - 1)
  *    blocks; the same with virtual (NULL) payloads.
  *  - The same collectives on a communicator of some world ranks in a
  *    permuted order (a group map: group ranks translate to world ranks).
+ *  - The executor (sim/contracts/comm_schedule.c) runs other schedules
+ *    with real data on COMM_WORLD: the ring allgather (a loop), the
+ *    pairwise reduce-scatter (a loop of combining receives), and Bruck's
+ *    allgather in place on a buffer in rank order (messages whose blocks
+ *    wrap past the last rank: two stretches packed into one message).
  *  - Point to point: messages on two communicators with different context
  *    ids (and COMM_WORLD) never match each other's receives; order within
  *    one context is kept.
@@ -27,6 +34,8 @@
  *    <0, 0>, first free bit, least used (ties: the first), and MPICH2's
  *    mask: 3 reserved ids, the pick (first non-zero word, its highest set
  *    bit), AND of masks, 2,045 picks exhaust it. */
+#include "algorithms/collectives/oblivious.h"
+#include "algorithms/comm_collectives/generators.h"
 #include "algorithms/communicators/context_id.h"
 #include "platforms/platform.h"
 #include "sim/contracts/comm_coll.h"
@@ -45,8 +54,8 @@
 
 /* ------------------------------------------------------------- a run ---- */
 
-enum { K_GATHER, K_SCATTER, K_BCAST, K_ALLREDUCE, K_ALLGATHER, K_BARRIER, K_KINDS };
-static const char *const kind_name[] = {"gather", "scatter", "bcast", "allreduce", "allgather", "barrier"};
+enum { K_GATHER, K_SCATTER, K_BCAST, K_REDUCE, K_ALLREDUCE, K_ALLGATHER, K_BARRIER, K_KINDS };
+static const char *const kind_name[] = {"gather", "scatter", "bcast", "reduce", "allreduce", "allgather", "barrier"};
 
 /* What the proclets record (they share the address space of this forked
  * test; SimGrid runs them one at a time). */
@@ -243,6 +252,18 @@ static void all_collectives(cs_proc *p, cs_comm *c, const cs_wid *wr)
     for (int i = 0; i < 5; i++)
       if (buf[i] != val(WR(root), root + 200, i))
         fail_at(me, "bcast from %d: word %d is %d, expected %d", root, i, buf[i], val(WR(root), root + 200, i));
+
+    /* reduce: the root gets each contribution exactly once */
+    int64_t sum[3] = {WR(r) + root, INT64_C(1) << r, 1};
+    int64_t want[3] = {(int64_t)n * root, (INT64_C(1) << n) - 1, n};
+    for (int g = 0; g < n; g++)
+      want[0] += WR(g);
+    m = mark_now(p);
+    cs_comm_reduce(p, c, root, sum, sizeof sum, sum_i64);
+    mark_add(p, K_REDUCE, m);
+    for (int i = 0; r == root && i < 3; i++)
+      if (sum[i] != want[i])
+        fail_at(me, "reduce to %d: word %d is %lld, expected %lld", root, i, (long long)sum[i], (long long)want[i]);
   }
 
   /* allreduce, AND of per-rank masks */
@@ -314,6 +335,9 @@ static void all_collectives(cs_proc *p, cs_comm *c, const cs_wid *wr)
     m = mark_now(p);
     cs_comm_bcast(p, c, root, NULL, 20);
     mark_add(p, K_BCAST, m);
+    m = mark_now(p);
+    cs_comm_reduce(p, c, root, NULL, 24, sum_i64);
+    mark_add(p, K_REDUCE, m);
   }
   m = mark_now(p);
   cs_comm_allreduce(p, c, NULL, 16, cs_reduce_band);
@@ -338,11 +362,11 @@ static void world_main(cs_proc *p, void *user)
 }
 
 /* Messages (and some bytes) of the collectives, summed over the proclets:
- * per call, gather / scatter / bcast n - 1, allreduce and barrier
+ * per call, gather / scatter / bcast / reduce n - 1, allreduce and barrier
  * 2 rem + pof2 lg pof2, allgather n ceil(lg n) carrying n (n - 1) blocks. */
 static void assert_counts(const char *spec, int n)
 {
-  const int64_t per_call[K_KINDS] = {n - 1, n - 1, n - 1, allreduce_msgs(n), n * ceil_lg(n), allreduce_msgs(n)};
+  const int64_t per_call[K_KINDS] = {n - 1, n - 1, n - 1, n - 1, allreduce_msgs(n), n * ceil_lg(n), allreduce_msgs(n)};
   for (int k = 0; k < K_KINDS; k++)
     ck_assert_msg(L.msgs[k] == (uint64_t)(per_call[k] * L.calls[k]), "%s: %s sent %llu messages in %d calls, "
                   "expected %lld each", spec, kind_name[k], (unsigned long long)L.msgs[k], L.calls[k],
@@ -350,6 +374,9 @@ static void assert_counts(const char *spec, int n)
   /* real bcasts of 20 bytes from each root, then virtual ones of 20 */
   ck_assert_msg(L.bytes[K_BCAST] == (uint64_t)(20 * (n - 1) * L.calls[K_BCAST]), "%s: bcast bytes %llu", spec,
                 (unsigned long long)L.bytes[K_BCAST]);
+  /* reduces of 24 bytes, real and virtual */
+  ck_assert_msg(L.bytes[K_REDUCE] == (uint64_t)(24 * (n - 1) * L.calls[K_REDUCE]), "%s: reduce bytes %llu", spec,
+                (unsigned long long)L.bytes[K_REDUCE]);
   /* allgathers of 8, 3 and 8 (virtual) bytes per block */
   ck_assert_msg(L.bytes[K_ALLGATHER] == (uint64_t)n * (uint64_t)(n - 1) * (8 + 3 + 8), "%s: allgather bytes %llu",
                 spec, (unsigned long long)L.bytes[K_ALLGATHER]);
@@ -421,6 +448,74 @@ START_TEST(collectives_on_subgroup)
   sub_size = _i == 0 ? (int)G_N_ELEMENTS(sub_12) : (int)G_N_ELEMENTS(sub_16);
   run_world(spec, sub_main);
   assert_counts(spec, sub_size);
+  run_done();
+}
+END_TEST
+
+/* ------------------------------------- other schedules, same executor ---- */
+
+/* Runs gen in place on `buf` (n blocks of `block` bytes in rank order) over
+ * c as collective coll, combining with op. */
+static void run_in_place(cs_proc *p, cs_comm *c, cs_coll coll, cs_sched_ops_fn gen, void *buf, size_t block,
+                         cs_reduce_op op)
+{
+  cs_sched_params prm;
+  cs_comm_sched_params(&prm, coll, c->size, 0, block);
+  cs_comm_sched_io io = cs_comm_in_place(cs_units_all(&prm), buf);
+  cs_comm_run_generated(p, c, &prm, gen, &io, op);
+}
+
+static void ring_allgather_ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
+{
+  cs_obl_ring_allgather(prm, rank, 0, out);
+}
+
+static void pairwise_ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
+{
+  cs_obl_pairwise_reduce_scatter(prm, rank, 0, out);
+}
+
+/* An allgather by gen of 3-byte blocks in rank order: every rank ends with
+ * every block. */
+static void check_allgather(cs_proc *p, cs_comm *c, cs_sched_ops_fn gen, const char *what)
+{
+  int n = c->size, r = c->rank;
+  unsigned char *all = g_malloc((size_t)n * 3);
+  memset(all, 0xEE, (size_t)n * 3);
+  for (int i = 0; i < 3; i++)
+    all[3 * r + i] = (unsigned char)(r * 3 + i + 1);
+  run_in_place(p, c, CS_COLL_ALLGATHER, gen, all, 3, NULL);
+  for (int g = 0; g < n * 3; g++)
+    if (all[g] != (unsigned char)(g + 1))
+      fail_at(r, "%s: byte %d is %d, expected %d", what, g, all[g], (unsigned char)(g + 1));
+  g_free(all);
+}
+
+static void schedules_main(cs_proc *p, void *user)
+{
+  (void)user;
+  cs_comm *w = cs_comm_world(p, L.world);
+  int n = w->size, r = w->rank;
+  check_allgather(p, w, ring_allgather_ops, "ring allgather (a loop)");
+  check_allgather(p, w, cs_comm_allgather_ops, "Bruck's allgather in rank order");
+  /* reduce-scatter: rank r contributes (1 << r) + 1000 g to block g */
+  int64_t *blocks = g_new(int64_t, (size_t)n);
+  for (int g = 0; g < n; g++)
+    blocks[g] = (INT64_C(1) << r) + 1000 * g;
+  run_in_place(p, w, CS_COLL_REDUCE_SCATTER, pairwise_ops, blocks, sizeof *blocks, sum_i64);
+  int64_t want = (INT64_C(1) << n) - 1 + 1000 * (int64_t)n * r;
+  if (blocks[r] != want)
+    fail_at(r, "pairwise reduce-scatter: my block is %lld, expected %lld", (long long)blocks[r], (long long)want);
+  g_free(blocks);
+  cs_comm_free(p, w);
+  L.finished++;
+  cs_serve(p);
+}
+
+START_TEST(executor_runs_other_schedules)
+{
+  const char *spec = world_specs[_i];
+  run_world(spec, schedules_main);
   run_done();
 }
 END_TEST
@@ -803,6 +898,7 @@ int main(void)
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, collectives_on_world, 0, (int)G_N_ELEMENTS(world_specs));
   tcase_add_loop_test(tc, collectives_on_subgroup, 0, 2);
+  tcase_add_loop_test(tc, executor_runs_other_schedules, 0, (int)G_N_ELEMENTS(world_specs));
   tcase_add_loop_test(tc, contexts_do_not_cross, 0, 2);
   tcase_add_test(tc, one_channel_per_os_process_pair);
   tcase_add_test(tc, collocated_message_is_a_cpu_copy);

@@ -3,84 +3,44 @@
 
 #include <math.h>
 
-int64_t cs_obl_pow2_floor(int64_t x)
-{
-  int64_t pow2 = 1;
-  while (pow2 <= x / 2)
-    pow2 *= 2;
-  return pow2;
-}
+static int64_t rel_rank(const cs_sched_params *prm, int64_t rank) { return cs_tree_rel_rank(rank, prm->root, prm->p); }
 
-bool cs_obl_is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
-
-int cs_obl_log2(int64_t pow2)
-{
-  int k = 0;
-  while (pow2 > 1) {
-    pow2 >>= 1;
-    k++;
-  }
-  return k;
-}
-
-int64_t cs_obl_rel_rank(const cs_sched_params *prm, int64_t rank)
-{
-  return (rank - prm->root + prm->p) % prm->p;
-}
-
-int64_t cs_obl_abs_rank(const cs_sched_params *prm, int64_t rel) { return (rel + prm->root) % prm->p; }
-
-int64_t cs_obl_subtree_size(int64_t rel, int64_t p)
-{
-  if (rel == 0)
-    return p;
-  int64_t low = cs_obl_lowbit(rel);
-  return low < p - rel ? low : p - rel;
-}
+static int64_t abs_rank(const cs_sched_params *prm, int64_t rel) { return cs_tree_abs_rank(rel, prm->root, prm->p); }
 
 /* The blocks of relative ranks [rel, rel + count). */
 static cs_units rel_blocks(const cs_sched_params *prm, int64_t rel, int64_t count)
 {
-  return cs_units_blocks(prm, cs_obl_abs_rank(prm, rel), count);
-}
-
-/* Smallest power of two >= p: the root's "parent mask" in MPICH's loops. */
-static int64_t pow2_ceil(int64_t p)
-{
-  int64_t mask = 1;
-  while (mask < p)
-    mask <<= 1;
-  return mask;
+  return cs_units_blocks(prm, abs_rank(prm, rel), count);
 }
 
 void cs_obl_binomial_scatter(const cs_sched_params *prm, int64_t rank, int32_t tag, cs_oplist *out)
 {
-  int64_t p = prm->p, rel = cs_obl_rel_rank(prm, rank);
-  int64_t parent_mask = rel == 0 ? pow2_ceil(p) : cs_obl_lowbit(rel);
+  int64_t p = prm->p, rel = rel_rank(prm, rank);
+  int64_t parent_mask = cs_binomial_child_limit(rel, p);
   if (rel != 0)
-    cs_ops_recv(out, cs_obl_abs_rank(prm, rel - parent_mask), tag + cs_obl_log2(parent_mask),
-                rel_blocks(prm, rel, cs_obl_subtree_size(rel, p)));
+    cs_ops_recv(out, abs_rank(prm, cs_binomial_parent(rel)), tag + cs_log2_pow2(parent_mask),
+                rel_blocks(prm, rel, cs_binomial_subtree_size(rel, p)));
   for (int64_t mask = parent_mask >> 1; mask > 0; mask >>= 1) {
     int64_t child = rel + mask;
     if (child < p)
-      cs_ops_send(out, cs_obl_abs_rank(prm, child), tag + cs_obl_log2(mask),
-                  rel_blocks(prm, child, cs_obl_subtree_size(child, p)));
+      cs_ops_send(out, abs_rank(prm, child), tag + cs_log2_pow2(mask),
+                  rel_blocks(prm, child, cs_binomial_subtree_size(child, p)));
   }
 }
 
 void cs_obl_binomial_gather(const cs_sched_params *prm, int64_t rank, int32_t tag, cs_oplist *out)
 {
-  int64_t p = prm->p, rel = cs_obl_rel_rank(prm, rank);
+  int64_t p = prm->p, rel = rel_rank(prm, rank);
   for (int64_t mask = 1; mask < p; mask <<= 1) {
-    int32_t step_tag = tag + cs_obl_log2(mask);
+    int32_t step_tag = tag + cs_log2_pow2(mask);
     if (rel & mask) {
-      cs_ops_send(out, cs_obl_abs_rank(prm, rel - mask), step_tag,
-                  rel_blocks(prm, rel, cs_obl_subtree_size(rel, p)));
+      cs_ops_send(out, abs_rank(prm, rel - mask), step_tag,
+                  rel_blocks(prm, rel, cs_binomial_subtree_size(rel, p)));
       return;
     }
     int64_t child = rel + mask;
     if (child < p)
-      cs_ops_recv(out, cs_obl_abs_rank(prm, child), step_tag, rel_blocks(prm, child, cs_obl_subtree_size(child, p)));
+      cs_ops_recv(out, abs_rank(prm, child), step_tag, rel_blocks(prm, child, cs_binomial_subtree_size(child, p)));
   }
 }
 
@@ -123,7 +83,7 @@ int64_t cs_obl_xor_partner(const cs_sched_params *prm, int64_t rank, int64_t d)
 /* Bytes of relative rank child's subtree. */
 static double subtree_bytes(const cs_sched_params *prm, int64_t child, double b)
 {
-  return (double)cs_obl_subtree_size(child, prm->p) * b;
+  return (double)cs_binomial_subtree_size(child, prm->p) * b;
 }
 
 /* Bytes rel's port carries while its send of s bytes is on the wire: every
@@ -133,7 +93,7 @@ static double port_share(const cs_sched_params *prm, int64_t rel, int64_t first_
   double load = 0;
   for (int64_t mask = first_mask; mask > 0; mask >>= 1) {
     int64_t child = rel + mask;
-    if (child < prm->p && cs_cost_level_of(prm, cs_obl_abs_rank(prm, rel), cs_obl_abs_rank(prm, child)) != CS_LVL_CORE)
+    if (child < prm->p && cs_cost_level_of(prm, abs_rank(prm, rel), abs_rank(prm, child)) != CS_LVL_CORE)
       load += fmin(subtree_bytes(prm, child, b), s);
   }
   return load;
@@ -150,7 +110,7 @@ static double scatter_from(const cs_sched_params *prm, const cs_cost_params *c, 
     if (child >= prm->p)
       continue;
     double s = subtree_bytes(prm, child, b);
-    cs_cost_step st = cs_cost_message(prm, cs_obl_abs_rank(prm, rel), cs_obl_abs_rank(prm, child), s);
+    cs_cost_step st = cs_cost_message(prm, abs_rank(prm, rel), abs_rank(prm, child), s);
     if (st.level != CS_LVL_CORE)
       st.port_bytes = port_share(prm, rel, parent_mask >> 1, s, b);
     st.sends = ++sends;
@@ -167,7 +127,7 @@ static double gather_at(const cs_sched_params *prm, const cs_cost_params *c, int
   for (int64_t mask = 1; mask < prm->p && !(rel & mask) && rel + mask < prm->p; mask <<= 1) {
     int64_t child = rel + mask;
     double s = subtree_bytes(prm, child, b), ready = gather_at(prm, c, child, b) + c->o_send;
-    cs_cost_step st = cs_cost_message(prm, cs_obl_abs_rank(prm, child), cs_obl_abs_rank(prm, rel), s);
+    cs_cost_step st = cs_cost_message(prm, abs_rank(prm, child), abs_rank(prm, rel), s);
     st.sends = st.recvs = 0;
     double arrive = ready + cs_cost_step_time(c, &st);
     if (st.level != CS_LVL_CORE) {
@@ -181,7 +141,7 @@ static double gather_at(const cs_sched_params *prm, const cs_cost_params *c, int
 
 double cs_obl_binomial_cost(const cs_sched_params *prm, const cs_cost_params *c, double b, bool scatter)
 {
-  return scatter ? scatter_from(prm, c, 0, pow2_ceil(prm->p), 0, b) : gather_at(prm, c, 0, b);
+  return scatter ? scatter_from(prm, c, 0, cs_binomial_child_limit(0, prm->p), 0, b) : gather_at(prm, c, 0, b);
 }
 
 double cs_obl_ring_cost(const cs_sched_params *prm, const cs_cost_params *c, double b)

@@ -1,6 +1,7 @@
 /* Helpers shared by the topology-oblivious schedules (seed 001, Section 4,
- * Table 1): power-of-two arithmetic, MPICH's binomial scatter and gather
- * trees, and the ring allgather.
+ * Table 1): MPICH's binomial scatter and gather trees (shapes from
+ * algorithms/shapes/tree_shapes.h), the ring allgather, the pairwise
+ * reduce-scatter, and their costs.
  *
  * Ranks are taken relative to prm->root: rel = (rank - root) mod p.  The
  * binomial helpers move per-rank blocks (cs_units_blocks), the data of
@@ -10,23 +11,11 @@
 #ifndef COLLSIM_OBLIVIOUS_H
 #define COLLSIM_OBLIVIOUS_H
 
+#include "algorithms/shapes/tree_shapes.h"
 #include "sim/contracts/schedule.h"
 
-/* Largest power of two <= x (x >= 1). */
-int64_t cs_obl_pow2_floor(int64_t x);
-bool cs_obl_is_pow2(int64_t x);
-/* log2 of a power of two. */
-int cs_obl_log2(int64_t pow2);
-/* Lowest set bit of x > 0. */
-static inline int64_t cs_obl_lowbit(int64_t x) { return x & -x; }
-
-/* Rank relative to the root, and back. */
-int64_t cs_obl_rel_rank(const cs_sched_params *prm, int64_t rank);
-int64_t cs_obl_abs_rank(const cs_sched_params *prm, int64_t rel);
-
-/* Ranks in the binomial subtree of relative rank rel (MPICH's tree: rel's
- * parent is rel minus its lowest set bit; the root's subtree is all p). */
-int64_t cs_obl_subtree_size(int64_t rel, int64_t p);
+/* The tree arithmetic (lowest bit, relative ranks, subtree sizes) is
+ * algorithms/shapes/tree_shapes.h's. */
 
 /* MPIR_Scatter_intra_binomial: rank receives its subtree's blocks from its
  * parent (rel - lowbit(rel)), then sends each child rel + mask (mask from

@@ -41,7 +41,7 @@ enum { FOLD_TAG = 0, HALVING_TAG = 1, GATHER_TAG = 64, MAX_STEPS = 63 };
 
 static bool plan(cs_sched_params *prm, GError **err)
 {
-  int64_t pof2 = cs_obl_pow2_floor(prm->p);
+  int64_t pof2 = cs_pow2_floor(prm->p);
   if (prm->bytes < (uint64_t)pof2) {
     g_set_error(err, CS_SCHED_ERROR, 1,
                 "rabenseifner reduce cuts the buffer into pof2 = %" PRId64 " pieces (largest power of two <= p = %" PRId64
@@ -92,7 +92,7 @@ static void reduce_scatter_halving(const fold *f, int64_t q, int64_t *kept_first
 
 static void gather_to_root(const fold *f, int64_t q, const int64_t *kept_first, cs_oplist *out)
 {
-  for (int i = cs_obl_log2(f->pof2) - 1; i >= 0; i--) {
+  for (int i = cs_log2_pow2(f->pof2) - 1; i >= 0; i--) {
     int64_t mask = (int64_t)1 << i, half = f->pof2 >> (i + 1);
     if (q >= mask) { /* mask <= q < 2 mask: the larger ones left earlier */
       cs_ops_send(out, real_rank(f, q - mask), GATHER_TAG + i, cs_units_range(kept_first[i], half));

@@ -53,7 +53,7 @@ static void fixup(const cs_sched_params *prm, int64_t rank, int step, int64_t ma
   cs_units missing = cs_units_blocks(prm, my_root + mask, nc);
   for (int64_t tmp = mask >> 1; tmp > 0; tmp >>= 1) {
     int64_t tree = rank & ~(2 * tmp - 1), have_end = tree + nc, peer = rank ^ tmp;
-    int32_t tag = FIXUP_TAG + FIXUP_TAGS_PER_STEP * step + cs_obl_log2(tmp);
+    int32_t tag = FIXUP_TAG + FIXUP_TAGS_PER_STEP * step + cs_log2_pow2(tmp);
     if (peer > rank && rank < have_end && peer >= have_end)
       cs_ops_send(out, peer, tag, missing);
     else if (peer < rank && peer < have_end && rank >= have_end)

@@ -3,43 +3,23 @@
  * subtrees of rr + 1, rr + 2, rr + 4, ... below its lowest set bit and sends
  * its whole subtree to rr - lowbit(rr).  n - 1 messages; the root receives
  * ceil(lg n) of them.  Used by Procedure 1 (line 4) and by the Section 8
- * benchmark's gathers. */
-#include "algorithms/comm_collectives/common.h"
+ * benchmark's gathers.  The collective schedule's generator
+ * (cs_obl_binomial_gather), run on a staged buffer of rr's subtree's
+ * blocks. */
+#include "algorithms/collectives/oblivious.h"
+#include "algorithms/comm_collectives/generators.h"
 
-#include <string.h>
-
-static void take_child(cs_proc *p, cs_comm *c, int child, int tag, char *at, size_t bytes)
+void cs_comm_gather_ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
-  cs_msg *m = cs_comm_recv(p, c, child, tag);
-  if (at && m->data)
-    memcpy(at, m->data, bytes);
-  cs_msg_free(p, m);
+  cs_obl_binomial_gather(prm, rank, 0, out);
 }
 
 void cs_comm_gather(cs_proc *p, cs_comm *c, int root, const void *mine, size_t block, void *out)
 {
-  int n = c->size, rr = (c->rank - root + n) % n, tag = cs_comm_next_coll_tag(c);
-  size_t span = (size_t)cs_binomial_span(rr, n);
-  char *buf = mine ? cs_alloc(p, span * block) : NULL;
-  if (!buf)
-    cs_mem_hold_bytes(p, (int64_t)(span * block));
-  else
-    memcpy(buf, mine, block);
-  for (int mask = 1; mask < n; mask <<= 1) {
-    if (rr & mask) {
-      size_t have = (size_t)cs_min_int(mask, n - rr) * block;
-      cs_comm_send(p, c, (rr - mask + root) % n, tag, buf, buf ? have : 0, have);
-      break;
-    }
-    if (rr + mask < n)
-      take_child(p, c, (rr + mask + root) % n, tag, buf ? buf + (size_t)mask * block : NULL,
-                 (size_t)cs_min_int(mask, n - rr - mask) * block);
-  }
-  if (rr == 0 && buf && out)
-    for (int i = 0; i < n; i++)
-      memcpy((char *)out + (size_t)((i + root) % n) * block, buf + (size_t)i * block, block);
-  if (buf)
-    cs_free(p, buf);
-  else
-    cs_mem_hold_bytes(p, -(int64_t)(span * block));
+  cs_sched_params prm;
+  cs_comm_sched_params(&prm, CS_COLL_GATHER, c->size, root, block);
+  cs_comm_sched_io io = cs_comm_staged(cs_comm_subtree_blocks(&prm, c->rank), mine != NULL, mine,
+                                      cs_units_block(&prm, c->rank), c->rank == root ? out : NULL,
+                                      cs_units_all(&prm));
+  cs_comm_run_generated(p, c, &prm, cs_comm_gather_ops, &io, NULL);
 }

@@ -2,7 +2,9 @@
  * k = 2^j) every rank sends its first min(k, n - k) blocks to rank - k and
  * appends those of rank + k; ceil(lg n) rounds, n ceil(lg n) messages, and
  * every rank ends with all n blocks.  Used by MPICH's MPI_Comm_split
- * (allgather of colour and key).
+ * (allgather of colour and key).  A schedule (generators.h) run on a staged
+ * buffer of all n blocks from the rank's own (the "first" blocks are
+ * rank, rank + 1, ...).
  *
  * Choice the paper left open: MPICH2 uses the ring for long allgathers
  * (n x 8 bytes = 880 KB at n = 110,000 is long), n - 1 rounds and n (n - 1)
@@ -10,30 +12,23 @@
  * same bytes into every rank in lg n rounds and is MPICH's choice for short
  * non-power-of-two allgathers.  The buffer of n blocks is held (counted)
  * by every rank in both forms. */
-#include "algorithms/comm_collectives/common.h"
+#include "algorithms/comm_collectives/generators.h"
 
-#include <string.h>
+void cs_comm_allgather_ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
+{
+  int64_t p = prm->p;
+  for (int64_t k = 1; k < p; k <<= 1) {
+    int64_t count = k < p - k ? k : p - k;
+    cs_ops_send(out, (rank - k + p) % p, cs_log2_pow2(k), cs_units_blocks(prm, rank, count));
+    cs_ops_recv(out, (rank + k) % p, cs_log2_pow2(k), cs_units_blocks(prm, rank + k, count));
+  }
+}
 
 void cs_comm_allgather(cs_proc *p, cs_comm *c, const void *mine, size_t block, void *out)
 {
-  int n = c->size, r = c->rank, tag = cs_comm_next_coll_tag(c);
-  char *tmp = out && mine ? cs_alloc(p, (size_t)n * block) : NULL;
-  if (!tmp)
-    cs_mem_hold_bytes(p, (int64_t)((size_t)n * block));
-  else
-    memcpy(tmp, mine, block);
-  for (int k = 1; k < n; k <<= 1) {
-    size_t bytes = (size_t)cs_min_int(k, n - k) * block;
-    cs_comm_send(p, c, (r - k + n) % n, tag, tmp, tmp ? bytes : 0, bytes);
-    cs_msg *m = cs_comm_recv(p, c, (r + k) % n, tag);
-    if (tmp && m->data)
-      memcpy(tmp + (size_t)k * block, m->data, bytes);
-    cs_msg_free(p, m);
-  }
-  if (tmp) {
-    for (int i = 0; i < n; i++)
-      memcpy((char *)out + (size_t)((r + i) % n) * block, tmp + (size_t)i * block, block);
-    cs_free(p, tmp);
-  } else
-    cs_mem_hold_bytes(p, -(int64_t)((size_t)n * block));
+  cs_sched_params prm;
+  cs_comm_sched_params(&prm, CS_COLL_ALLGATHER, c->size, 0, block);
+  cs_comm_sched_io io = cs_comm_staged(cs_units_blocks(&prm, c->rank, c->size), out && mine, mine,
+                                      cs_units_block(&prm, c->rank), out, cs_units_all(&prm));
+  cs_comm_run_generated(p, c, &prm, cs_comm_allgather_ops, &io, NULL);
 }

@@ -3,10 +3,10 @@
  * n - pof2, the first 2 rem ranks pair up (even sends to odd, which
  * combines), the pof2 survivors exchange with partners at distances 1, 2,
  * 4, ..., and the odd ranks return the result to their even partner.
- * Messages: 2 rem + pof2 lg pof2.  Used by MPICH's context-id mask (AND). */
-#include "algorithms/comm_collectives/common.h"
-
-#include <string.h>
+ * Messages: 2 rem + pof2 lg pof2.  Used by MPICH's context-id mask (AND).
+ * A schedule (generators.h) run in place on the caller's buffer; tags: 0
+ * the fold, 1 + lg(mask) the exchanges, 1 + lg(pof2) the return. */
+#include "algorithms/comm_collectives/generators.h"
 
 void cs_reduce_band(void *inout, const void *in, size_t bytes)
 {
@@ -16,48 +16,38 @@ void cs_reduce_band(void *inout, const void *in, size_t bytes)
     a[i] &= b[i];
 }
 
-static void combine_from(cs_proc *p, cs_comm *c, int src, int tag, void *buf, size_t bytes, cs_reduce_op op)
-{
-  cs_msg *m = cs_comm_recv(p, c, src, tag);
-  if (op && buf && m->data)
-    op(buf, m->data, bytes);
-  cs_msg_free(p, m);
-}
+/* Rank of the survivor newrank. */
+static int64_t survivor(int64_t newrank, int64_t rem) { return newrank < rem ? newrank * 2 + 1 : newrank + rem; }
 
-static void replace_from(cs_proc *p, cs_comm *c, int src, int tag, void *buf, size_t bytes)
+void cs_comm_allreduce_ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
-  cs_msg *m = cs_comm_recv(p, c, src, tag);
-  if (buf && m->data)
-    memcpy(buf, m->data, bytes);
-  cs_msg_free(p, m);
+  int64_t p = prm->p, pof2 = cs_pow2_floor(p), rem = p - pof2, newrank = rank - rem;
+  int32_t back = 1 + cs_log2_pow2(pof2);
+  bool folded = rank < 2 * rem, even = rank % 2 == 0;
+  cs_units all = cs_units_all(prm);
+  if (folded && even)
+    cs_ops_send(out, rank + 1, 0, all);
+  else if (folded)
+    cs_ops_recv_reduce(out, rank - 1, 0, all);
+  if (folded)
+    newrank = even ? -1 : rank / 2;
+  for (int64_t mask = 1; newrank >= 0 && mask < pof2; mask <<= 1) {
+    int64_t partner = survivor(newrank ^ mask, rem);
+    cs_ops_send(out, partner, 1 + cs_log2_pow2(mask), all);
+    cs_ops_recv_reduce(out, partner, 1 + cs_log2_pow2(mask), all);
+  }
+  if (folded && !even)
+    cs_ops_send(out, rank - 1, back, all);
+  else if (folded)
+    cs_ops_recv(out, rank + 1, back, all);
 }
 
 void cs_comm_allreduce(cs_proc *p, cs_comm *c, void *buf, size_t bytes, cs_reduce_op op)
 {
-  int n = c->size, r = c->rank, tag = cs_comm_next_coll_tag(c);
-  size_t len = buf ? bytes : 0;
-  int pof2 = 1;
-  while (pof2 * 2 <= n)
-    pof2 *= 2;
-  int rem = n - pof2, newrank;
-  if (r < 2 * rem && r % 2 == 0) {
-    cs_comm_send(p, c, r + 1, tag, buf, len, bytes);
-    newrank = -1;
-  } else if (r < 2 * rem) {
-    combine_from(p, c, r - 1, tag, buf, bytes, op);
-    newrank = r / 2;
-  } else
-    newrank = r - rem;
-  for (int mask = 1; newrank >= 0 && mask < pof2; mask <<= 1) {
-    int partner = newrank ^ mask;
-    int dst = partner < rem ? partner * 2 + 1 : partner + rem;
-    cs_comm_send(p, c, dst, tag, buf, len, bytes);
-    combine_from(p, c, dst, tag, buf, bytes, op);
-  }
-  if (r < 2 * rem && r % 2 == 1)
-    cs_comm_send(p, c, r - 1, tag, buf, len, bytes);
-  else if (r < 2 * rem)
-    replace_from(p, c, r + 1, tag, buf, bytes);
+  cs_sched_params prm;
+  cs_comm_sched_params(&prm, CS_COLL_REDUCE, c->size, 0, bytes);
+  cs_comm_sched_io io = cs_comm_in_place(cs_units_all(&prm), buf);
+  cs_comm_run_generated(p, c, &prm, cs_comm_allreduce_ops, &io, op);
 }
 
 void cs_comm_barrier(cs_proc *p, cs_comm *c) { cs_comm_allreduce(p, c, NULL, 0, NULL); }

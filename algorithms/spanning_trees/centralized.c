@@ -17,7 +17,7 @@
  * and n - 1 when m = 0.  Payloads are 4-byte ids; a downward message also
  * carries the sender's id (its parent).  Memory: O(m) at the root.
  */
-#include "algorithms/spanning_trees/kary.h"
+#include "algorithms/shapes/tree_shapes.h"
 #include "algorithms/spanning_trees/tree_algo.h"
 
 #include <string.h>

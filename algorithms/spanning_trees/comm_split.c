@@ -18,7 +18,7 @@
  * member lists are identical on every process of a colour, so the simulator
  * builds each one once (a cache of the simulator, not of the processes).
  */
-#include "algorithms/spanning_trees/kary.h"
+#include "algorithms/shapes/tree_shapes.h"
 #include "algorithms/spanning_trees/tree_algo.h"
 
 #include <glib.h>

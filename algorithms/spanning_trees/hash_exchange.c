@@ -15,7 +15,7 @@
  * message of its rank.
  */
 #include "algorithms/spanning_trees/hash_exchange.h"
-#include "algorithms/spanning_trees/kary.h"
+#include "algorithms/shapes/tree_shapes.h"
 
 #include <string.h>
 

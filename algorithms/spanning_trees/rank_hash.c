@@ -25,7 +25,7 @@
  */
 #include "algorithms/spanning_trees/rank_hash.h"
 #include "algorithms/spanning_trees/hash_exchange.h"
-#include "algorithms/spanning_trees/kary.h"
+#include "algorithms/shapes/tree_shapes.h"
 
 #include <glib.h>
 #include <string.h>

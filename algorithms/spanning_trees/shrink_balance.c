@@ -91,7 +91,7 @@
  * record up with its summary would let the holder do those locally (about 2-3%
  * fewer messages) for O(k^2) words per vertex -- not done, to stay lean.
  */
-#include "algorithms/spanning_trees/kary.h"
+#include "algorithms/shapes/tree_shapes.h"
 #include "algorithms/spanning_trees/tree_algo.h"
 
 #include <stdint.h>

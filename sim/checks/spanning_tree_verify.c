@@ -1,6 +1,6 @@
 /* Tree verifier, see verify.h. */
 #include "sim/checks/spanning_tree_verify.h"
-#include "algorithms/spanning_trees/kary.h"
+#include "algorithms/shapes/tree_shapes.h"
 
 static gboolean fail(GString *why, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static gboolean fail(GString *why, const char *fmt, ...)

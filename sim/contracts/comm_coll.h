@@ -1,7 +1,8 @@
-/* Collectives over a communicator (sim/contracts/comm.h): protocols over
- * the layer's point to point, one algorithm per file under
- * algorithms/comm_collectives/.  Ranks are group ranks of c; every member
- * calls the same collectives in the same order.
+/* Collectives over a communicator (sim/contracts/comm.h): schedules over
+ * the communicator's ranks, one generator per file under
+ * algorithms/comm_collectives/ (generators.h), run over the layer's point to
+ * point by sim/contracts/comm_schedule.c.  Ranks are group ranks of c; every
+ * member calls the same collectives in the same order.
  *
  * Buffers hold `block` bytes per rank, in rank order.  A NULL buffer is a
  * virtual payload: the messages have the sizes of the real ones and carry
