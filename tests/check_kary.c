@@ -1,4 +1,4 @@
-/* Unit tests of the k-ary heap helpers (algorithms/spanning_trees/kary.[ch]), each
+/* Unit tests of the k-ary heap helpers (algorithms/shapes/tree_shapes.[ch]), each
  * against a brute-force computation on the explicit heap:
  *  - kary_parent / kary_first_child agree with each other;
  *  - kary_depth equals the number of steps up the parents to the root
@@ -7,7 +7,7 @@
  *    minimal: a k-ary tree one level shorter holds fewer than m vertices;
  *  - kary_nchildren and kary_subtree_size equal counts over the heap;
  *  - the degenerate heaps m = 0 and m = 1. */
-#include "algorithms/spanning_trees/kary.h"
+#include "algorithms/shapes/tree_shapes.h"
 
 #include <check.h>
 #include <glib.h>

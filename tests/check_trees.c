@@ -9,7 +9,7 @@
  * progress line counts deliveries against).
  * Check runs each case in a forked child, so SimGrid starts once per case.
  */
-#include "algorithms/spanning_trees/kary.h"
+#include "algorithms/shapes/tree_shapes.h"
 #include "platforms/platform.h"
 #include "sim/contracts/tempdir.h"
 #include "sim/drivers/spanning_tree_run.h"

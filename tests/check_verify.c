@@ -10,7 +10,7 @@
  *    detached from the root with consistent links, a too-tall tree when the
  *    minimal height is required. */
 #include "sim/checks/spanning_tree_verify.h"
-#include "algorithms/spanning_trees/kary.h"
+#include "algorithms/shapes/tree_shapes.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -29,6 +29,7 @@
  * leaders' heap in node order rather than by distance (the clusters are
  * one switch). */
 #include "algorithms/reduce_bcast_trees/tree_gen_util.h"
+#include "algorithms/shapes/tree_shapes.h"
 
 static void add_roots_to_leaders(cs_tree_script *s, const cs_tg_layout *l)
 {
@@ -44,10 +45,11 @@ static void add_roots_to_leaders(cs_tree_script *s, const cs_tg_layout *l)
 static void add_leader_heap(cs_tree_script *s, const cs_tg_layout *l, int k)
 {
   for (int i = 0; i < l->nnodes; i++) {
-    for (int c = k * i + 1; c <= k * i + k && c < l->nnodes; c++)
-      cs_ts_add(s, CS_TS_REDUCE, l->leader[i], CS_TS_RECV, l->leader[c]);
+    int64_t first = kary_first_child(i, k);
+    for (int c = 0; c < kary_nchildren(i, k, l->nnodes); c++)
+      cs_ts_add(s, CS_TS_REDUCE, l->leader[i], CS_TS_RECV, l->leader[first + c]);
     if (i > 0)
-      cs_ts_add(s, CS_TS_REDUCE, l->leader[i], CS_TS_SEND, l->leader[(i - 1) / k]);
+      cs_ts_add(s, CS_TS_REDUCE, l->leader[i], CS_TS_SEND, l->leader[kary_parent(i, k)]);
   }
 }
 

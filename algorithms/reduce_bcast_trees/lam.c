@@ -37,6 +37,7 @@
  * Left open: LAM's sends to children are non-blocking (started together);
  * the script lists them in the order LAM starts them. */
 #include "algorithms/reduce_bcast_trees/tree_gen_util.h"
+#include "algorithms/shapes/tree_shapes.h"
 
 #define LAM_COLLMAXLIN 4
 
@@ -56,16 +57,15 @@ static void lin_bcast(cs_tree_script *s, int n)
   }
 }
 
+/* MPICH's binomial tree (algorithms/shapes): children nearest first, then
+ * the parent (rank & ~mask at the first set bit is rank - lowbit(rank)). */
 static void log_reduce_rank(cs_tree_script *s, int n, int r)
 {
-  for (int mask = 1; mask < n; mask <<= 1) {
-    if (r & mask) {
-      cs_ts_add(s, CS_TS_REDUCE, r, CS_TS_SEND, r & ~mask);
-      return;
-    }
-    if ((r | mask) < n)
-      cs_ts_add(s, CS_TS_REDUCE, r, CS_TS_RECV, r | mask);
-  }
+  for (int64_t mask = 1; mask < cs_binomial_child_limit(r, n); mask <<= 1)
+    if (r + mask < n)
+      cs_ts_add(s, CS_TS_REDUCE, r, CS_TS_RECV, (int)(r + mask));
+  if (r > 0)
+    cs_ts_add(s, CS_TS_REDUCE, r, CS_TS_SEND, (int)cs_binomial_parent(r));
 }
 
 static int highest_bit(int r)
@@ -86,16 +86,15 @@ static void hibit_bcast_rank(cs_tree_script *s, int n, int r)
       cs_ts_add(s, CS_TS_BCAST, r, CS_TS_SEND, r | (1 << i));
 }
 
+/* MPICH's binomial tree (algorithms/shapes): the parent, then children
+ * farthest first. */
 static void lowbit_bcast_rank(cs_tree_script *s, int n, int r)
 {
-  int v = 1;
-  while ((r & v) == 0 && v < n)
-    v <<= 1;
   if (r > 0)
-    cs_ts_add(s, CS_TS_BCAST, r, CS_TS_RECV, r - v);
-  for (v >>= 1; v > 0; v >>= 1)
+    cs_ts_add(s, CS_TS_BCAST, r, CS_TS_RECV, (int)cs_binomial_parent(r));
+  for (int64_t v = cs_binomial_child_limit(r, n) >> 1; v > 0; v >>= 1)
     if (r + v < n)
-      cs_ts_add(s, CS_TS_BCAST, r, CS_TS_SEND, r + v);
+      cs_ts_add(s, CS_TS_BCAST, r, CS_TS_SEND, (int)(r + v));
 }
 
 static cs_tree_script *lam_build(const cs_tree_gen_params *prm, const char *name, bool lam7)

@@ -12,7 +12,7 @@
  * algorithm run alone from t = 0.
  */
 #include "sim/drivers/spanning_tree_run.h"
-#include "algorithms/spanning_trees/kary.h"
+#include "algorithms/shapes/tree_shapes.h"
 #include "sim/contracts/transport.h"
 #include "sim/checks/spanning_tree_verify.h"
 
