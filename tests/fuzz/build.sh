@@ -76,7 +76,8 @@ am_sources() {
 platforms=$(am_sources PLATFORMS | tr '\n' ' ')
 collectives=$(am_sources COLLECTIVES | tr '\n' ' ')
 spanning_trees=$(am_sources SPANNING_TREES | tr '\n' ' ')
-for v in platforms collectives spanning_trees; do
+shapes=$(am_sources SHAPES | tr '\n' ' ')
+for v in platforms collectives spanning_trees shapes; do
   [ -n "${!v}" ] || { echo "tests/fuzz/build.sh: no sources for $v in Makefile.am" >&2; exit 1; }
 done
 
@@ -86,9 +87,9 @@ declare -A deps=(
   [fuzz_units]="sim/contracts/units.c sim/contracts/errors.c"
   [fuzz_rank_list]="sim/contracts/rank_list.c $reader"
   [fuzz_platform_spec]="$platforms sim/contracts/units.c $reader sim/contracts/tempdir.c sim/contracts/signals.c sim/contracts/output_path.c sim/contracts/natural_order.c"
-  [fuzz_tree_script]="sim/contracts/tree_script.c sim/contracts/schedule.c sim/contracts/cost.c sim/checks/tree_script_check.c sim/checks/replay.c $collectives $reader"
+  [fuzz_tree_script]="sim/contracts/tree_script.c sim/contracts/schedule.c sim/contracts/cost.c sim/checks/tree_script_check.c sim/checks/replay.c $collectives $shapes $reader"
   [fuzz_platform_xml]="platforms/xml_validate.c sim/contracts/errors.c sim/contracts/natural_order.c"
-  [fuzz_experiment]="sim/sweep/experiment.c sim/drivers/run_config.c sim/drivers/record.c $spanning_trees sim/contracts/msg.c $reader"
+  [fuzz_experiment]="sim/sweep/experiment.c sim/drivers/run_config.c sim/drivers/record.c $spanning_trees $shapes sim/contracts/msg.c $reader"
   [fuzz_csv]="sim/contracts/csv.c sim/contracts/errors.c sim/drivers/record.c"
 )
 harnesses="fuzz_units fuzz_rank_list fuzz_platform_spec fuzz_platform_xml fuzz_tree_script fuzz_experiment fuzz_csv"
