@@ -80,18 +80,13 @@ START_TEST(list_names_everything)
 }
 END_TEST
 
-/* Integer `key` inside the object of tier `tier` of a JSON result. */
+/* Integer `key` of tier `tier` of a JSON result ("tiers": {"L1": {...}}). */
 static gint64 tier_int(const char *json, const char *tier, const char *key)
 {
-  char *start = g_strdup_printf("\"%s\": {", tier);
-  const char *t = strstr(json, start);
-  ck_assert_msg(t != NULL, "no tier %s in %s", tier, json);
-  const char *end = strchr(t, '}');
-  char *obj = g_strndup(t + strlen(start) - 1, (gsize)(end - t) - strlen(start) + 2);
+  char *path = g_strdup_printf("tiers.%s.%s", tier, key);
   gint64 v = -1;
-  ck_assert_msg(harness_json_int(obj, key, &v), "tier %s lacks %s", tier, key);
-  g_free(obj);
-  g_free(start);
+  ck_assert_msg(harness_json_int(json, path, &v), "no integer %s in %s", path, json);
+  g_free(path);
   return v;
 }
 

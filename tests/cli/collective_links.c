@@ -78,37 +78,29 @@ static gboolean csv_tiers(const char *csv, GArray *tiers, char **why)
   return ok;
 }
 
-/* The summary's tiers, from the JSON result ("tiers": {"L1": {...}, ...}:
- * flat objects). */
+/* The summary's tiers, from the JSON result ("tiers": {"L1": {...}, ...}). */
 static gboolean json_tiers(const char *json, GArray *tiers, char **why)
 {
-  const char *at = strstr(json, "\"tiers\": {");
-  if (!at) {
+  char **names = harness_json_members(json, "tiers");
+  if (!names) {
     *why = g_strdup("no tiers in the JSON result");
     return FALSE;
   }
-  at += strlen("\"tiers\": {");
-  while (*at == '"') {
-    const char *name_end = strchr(at + 1, '"'), *end = strchr(at, '}');
-    char *name = g_strndup(at + 1, (gsize)(name_end - at - 1));
-    char *obj = g_strndup(strchr(at, '{'), (gsize)(end - strchr(at, '{') + 1));
-    tier_sum *t = tier_in(tiers, name);
-    gboolean ok = harness_json_int(obj, "links", &t->links) && harness_json_int(obj, "links_used", &t->links_used) &&
-                  harness_json_int(obj, "min_bytes", &t->min_bytes) &&
-                  harness_json_int(obj, "max_bytes", &t->max_bytes) &&
-                  harness_json_int(obj, "total_bytes", &t->total_bytes) &&
-                  harness_json_int(obj, "messages", &t->messages);
-    if (!ok)
-      *why = g_strdup_printf("tier %s lacks a number in %s", name, obj);
-    g_free(name);
-    g_free(obj);
-    if (!ok)
-      return FALSE;
-    at = end + 1;
-    if (*at == ',')
-      at += 2;
+  static const char *const keys[] = {"links", "links_used", "min_bytes", "max_bytes", "total_bytes", "messages"};
+  gboolean ok = TRUE;
+  for (char **name = names; ok && *name; name++) {
+    tier_sum *t = tier_in(tiers, *name);
+    gint64 *fields[] = {&t->links, &t->links_used, &t->min_bytes, &t->max_bytes, &t->total_bytes, &t->messages};
+    for (size_t i = 0; ok && i < G_N_ELEMENTS(keys); i++) {
+      char *path = g_strdup_printf("tiers.%s.%s", *name, keys[i]);
+      ok = harness_json_int(json, path, fields[i]);
+      if (!ok)
+        *why = g_strdup_printf("no integer %s in %s", path, json);
+      g_free(path);
+    }
   }
-  return TRUE;
+  g_strfreev(names);
+  return ok;
 }
 
 static gboolean same_tier(const tier_sum *a, const tier_sum *b)

@@ -1,9 +1,10 @@
-/* Test harness: spawn the collsim binary, parse its JSON line, temporary
+/* Test harness: spawn the collsim binary, read its JSON result (json-glib), temporary
  * directories.  See harness.h. */
 #include "tests/lib/harness.h"
 
 #include <check.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,79 +171,100 @@ int harness_count_lines(const char *text)
 
 /* -------------------------------------------------------------- JSON ---- */
 
-/* Start of the value of "key" (after the colon and blanks), or NULL. */
-static const char *json_value(const char *json, const char *key)
+/* A copy of the node at `path` ("tiers.L1.links": member names separated by
+ * dots, from the root object down) in the JSON document `json`, or NULL when
+ * a step of the path is missing or is not an object.  Text that is not one
+ * line holding one JSON document fails the current test. */
+static JsonNode *json_node_at(const char *json, const char *path)
 {
-  if (!json)
-    return NULL;
-  char *quoted = g_strdup_printf("\"%s\"", key);
-  size_t len = strlen(quoted);
-  const char *found = NULL;
-  for (const char *s = strstr(json, quoted); s && !found; s = strstr(s + 1, quoted)) {
-    const char *t = s + len;
-    while (*t == ' ' || *t == '\t')
-      t++;
-    if (*t != ':')
-      continue; /* a string value that happens to look like the key */
-    t++;
-    while (*t == ' ' || *t == '\t')
-      t++;
-    found = t;
-  }
-  g_free(quoted);
+  ck_assert_msg(json != NULL, "no JSON text (looking for %s)", path);
+  /* collsim writes its result on one line; json-glib would accept several
+   * documents in one text */
+  const char *newline = strchr(json, '\n');
+  ck_assert_msg(!newline || newline[1] == '\0', "not one line of JSON (looking for %s): %s", path, json);
+  JsonParser *parser = json_parser_new();
+  GError *err = NULL;
+  if (!json_parser_load_from_data(parser, json, -1, &err))
+    ck_abort_msg("not JSON (%s): %s", err->message, json);
+  JsonNode *node = json_parser_get_root(parser);
+  ck_assert_msg(node != NULL, "empty JSON text (looking for %s)", path);
+  char **names = g_strsplit(path, ".", -1);
+  for (char **name = names; node && *name; name++)
+    node = JSON_NODE_HOLDS_OBJECT(node) ? json_object_get_member(json_node_get_object(node), *name) : NULL;
+  JsonNode *found = node ? json_node_copy(node) : NULL;
+  g_strfreev(names);
+  g_object_unref(parser);
   return found;
 }
 
-static gboolean value_ends(const char *end)
+/* The scalar at path when it has GType `type` (G_TYPE_INT64, G_TYPE_DOUBLE,
+ * G_TYPE_BOOLEAN), else NULL. */
+static JsonNode *json_value_at(const char *json, const char *path, GType type)
 {
-  while (*end == ' ' || *end == '\t')
-    end++;
-  return *end == ',' || *end == '}';
-}
-
-gboolean harness_json_int(const char *json, const char *key, gint64 *value)
-{
-  const char *v = json_value(json, key);
-  if (!v || !(g_ascii_isdigit(*v) || *v == '-'))
-    return FALSE;
-  char *end;
-  gint64 x = g_ascii_strtoll(v, &end, 10);
-  if (end == v || !value_ends(end))
-    return FALSE;
-  *value = x;
-  return TRUE;
-}
-
-gboolean harness_json_double(const char *json, const char *key, double *value)
-{
-  const char *v = json_value(json, key);
-  if (!v || !(g_ascii_isdigit(*v) || *v == '-' || *v == '.'))
-    return FALSE;
-  char *end;
-  double x = g_ascii_strtod(v, &end);
-  if (end == v || !value_ends(end))
-    return FALSE;
-  *value = x;
-  return TRUE;
-}
-
-gboolean harness_json_bool(const char *json, const char *key, gboolean *value)
-{
-  const char *v = json_value(json, key);
-  if (!v)
-    return FALSE;
-  if (g_str_has_prefix(v, "true") && value_ends(v + 4)) {
-    *value = TRUE;
-    return TRUE;
+  JsonNode *node = json_node_at(json, path);
+  if (node && (!JSON_NODE_HOLDS_VALUE(node) || json_node_get_value_type(node) != type)) {
+    json_node_unref(node);
+    node = NULL;
   }
-  if (g_str_has_prefix(v, "false") && value_ends(v + 5)) {
-    *value = FALSE;
-    return TRUE;
-  }
-  return FALSE;
+  return node;
 }
 
-gboolean harness_json_has(const char *json, const char *key) { return json_value(json, key) != NULL; }
+gboolean harness_json_int(const char *json, const char *path, gint64 *value)
+{
+  JsonNode *node = json_value_at(json, path, G_TYPE_INT64);
+  if (node) {
+    *value = json_node_get_int(node);
+    json_node_unref(node);
+  }
+  return node != NULL;
+}
+
+gboolean harness_json_double(const char *json, const char *path, double *value)
+{
+  JsonNode *node = json_value_at(json, path, G_TYPE_DOUBLE);
+  if (!node)
+    node = json_value_at(json, path, G_TYPE_INT64); /* 7 is a number too */
+  if (node) {
+    *value = json_node_get_double(node);
+    json_node_unref(node);
+  }
+  return node != NULL;
+}
+
+gboolean harness_json_bool(const char *json, const char *path, gboolean *value)
+{
+  JsonNode *node = json_value_at(json, path, G_TYPE_BOOLEAN);
+  if (node) {
+    *value = json_node_get_boolean(node);
+    json_node_unref(node);
+  }
+  return node != NULL;
+}
+
+gboolean harness_json_has(const char *json, const char *path)
+{
+  JsonNode *node = json_node_at(json, path);
+  if (node)
+    json_node_unref(node);
+  return node != NULL;
+}
+
+char **harness_json_members(const char *json, const char *path)
+{
+  JsonNode *node = json_node_at(json, path);
+  char **names = NULL;
+  if (node && JSON_NODE_HOLDS_OBJECT(node)) {
+    GList *members = json_object_get_members(json_node_get_object(node));
+    names = g_new0(char *, g_list_length(members) + 1);
+    int i = 0;
+    for (GList *m = members; m; m = m->next)
+      names[i++] = g_strdup(m->data);
+    g_list_free(members);
+  }
+  if (node)
+    json_node_unref(node);
+  return names;
+}
 
 /* ------------------------------------------------------------- files ---- */
 

@@ -1,6 +1,6 @@
 /* Helpers shared by the tests that drive the collsim binary: run it with an
- * argument vector and capture what it did, read a value out of its one-line
- * JSON result, and manage a temporary directory.
+ * argument vector and capture what it did, read a value out of its JSON
+ * result, and manage a temporary directory.
  *
  * The binary is $COLLSIM (set by `make check`), else the collsim two folders
  * above the test program (tests/cli/NAME), else ./collsim. */
@@ -44,13 +44,20 @@ void harness_expect_bad(const char *dir, const char *word, const char *first, ..
 /* Number of '\n' in text. */
 int harness_count_lines(const char *text);
 
-/* Value of "key" in a flat one-line JSON object such as collsim's result.
- * Each returns FALSE when the key is absent or its value has another type. */
-gboolean harness_json_int(const char *json, const char *key, gint64 *value);
-gboolean harness_json_double(const char *json, const char *key, double *value);
-gboolean harness_json_bool(const char *json, const char *key, gboolean *value);
-/* TRUE when the key is present, whatever its value. */
-gboolean harness_json_has(const char *json, const char *key);
+/* The value at `path` in collsim's JSON result, parsed as JSON: member names
+ * separated by dots from the root object down ("messages" is the top-level
+ * key, "tiers.L1.links" the member "links" of "L1" of "tiers"; a key is never
+ * looked for anywhere else).  Text that is not one line holding one JSON
+ * document fails the current test.  Each returns FALSE when the path is absent or its value has
+ * another type (harness_json_double accepts an integer too). */
+gboolean harness_json_int(const char *json, const char *path, gint64 *value);
+gboolean harness_json_double(const char *json, const char *path, double *value);
+gboolean harness_json_bool(const char *json, const char *path, gboolean *value);
+/* TRUE when the path is present, whatever its value (null included). */
+gboolean harness_json_has(const char *json, const char *path);
+/* The member names of the object at path, in their order (g_strfreev), or
+ * NULL when there is no object there. */
+char **harness_json_members(const char *json, const char *path);
 
 /* A fresh temporary directory (free with harness_tmpdir_remove, which also
  * deletes its content, recursively). */
