@@ -17,8 +17,8 @@
  *    request): default DIR, progress lines, a failed step and --resume, a
  *    perturbed committed row, --quick with its cut experiment, an
  *    interruption.
- *  - the cheapest real target, seed001 --quick (~10 s of CPU), recomputes
- *    and matches the committed results/seed001/. */
+ * The cheapest real target, seed001 --quick, recomputing the committed
+ * results/seed001/ is a reproduction test: tests/repro/reproduce-seed001.sh. */
 #include "sim/cli/compare.h"
 #include "tests/lib/harness.h"
 
@@ -523,19 +523,6 @@ END_TEST
 
 /* ------------------------------------------------------ real target ---- */
 
-START_TEST(seed001_quick_recomputes_and_matches)
-{
-  char *dir = harness_path(tmpdir, "seed001");
-  harness_result r = run_expect(0, "reproduce", "seed001", "--quick", "--out", dir, NULL);
-  assert_has(r.err, "reproduce seed001: step 2/3 table2.csv: collsim sweep quick-table2.yaml");
-  assert_has(r.out, "table2.csv: 8 rows made, 23 committed: 8 same, 0 differ, 0 only here, 15 only committed");
-  assert_has(r.out, "tables.csv: 57 rows made, 57 committed: 57 same");
-  assert_has(r.out, "MATCH");
-  harness_result_clear(&r);
-  g_free(dir);
-}
-END_TEST
-
 int main(void)
 {
   Suite *s = suite_create("reproduce");
@@ -567,11 +554,6 @@ int main(void)
   tcase_add_test(fake, fake_perturbed_committed_row_and_quick);
   tcase_add_test(fake, fake_interrupted_then_resumed);
   suite_add_tcase(s, fake);
-  TCase *real = tcase_create("seed001-quick");
-  tcase_add_checked_fixture(real, setup, teardown);
-  tcase_set_timeout(real, 300);
-  tcase_add_test(real, seed001_quick_recomputes_and_matches);
-  suite_add_tcase(s, real);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);

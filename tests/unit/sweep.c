@@ -7,9 +7,7 @@
  * with the configuration columns a real run adds (its config_key computed
  * from its own arguments, as collsim's front end does; no SimGrid involved)
  * and fails on request (environment FAKE_FAIL, FAKE_BAD, FAKE_CRASH =
- * "algo:n").  One more test runs the real binary ($COLLSIM, make check sets
- * it; else ./collsim, and it fails if there is none) on
- * experiments/smoke.yaml. */
+ * "algo:n").  tests/cli/sweep.c runs the real binary. */
 #include "sim/sweep/experiment.h"
 #include "sim/cli/run_config.h"
 #include "sim/contracts/progress.h"
@@ -1350,147 +1348,6 @@ START_TEST(sweep_old_outputs)
 }
 END_TEST
 
-/* ------------------------------------------------ the real collsim ---- */
-
-START_TEST(real_smoke)
-{
-  const char *collsim = g_getenv("COLLSIM");
-  if (!collsim || !*collsim)
-    collsim = "./collsim";
-  ck_assert_msg(g_file_test(collsim, G_FILE_TEST_IS_REGULAR) && g_file_test(collsim, G_FILE_TEST_IS_EXECUTABLE),
-                "no executable collsim at '%s' (set COLLSIM to the binary; make check sets it)", collsim);
-  setup_tmp();
-  char *yaml = g_build_filename(srcdir(), "experiments", "smoke.yaml", NULL);
-  char *out = tmp_path("smoke.csv");
-  char *cmd = g_strdup_printf("%s sweep %s --out %s --quiet", collsim, yaml, out);
-  int status = system(cmd);
-  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d", cmd, status);
-  char *text = slurp(out);
-  ck_assert_int_eq(count_lines(text), 1 + 28);
-  g_free(text);
-  /* resume: nothing left to run */
-  char *dry = g_strdup_printf("%s sweep %s --out %s --dry-run", collsim, yaml, out);
-  char *stdout_text = NULL;
-  int wait_status = 0;
-  ck_assert(g_spawn_command_line_sync(dry, &stdout_text, NULL, &wait_status, NULL));
-  ck_assert_int_eq(wait_status, 0);
-  ck_assert_str_eq(stdout_text, "");
-  g_free(stdout_text);
-  g_free(dry);
-  g_free(cmd);
-  g_free(out);
-  g_free(yaml);
-  teardown_tmp();
-}
-END_TEST
-
-/* Runs collsim with argv (NULL-terminated, argv[0] ignored) and one more
- * environment variable; its exit status, stderr in *err_text if not NULL. */
-static int run_with_env(const char *collsim, const char *const *args, const char *name, const char *value,
-                        char **err_text)
-{
-  GPtrArray *argv = g_ptr_array_new();
-  g_ptr_array_add(argv, (gpointer)collsim);
-  for (const char *const *a = args; *a; a++)
-    g_ptr_array_add(argv, (gpointer)*a);
-  g_ptr_array_add(argv, NULL);
-  char **env = g_environ_setenv(g_get_environ(), name, value, TRUE);
-  int status = -1;
-  gboolean ran = g_spawn_sync(NULL, (char **)argv->pdata, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
-                              err_text, &status, NULL);
-  g_strfreev(env);
-  g_ptr_array_free(argv, TRUE);
-  ck_assert(ran);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static const char *real_collsim(void)
-{
-  const char *collsim = g_getenv("COLLSIM");
-  return collsim && *collsim ? collsim : "./collsim";
-}
-
-/* COLLSIM_PLAN: the run stops before SimGrid and tells n and the messages
- * its progress counts (comm-split, n = 40, f = 1: 40 x 6 rounds, 39 in the
- * bracket's broadcast, 39 in its reduction); COLLSIM_PROGRESS_LOG: a quiet
- * run still logs, and its last line has the meter at its total. */
-START_TEST(real_plan_and_log)
-{
-  setup_tmp();
-  const char *args[] = {"tree", "--algo", "comm-split", "-n", "40", "-f", "1", "--quiet", NULL};
-  char *plan = tmp_path("plan.txt");
-  ck_assert_int_eq(run_with_env(real_collsim(), args, "COLLSIM_PLAN", plan, NULL), 0);
-  char *text = slurp(plan);
-  long long n = 0;
-  double messages = -1, work = -1, compute = -1;
-  ck_assert_int_eq(sscanf(text, "%lld %lf %lf %lf", &n, &messages, &work, &compute), 4);
-  ck_assert_int_eq(n, 40);
-  ck_assert_double_eq(messages, 40 * 6 + 39 + 39);
-  ck_assert(work > messages); /* every message weighs log2(8 + bytes) >= 3 */
-  g_free(text);
-  char *log = tmp_path("progress.log");
-  ck_assert_int_eq(run_with_env(real_collsim(), args, "COLLSIM_PROGRESS_LOG", log, NULL), 0);
-  text = slurp(log);
-  char **lines = g_strsplit(g_strchomp(text), "\n", -1);
-  guint count = g_strv_length(lines);
-  ck_assert_uint_ge(count, 1);
-  double el, got_messages, got_work, computed, done, total;
-  ck_assert_int_eq(sscanf(lines[count - 1], "%lf %lf %lf %lf %lf %lf", &el, &got_messages, &got_work, &computed,
-                          &done, &total), 6);
-  ck_assert_double_eq(got_messages, messages);
-  ck_assert_double_eq_tol(got_work, work, 0.1); /* the log prints one decimal */
-  ck_assert(total >= work && total < work + 1 && done >= total - 1);
-  g_strfreev(lines);
-  g_free(text);
-  g_free(log);
-  g_free(plan);
-  teardown_tmp();
-}
-END_TEST
-
-/* Not quiet, a sweep plans its points first (its own progress line), then
- * counts them to the end. */
-START_TEST(real_sweep_plans)
-{
-  setup_tmp();
-  char *yaml = g_build_filename(srcdir(), "experiments", "smoke.yaml", NULL);
-  char *out = tmp_path("planned.csv");
-  const char *args[] = {"sweep", yaml, "--out", out, NULL};
-  char *err = NULL;
-  ck_assert_int_eq(run_with_env(real_collsim(), args, "COLLSIM_UNUSED", "1", &err), 0);
-  ck_assert_msg(strstr(err, "smoke: planning (each point's size, for the ETA): 28/28 done"), "%s", err);
-  ck_assert_msg(strstr(err, "smoke: 28/28 done"), "%s", err);
-  g_free(err);
-  g_free(out);
-  g_free(yaml);
-  teardown_tmp();
-}
-END_TEST
-
-/* The real front end answers the sweep's question (option_query.h) from
- * its option declarations: collective's output options are its own
- * (--per-link, --pairs, --keep-platform) and the common ones (--out,
- * --trace, --timeline); an input file is not one.  Needs the call of
- * cs_option_query_answer in cs_cli_parse (sim/cli/frontend.c). */
-START_TEST(real_output_options)
-{
-  setup_tmp();
-  char *answer = tmp_path("answer.txt");
-  const char *args[] = {"collective", "--help", NULL};
-  ck_assert_int_eq(run_with_env(real_collsim(), args, CS_OPTION_QUERY_ENV, answer, NULL), 0);
-  char *text = slurp(answer);
-  ck_assert_msg(text && *text, "collsim collective did not answer %s", CS_OPTION_QUERY_ENV);
-  const char *want[] = {"per-link\tpath-out\n", "pairs\tpath-out\n", "keep-platform\tpath-out\n",
-                        "\nout\tpath-out\n",    "trace\tpath-out\n", "timeline\tpath-out\n",
-                        "script\tpath-in\n",      "\nformat\tchoice\n"};
-  for (size_t i = 0; i < G_N_ELEMENTS(want); i++)
-    ck_assert_msg(strstr(text, want[i]), "no '%s' in:\n%s", want[i], text);
-  g_free(text);
-  g_free(answer);
-  teardown_tmp();
-}
-END_TEST
-
 static Suite *sweep_suite(void)
 {
   Suite *s = suite_create("sweep");
@@ -1536,13 +1393,6 @@ static Suite *sweep_suite(void)
   tcase_add_test(tc, sweep_label_clash_refused);
   tcase_add_test(tc, sweep_extra_args_change);
   tcase_add_test(tc, sweep_old_outputs);
-  suite_add_tcase(s, tc);
-  tc = tcase_create("real");
-  tcase_set_timeout(tc, 120);
-  tcase_add_test(tc, real_smoke);
-  tcase_add_test(tc, real_plan_and_log);
-  tcase_add_test(tc, real_sweep_plans);
-  tcase_add_test(tc, real_output_options);
   suite_add_tcase(s, tc);
   return s;
 }
