@@ -17,6 +17,20 @@ if ! command -v valgrind > /dev/null 2>&1; then
   echo "valgrind.sh: valgrind not found: skipped"
   exit 0
 fi
+# The runs are dealt round-robin to VALGRIND_JOBS copies of this script
+# (default 2, the machine's cores; each run is serial and slow under
+# memcheck), each with its own folder.
+jobs=${VALGRIND_JOBS:-2}
+if [ -z "${VALGRIND_SHARD:-}" ]; then
+  pids=()
+  for ((k = 0; k < jobs; k++)); do
+    VALGRIND_SHARD=$k bash "$0" &
+    pids+=($!)
+  done
+  status=0
+  for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+  exit $status
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/valgrind.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cat > "$work/exp.yaml" << 'YAML'
@@ -61,7 +75,10 @@ seq 0 3 4000 > "$work/members.txt"
 printf 'algo,n,x,wall_s\na,4,1,0.1\n"b,c",8,2,0.2\n' > "$work/committed.csv"
 printf 'algo,n,x,wall_s\n"b,c",8,2,0.3\n' > "$work/now.csv"
 fails=0
+index=0
 for r in "${runs[@]}"; do
+  index=$((index + 1))
+  [ $((index % jobs)) = "$VALGRIND_SHARD" ] || continue
   read -ra words <<< "$r"
   [ "${words[0]}" = groupmap ] && ! "$collsim" groupmap --help > /dev/null 2>&1 && continue
   valgrind -q --error-exitcode=99 --log-file="$work/vg.%p.log" "$collsim" "${words[@]}" > /dev/null 2> "$work/stderr"
