@@ -18,7 +18,7 @@
  *
  * Adding a platform family: one file platforms/<family>.c defining a
  * `cs_platform_family`, one line in platforms/registry.c, one line in
- * Makefile.am, one test (tests/check_platforms.c runs every registered
+ * Makefile.am, one test (tests/unit/platforms.c runs every registered
  * family through the same checks).
  *
  * Every generated link carries a tier (L1, L2, T on PERCS and Dragonfly; X, Y,

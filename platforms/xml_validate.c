@@ -40,7 +40,7 @@
  * that lacks it.  A file with <include> is not route-checked (the included
  * file is not read).  Clusters cost time linear in their hosts; a Full zone
  * costs the square of its children (as its routes do), a graph zone its
- * size.  tests/check_xml_validate.c holds platforms on both sides of each
+ * size.  tests/unit/xml_validate.c holds platforms on both sides of each
  * rule; those of Full, Floyd, Dijkstra, nested zones and clusters were
  * checked against SimGrid 3.32 by sending a message between every two
  * hosts.

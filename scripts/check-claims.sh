@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the run-derived numbers and comparisons written by hand in the
 # documents (README, the results' Differences sections) against the files
-# they come from, as listed in tests/docs-claims.txt.
+# they come from, as listed in tests/repro/docs-claims.txt.
 #
 #   scripts/check-claims.sh [--map results/seedNNN=DIR] [--doc FILE=COPY] [--only FILE] [--claims FILE]
 #
@@ -39,7 +39,7 @@
 set -euo pipefail
 export LC_ALL=C
 src=${COLLSIM_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-claims=$src/tests/docs-claims.txt
+claims=$src/tests/repro/docs-claims.txt
 only=
 declare -A map=() doc_copy=()
 while [ $# -gt 0 ]; do

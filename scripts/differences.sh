@@ -5,7 +5,7 @@
 # $DIFFERENCES_FROM when set (the committed README, for a reproduction into
 # a fresh folder), else gets a placeholder.  The carried-over text is not
 # trusted: differences_check then checks its numbers and comparisons (those
-# listed in tests/docs-claims.txt) against the files beside the new README.
+# listed in tests/repro/docs-claims.txt) against the files beside the new README.
 #   differences_section README   (prints the section on stdout)
 #   differences_check README SEED (SEED: seed002, ...; warns on stderr, naming
 #                                  each README line that the files contradict)
@@ -31,7 +31,7 @@ differences_check() {
   if ! out=$(bash "$(dirname "${BASH_SOURCE[0]}")/check-claims.sh" --only "results/$seed/README.md" \
                --map "results/$seed=$dir" --doc "results/$seed/README.md=$dir/README.md" 2>&1); then
     echo "$(basename "$0"): WARNING: the hand-written text of $readme says what the files beside it do not" \
-         "(fix these sentences; tests/docs-claims.txt lists the checks):" >&2
+         "(fix these sentences; tests/repro/docs-claims.txt lists the checks):" >&2
     printf '%s\n' "$out" | sed 's/^/  /' >&2
   fi
   return 0

@@ -11,7 +11,7 @@
 #                        generators, platform families, group-map
 #                        representations, communicator protocols, MCMC modes.
 # Usage: scripts/gen-docs.sh [FOLDER]   (default: docs/ of the source tree)
-# The binary is $COLLSIM, else ./collsim.  tests/docs-generated.sh checks
+# The binary is $COLLSIM, else ./collsim.  tests/repro/docs-generated.sh checks
 # that the committed files are what this writes.
 set -euo pipefail
 export LC_ALL=C

@@ -8,7 +8,7 @@ set -euo pipefail
 # (simgrid is a virtual package that libsimgrid-dev provides: dpkg never
 # lists it as installed, so naming it made every run apt-get update.)
 packages=(build-essential autoconf automake libtool pkg-config
-          libsimgrid-dev libglib2.0-dev libyaml-dev check gnuplot-nox
+          libsimgrid-dev libglib2.0-dev libyaml-dev check libjson-glib-dev gnuplot-nox
           libbdd-dev libbz2-dev libroaring-dev valgrind)
 case ${1:-} in
   --fuzz) packages+=(clang libclang-rt-dev) ;;

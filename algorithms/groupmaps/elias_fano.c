@@ -26,7 +26,7 @@
  *    its word by PDEP (deposit 1 << r on the word, count trailing zeros) or,
  *    where PDEP is missing or slow (AMD Zen 1-2 run it as microcode), by
  *    bitvec.h's SWAR in-word select.  The GNU ifunc resolver picks once per
- *    process; tests/check_succinct.c checks both paths.  Sampling every 32
+ *    process; tests/unit/bitvec_elias_fano_wtr.c checks both paths.  Sampling every 32
  *    members was not faster on this machine (4.4 ns against 4.0 ns), and a
  *    branch-free read of three words was slower (6.5-10 ns).
  *    The sampled word is shifted down to the sample's bit, not masked, and
@@ -227,7 +227,7 @@ static inline __attribute__((always_inline)) cs_wid select_with(const ef_state *
   return (cs_wid)(s->base + ((high << s->L) | low_get(s, gid)));
 }
 
-/* Not static: tests/check_succinct.c checks it on machines whose loader
+/* Not static: tests/unit/bitvec_elias_fano_wtr.c checks it on machines whose loader
  * picks the PDEP path. */
 cs_wid cs_gm_ef_select_portable(void *st, int64_t gid);
 cs_wid cs_gm_ef_select_portable(void *st, int64_t gid)

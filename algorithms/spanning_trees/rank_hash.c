@@ -11,7 +11,7 @@
  * knows it from its counts and stops after the upward pass.
  * Hashing: see hash_exchange.c.
  *
- * Exact message count for one colour with m >= 1 (test: tests/check_trees.c):
+ * Exact message count for one colour with m >= 1 (test: tests/unit/spanning_trees.c):
  *   (n - 1)            upward counts
  * + s                  downward: s = non-root vertices whose subtree holds a member
  * + (2m - 1)           ids to intermediaries

@@ -50,7 +50,7 @@ typedef struct cs_tree_shape {
 
 /* The exact number of messages the algorithm sends (the driver's bracket
  * not included), from the group alone: its formula, documented at the top of
- * its file and checked against runs by tests/check_trees.c.  The driver
+ * its file and checked against runs by tests/unit/spanning_trees.c.  The driver
  * measures progress against it. */
 typedef uint64_t (*cs_tree_messages_fn)(const cs_tree_shape *s);
 

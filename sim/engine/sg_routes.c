@@ -25,7 +25,7 @@
  * or bypassZoneRoute (or an <include>, which we do not follow) is routed pair
  * by pair.  As a guard, a table is used only if route(a0, b) starts with
  * route(a0, b0)[:max k(a)] for every b; otherwise that pair of zones falls back
- * to direct queries.  tests/check_routes.c checks composed == direct for every
+ * to direct queries.  tests/unit/sg_routes.c checks composed == direct for every
  * ordered pair of several PERCS and Dragonfly platforms.
  *
  * Routes are asked before simgrid_run: on these platforms (explicit routes in

@@ -55,7 +55,7 @@ typedef struct cs_sweep_options {
  * reported bad input), 128+signal when interrupted. */
 int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o);
 
-/* ---- pieces exposed for the unit tests (tests/check_sweep.c) ---- */
+/* ---- pieces exposed for the unit tests (tests/unit/sweep.c) ---- */
 
 
 /* What an existing results file holds. */

@@ -1,0 +1,10 @@
+# Sourced by the shell tests (tests/cli/*.sh, tests/repro/*.sh): $collsim is $COLLSIM, else
+# ./collsim, and $src is $COLLSIM_SRCDIR, else the folder above tests/.  A
+# test whose $collsim is not an executable file fails here (exit 1, with a
+# message), it never passes or skips for want of the binary.
+collsim=${COLLSIM:-./collsim}
+src=${COLLSIM_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+if [ ! -f "$collsim" ] || [ ! -x "$collsim" ]; then
+  echo "$(basename "$0"): no executable collsim at '$collsim' (set COLLSIM to the binary; make check sets it)" >&2
+  exit 1
+fi
