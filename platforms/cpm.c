@@ -366,6 +366,7 @@ const cs_platform_family cs_platform_cpm = {
                    "M machines on a LAN",
     .params = "proc_lat (0.5us), proc_bw (4GBps), shm_lat (0.4us), shm_bw (1.5GBps), net_lat (50us), "
               "net_bw (125MBps), o_msg (1us per message sent and received), speed (1Gf); all our estimates",
+    .examples = (const char *const[]){"cpm:2,2,2", NULL},
     .parse = cpm_parse,
     .describe = cpm_describe,
     .write_xml = cpm_write,

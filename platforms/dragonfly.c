@@ -230,6 +230,7 @@ const cs_platform_family cs_platform_dragonfly = {
     .description = "Dragonfly (seed 001): G groups of A routers with H global links and P nodes each, C cores "
                    "per node, minimal routing",
     .params = "bw (sets l1, l2, term; 10GBps), l1, l2, term, lat (100ns), loopback (100GBps), loopback_lat (0s)",
+    .examples = (const char *const[]){"dragonfly:4,2,2,1,2", "dragonfly:3,2,1,2,1", NULL},
     .parse = dragonfly_parse,
     .describe = cs_net_family_describe,
     .write_xml = cs_net_family_write,

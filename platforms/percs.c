@@ -166,6 +166,7 @@ const cs_platform_family cs_platform_percs = {
     .description = "PERCS two-tier network (seed 001): supernodes x nodes x cores, L1 cliques, one L2 link per "
                    "supernode pair",
     .params = "bw (sets l1, l2; 10GBps), l1, l2, lat (100ns), loopback (100GBps), loopback_lat (0s)",
+    .examples = (const char *const[]){"percs:3,2,2", "percs:2,3,1", "percs:1,4,1", NULL},
     .parse = percs_parse,
     .describe = cs_net_family_describe,
     .write_xml = cs_net_family_write,

@@ -49,6 +49,11 @@ typedef struct cs_platform_family {
   const char *synopsis;    /* "torus:XxYxZ|auto[/C][,bw=..,lat=..]" */
   const char *description; /* one line */
   const char *params;      /* the PARAMS it takes, one line */
+  /* Small specs of it, NULL-terminated, chosen to cover its shapes (with a
+   * second tier and without, ranks in order and spread): the registry-wide
+   * tests run every algorithm on them (tests/lib/platform_specs.h).  NULL
+   * for a family that builds no platform (file). */
+  const char *const *examples;
   /* The --cores option sets its cores per node (the families whose spec
    * does not give them, or gives them as a default). */
   bool cores_option;

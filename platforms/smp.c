@@ -293,6 +293,7 @@ const cs_platform_family cs_platform_smp = {
     .description = "cluster of SMP nodes on switched 100 Mbit/s Ethernet (seed 002), LAM-MPI's even spread of ranks",
     .params = "cycles (8000 per message), net_lat (300us), shm_lat (80us), net_bw (12.5MBps), shm_bw (200MBps), "
               "header (64 bytes), map (spread | inorder)",
+    .examples = (const char *const[]){"smp:3x2@100", "smp:2x3@100/map=inorder", NULL},
     .parse = smp_parse,
     .describe = smp_describe,
     .write_xml = smp_write,

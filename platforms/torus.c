@@ -222,6 +222,7 @@ const cs_platform_family cs_platform_torus = {
     .synopsis = "torus:XxYxZ|auto[/C][,bw=..,lat=..,loopback=..,loopback_lat=..]",
     .description = "BG/P-like 3D torus (seed 000), C cores per node (default 4), dimension-order routing",
     .params = "C or cores=C, bw (425MBps), lat (100ns), loopback (2GBps), loopback_lat (100ns)",
+    .examples = (const char *const[]){"torus:2x2x2/2", "torus:3x2x2/1", NULL},
     .cores_option = true,
     .parse = torus_parse,
     .resolve = torus_resolve,

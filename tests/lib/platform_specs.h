@@ -10,13 +10,33 @@
 #include <check.h>
 #include <string.h>
 
-static const char *const TEST_PLATFORMS[] = {
-    "percs:3,2,2",          "percs:2,3,1",         "percs:1,4,1",
-    "dragonfly:4,2,2,1,2",  "dragonfly:3,2,1,2,1", "torus:2x2x2/2",
-    "torus:3x2x2/1",        "smp:3x2@100",         "smp:2x3@100/map=inorder",
-    "cpm:2,2,2",
-};
-#define N_TEST_PLATFORMS (sizeof TEST_PLATFORMS / sizeof TEST_PLATFORMS[0])
+/* Every family's examples (cs_platform_family.examples), in registry
+ * order: a family joins the registry-wide tests by its own file. */
+static inline const char *const *test_platforms(size_t *count)
+{
+  static const char **all;
+  static size_t n;
+  if (!all) {
+    GPtrArray *a = g_ptr_array_new();
+    for (size_t i = 0; i < cs_platform_family_count(); i++)
+      for (const char *const *e = cs_platform_family_at(i)->examples; e && *e; e++)
+        g_ptr_array_add(a, (gpointer)*e);
+    n = a->len;
+    g_ptr_array_add(a, NULL);
+    all = (const char **)g_ptr_array_free(a, FALSE);
+  }
+  if (count)
+    *count = n;
+  return all;
+}
+#define TEST_PLATFORMS (test_platforms(NULL))
+static inline size_t test_platforms_count(void)
+{
+  size_t n;
+  test_platforms(&n);
+  return n;
+}
+#define N_TEST_PLATFORMS (test_platforms_count())
 
 /* The two-tier view of a spec, every core a rank (the view is a value: the
  * platform is freed). */
@@ -32,16 +52,19 @@ static inline cs_two_tier test_platform_view(const char *spec)
   return tt;
 }
 
-/* Every family of the registry that builds platforms has a spec above (the
- * file family is exercised by tests/unit/platforms.c with a written file). */
+/* Every family of the registry that builds platforms (it writes XML) has
+ * examples, and each example is a platform of its own family. */
 static inline void test_platforms_cover_registry(void)
 {
   for (size_t i = 0; i < cs_platform_family_count(); i++) {
-    const char *kind = cs_platform_family_at(i)->kind;
-    bool found = strcmp(kind, "file") == 0;
-    for (size_t s = 0; s < N_TEST_PLATFORMS && !found; s++)
-      found = strncmp(TEST_PLATFORMS[s], kind, strlen(kind)) == 0 && TEST_PLATFORMS[s][strlen(kind)] == ':';
-    ck_assert_msg(found, "platform family %s has no test platform in tests/lib/platform_specs.h", kind);
+    const cs_platform_family *f = cs_platform_family_at(i);
+    ck_assert_msg(!f->write_xml || (f->examples && f->examples[0]), "platform family %s has no examples", f->kind);
+    for (const char *const *e = f->examples; e && *e; e++) {
+      GError *err = NULL;
+      cs_platform *p = cs_platform_parse(*e, &err);
+      ck_assert_msg(p && p->family == f, "example %s of %s: %s", *e, f->kind, err ? err->message : "another family");
+      cs_platform_free(p);
+    }
   }
 }
 
