@@ -37,12 +37,6 @@ static const cs_column columns[] = {
 const cs_record_kind cs_config_record_kind = {"configuration", "the run's whole configuration (--with-config)",
                                               columns, G_N_ELEMENTS(columns), NULL};
 
-/* Options that only choose where and how results are written: never part of
- * config_args (a --trace or --per-link file does not change a row). */
-static const char *const output_only[] = {"format",   "out",   "no-header",     "quiet",        "with-config",
-                                          "trace",    "timeline", "per-link",   "pairs",        "keep-platform",
-                                          "write-script", NULL};
-
 cs_run_config *cs_run_config_new(const char *command)
 {
   cs_run_config *rc = g_new0(cs_run_config, 1);
@@ -69,8 +63,6 @@ void cs_run_config_option(cs_run_config *rc, const char *name, const char *value
   g_ptr_array_add(rc->tokens, value ? g_strdup_printf("--%s=%s", name, value) : g_strdup_printf("--%s", name));
 }
 
-bool cs_config_output_only(const char *name) { return g_strv_contains(output_only, name); }
-
 /* The option name of a token ("--name=value" -> "name"), or NULL for a
  * positional argument (g_free it). */
 static char *token_name(const char *token)
@@ -90,14 +82,14 @@ static gint by_name(gconstpointer a, gconstpointer b)
   return r;
 }
 
-char *cs_config_args(const char *command, char *const *tokens)
+char *cs_config_args(const char *command, char *const *tokens, const char *const *leave_out)
 {
   GPtrArray *options = g_ptr_array_new(), *positional = g_ptr_array_new();
   for (size_t i = 0; tokens && tokens[i]; i++) {
     char *name = token_name(tokens[i]);
     if (!name)
       g_ptr_array_add(positional, tokens[i]);
-    else if (!cs_config_output_only(name))
+    else if (!leave_out || !g_strv_contains(leave_out, name))
       g_ptr_array_add(options, tokens[i]);
     g_free(name);
   }
@@ -133,7 +125,7 @@ const char *cs_collsim_version(void)
 void cs_run_config_add(const cs_run_config *rc, cs_record *r)
 {
   char **t = cs_strv_view(rc->tokens);
-  char *args = cs_config_args(rc->command, t);
+  char *args = cs_config_args(rc->command, t, NULL);
   char *key = cs_config_key(args);
   cs_col_str(r, &columns[RC_PLATFORM], rc->platform);
   cs_col_str(r, &columns[RC_MODEL], rc->model);

@@ -15,7 +15,9 @@
  *   config_args       the normalized argument list: the subcommand, then
  *                     every option given as --name=value (flags --name),
  *                     sorted by name (a repeatable option keeps its order),
- *                     output-only options (cs_config_output_only) left out,
+ *                     options that only say where and how results are
+ *                     written left out (the front end records none of them:
+ *                     its output group and the options that write a file),
  *                     then the positional arguments
  *   collsim_version   PACKAGE_VERSION and the git description at build time
  *   config_key        16 hex digits of SHA-256 over PACKAGE_VERSION and
@@ -51,13 +53,13 @@ static inline const char *const *cs_config_columns(void) { return cs_record_kind
 
 cs_run_config *cs_run_config_new(const char *command);
 void cs_run_config_free(cs_run_config *rc);
-/* Record one option as given (value NULL for a flag). */
+/* Record one option as given (value NULL for a flag); the caller records
+ * only options that can change a result. */
 void cs_run_config_option(cs_run_config *rc, const char *name, const char *value);
 
-/* Options that choose only where and how a result is written. */
-bool cs_config_output_only(const char *name);
-/* config_args of a command and its argument tokens (NULL-terminated). */
-char *cs_config_args(const char *command, char *const *tokens);
+/* config_args of a command and its argument tokens (NULL-terminated), the
+ * options named in leave_out (NULL-terminated; NULL: none) left out. */
+char *cs_config_args(const char *command, char *const *tokens, const char *const *leave_out);
 /* config_key of a config_args (g_free it). */
 char *cs_config_key(const char *config_args);
 /* "0.1.0 (git cb6332a)" */

@@ -520,14 +520,14 @@ static void param_free(gpointer p)
 
 /* The options the sweep gives every point itself (cs_point_options), and
  * --out, which every point leaves to the sweep. */
-static const char *const SWEEP_OWN[] = {"format", "out", "no-header", "quiet", "with-config", NULL};
+const char *const cs_sweep_own_options[] = {"format", "out", "no-header", "quiet", "with-config", NULL};
 
 /* An option the points may not be given (an experiment key or extra_args):
  * the sweep's own, or one that writes a file of its own (every point would
  * write it outside the sweep's --out). */
 static gboolean option_allowed(parse_ctx *c, const yaml_node_t *node, const char *key, const char *name)
 {
-  if (g_strv_contains(SWEEP_OWN, name))
+  if (g_strv_contains(cs_sweep_own_options, name))
     return fail(c, node, key, "--%s: the sweep sets the output options itself", name);
   if (c->outputs && g_strv_contains((const char *const *)c->outputs, name))
     return fail(c, node, key, "--%s writes a file (an output option of collsim %s): every point would write it "
@@ -1246,7 +1246,7 @@ static void set_keys(cs_experiment *e)
   for (guint i = 0; i < e->points->len; i++) {
     cs_point *p = &g_array_index(e->points, cs_point, i);
     char **opts = cs_point_options(e, p);
-    char *args = cs_config_args(e->command, opts);
+    char *args = cs_config_args(e->command, opts, cs_sweep_own_options); /* as the point's front end records them */
     p->config_key = cs_config_key(args);
     if (e->generic) {
       GString *k = labels_text(e, p);

@@ -153,6 +153,11 @@ static inline const cs_point *cs_experiment_point(const cs_experiment *e, size_t
   return &g_array_index(e->points, cs_point, i);
 }
 
+/* The output options the sweep sets itself (the front end's output group,
+ * sim/cli/frontend.c): refused in an experiment file, and left out of a
+ * point's config_args as its run leaves them out. */
+extern const char *const cs_sweep_own_options[];
+
 /* The options a point runs with, after `collsim COMMAND` (NULL-terminated,
  * g_strfreev it): its own, then --format=csv --quiet --with-config (tree
  * points --no-header too), then extra_args.  Every option is one token,

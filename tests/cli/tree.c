@@ -584,6 +584,49 @@ START_TEST(test_out_writes_file_and_nothing_on_stdout)
 }
 END_TEST
 
+/* The last two CSV fields of a --with-config row: config_args and
+ * config_key (the row is line 2; config_args has no comma). */
+static void config_of(const char *csv, char **args, char **key)
+{
+  char **lines = g_strsplit(csv, "\n", 3);
+  ck_assert_ptr_nonnull(lines[1]);
+  char **f = g_strsplit(lines[1], ",", -1);
+  guint n = g_strv_length(f);
+  ck_assert_uint_ge(n, 3);
+  *args = g_strdup(f[n - 3]);
+  *key = g_strdup(f[n - 1]);
+  g_strfreev(f);
+  g_strfreev(lines);
+}
+
+/* Options that only say where and how results go (the output group, and
+ * every option that writes a file) are no part of the configuration: the
+ * same run with --trace, --out and without --quiet has the same
+ * config_args and config_key, and another seed has another key. */
+START_TEST(test_output_options_not_in_config)
+{
+  char *path = harness_path(tmpdir, "result.csv"), *trace = harness_path(tmpdir, "t.csv");
+  char *plain = run_ok("tree", "-a", "rank-hash", "-n", "16", "-f", "1", "-k", "2", "--seed", "3", "--format", "csv",
+                       "--with-config", "-q", NULL);
+  char *out = run_ok("tree", "-a", "rank-hash", "-n", "16", "-f", "1", "-k", "2", "--seed", "3", "--format", "csv",
+                     "--with-config", "--trace", trace, "--out", path, NULL);
+  char *other = run_ok("tree", "-a", "rank-hash", "-n", "16", "-f", "1", "-k", "2", "--seed", "4", "--format",
+                       "csv", "--with-config", "-q", NULL);
+  char *written = harness_read_file(path);
+  ck_assert_ptr_nonnull(written);
+  char *a1, *k1, *a2, *k2, *a3, *k3;
+  config_of(plain, &a1, &k1);
+  config_of(written, &a2, &k2);
+  config_of(other, &a3, &k3);
+  ck_assert_str_eq(a1, "tree --algo=rank-hash --f=1 --k=2 --n=16 --seed=3");
+  ck_assert_str_eq(a2, a1);
+  ck_assert_str_eq(k2, k1);
+  ck_assert_str_ne(k3, k1);
+  g_free(a1), g_free(k1), g_free(a2), g_free(k2), g_free(a3), g_free(k3);
+  g_free(plain), g_free(out), g_free(other), g_free(written), g_free(path), g_free(trace);
+}
+END_TEST
+
 /* --out makes the folders it needs (after the run: a failed run makes none). */
 START_TEST(test_out_into_missing_directory_makes_it)
 {
@@ -662,6 +705,7 @@ static Suite *cli_suite(void)
   tcase_add_test(good, test_platform_out_matches_stdout);
   tcase_add_test(good, test_out_writes_file_and_nothing_on_stdout);
   tcase_add_test(good, test_out_into_missing_directory_makes_it);
+  tcase_add_test(good, test_output_options_not_in_config);
   suite_add_tcase(s, good);
   return s;
 }

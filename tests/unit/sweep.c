@@ -198,7 +198,7 @@ static int run_sweep(char **out, ...)
  * arguments: ",platform,...,config_args,collsim_version,config_key". */
 static char *fake_config(const char *command, char **args)
 {
-  char *cargs = cs_config_args(command, args), *key = cs_config_key(cargs);
+  char *cargs = cs_config_args(command, args, cs_sweep_own_options), *key = cs_config_key(cargs);
   GString *s = g_string_new(",,,,,,,");
   cs_put_csv_text(s, cargs);
   g_string_append_c(s, ',');
@@ -540,18 +540,21 @@ START_TEST(config_keys)
       ck_assert_str_ne(key, cs_experiment_point(e[0], q)->config_key);
     /* what the point's own run computes from the arguments it is given */
     char **opts = cs_point_options(e[0], cs_experiment_point(e[0], p));
-    char *args = cs_config_args("tree", opts), *mine = cs_config_key(args);
+    char *args = cs_config_args("tree", opts, cs_sweep_own_options), *mine = cs_config_key(args);
     ck_assert_str_eq(mine, key);
     ck_assert(strstr(args, " --link-bw=100 ") && !strstr(args, "--format") && !strstr(args, "--quiet"));
     g_free(mine), g_free(args);
     g_strfreev(opts);
   }
-  /* the normalized list: options sorted by name, a repeatable one in its order, output options out */
+  /* the normalized list: options sorted by name, a repeatable one in its order, those left out out */
   char *toks[] = {"--n=4",        "--cfg=b:2",        "--format=csv",   "--algo=x",   "--cfg=a:1",
-                  "--quiet",      "--with-config",    "--trace=t.csv",  "--timeline=t.png",
-                  "--per-link=l.csv", "--pairs=p.csv", "--keep-platform=x.xml", "pos", NULL};
-  char *args = cs_config_args("tree", toks);
+                  "--quiet",      "--with-config",    "--trace=t.csv",  "pos", NULL};
+  const char *const leave_out[] = {"format", "quiet", "with-config", "trace", NULL};
+  char *args = cs_config_args("tree", toks, leave_out);
   ck_assert_str_eq(args, "tree --algo=x --cfg=b:2 --cfg=a:1 --n=4 pos");
+  g_free(args);
+  args = cs_config_args("tree", toks, NULL);
+  ck_assert_str_eq(args, "tree --algo=x --cfg=b:2 --cfg=a:1 --format=csv --n=4 --quiet --trace=t.csv --with-config pos");
   g_free(args);
   for (size_t i = 0; i < G_N_ELEMENTS(texts); i++)
     cs_experiment_free(e[i]);
