@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer harness of tests/fuzz/ (the parsers of experiment
-# files, tree scripts, members files, platform specs, platform XML files and
-# sizes; see tests/fuzz/README) for a bounded time each, one after the other.
+# files, tree scripts, members files, platform specs, platform XML files,
+# sizes and CSV; see tests/fuzz/README) for a bounded time each, two at a time.
 #
 #   scripts/fuzz.sh [SECONDS]       SECONDS per harness (default 60; CI: 10)
 #
@@ -18,7 +18,8 @@
 # Exit status 0 when every harness ran clean, 1 otherwise.
 #
 # Environment: FUZZ_BUILD (build folder, default tests/fuzz/build),
-# FUZZ_HARNESSES (a subset, e.g. "fuzz_units fuzz_rank_list"), and those of
+# FUZZ_HARNESSES (a subset, e.g. "fuzz_units fuzz_rank_list"), FUZZ_AT_ONCE
+# (harnesses run at once, default 2), and those of
 # tests/fuzz/build.sh (FUZZ_CC, FUZZ_JOBS).
 set -uo pipefail
 
@@ -84,9 +85,10 @@ stat() {
   echo "${v:-?}"
 }
 
-failed=0
-printf '%-20s %12s %10s %12s  %s\n' harness executions exec/s corpus result
-for h in $harnesses; do
+# One harness: its row of the table into $work/$h.row, and $work/$h.failed
+# when it found something.
+fuzz_one() {
+  local h=$1 corpus seeds log before rc after new grown result slowest kind
   corpus="$top/tests/fuzz/corpus/$h"
   mkdir -p "$work/$h"
   [ -d "$corpus" ] && cp -R "$corpus/." "$work/$h/"
@@ -108,7 +110,7 @@ for h in $harnesses; do
       *) result="ok (slowest input: $slowest s)" ;;
     esac
   else
-    failed=1
+    touch "$work/$h.failed"
     kind=failed
     case $new in
       *-crash-*) kind=CRASH ;; *-leak-*) kind=LEAK ;; *-timeout-*) kind=TIMEOUT ;; *-oom-*) kind=OOM ;;
@@ -116,6 +118,26 @@ for h in $harnesses; do
     result="$kind (exit $rc): ${new:-no input saved} log $log"
   fi
   printf '%-20s %12s %10s %12s  %s\n' "$h" "$(stat "$log" number_of_executed_units)" \
-    "$(stat "$log" average_exec_per_sec)" "$seeds->$grown" "$result"
+    "$(stat "$log" average_exec_per_sec)" "$seeds->$grown" "$result" > "$work/$h.row"
+}
+
+# FUZZ_AT_ONCE harnesses at once (default 2: each fuzzer is one process on one
+# core); the table in the harnesses' order.
+jobs=${FUZZ_AT_ONCE:-2}
+running=0
+for h in $harnesses; do
+  fuzz_one "$h" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+done
+wait
+failed=0
+printf '%-20s %12s %10s %12s  %s\n' harness executions exec/s corpus result
+for h in $harnesses; do
+  cat "$work/$h.row"
+  [ -e "$work/$h.failed" ] && failed=1
 done
 exit "$failed"
