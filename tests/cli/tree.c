@@ -12,6 +12,7 @@
  *    wall_s; other seeds change the result; --members gives m = the number
  *    of ranks listed; `platform` writes a SimGrid TORUS; --out writes the
  *    file atomically and nothing on stdout. */
+#include "algorithms/spanning_trees/tree_algo.h"
 #include "tests/lib/harness.h"
 
 #include <check.h>
@@ -392,21 +393,23 @@ static char *run_ok(const char *first, ...)
   return out;
 }
 
-START_TEST(test_list_names_five_algorithms)
+/* `tree --list` names every registered construction once, under a header. */
+START_TEST(test_list_names_every_algorithm)
 {
-  static const char *const names[] = {"centralized", "shrink-balance", "rank-hash", "rank-hash-split", "comm-split"};
   char *out = run_ok("tree", "--list", NULL);
   char **lines = g_strsplit(out, "\n", -1);
-  for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+  for (int i = 0; i < cs_tree_algo_count; i++) {
+    const char *name = cs_tree_algos[i].name;
     int found = 0;
     for (char **l = lines; *l; l++) {
       char **cols = g_strsplit_set(*l, " \t", 2);
-      found += cols[0] && strcmp(cols[0], names[i]) == 0;
+      found += cols[0] && strcmp(cols[0], name) == 0;
       g_strfreev(cols);
     }
-    ck_assert_msg(found == 1, "'%s' listed %d times:\n%s", names[i], found, out);
+    ck_assert_msg(found == 1, "'%s' listed %d times:\n%s", name, found, out);
   }
-  ck_assert_msg(harness_count_lines(out) == 6, "expected a header and 5 lines:\n%s", out);
+  ck_assert_msg(harness_count_lines(out) == 1 + cs_tree_algo_count, "expected a header and %d lines:\n%s",
+                cs_tree_algo_count, out);
   g_strfreev(lines);
   g_free(out);
 }
@@ -694,7 +697,7 @@ static Suite *cli_suite(void)
   tcase_set_timeout(good, 120);
   tcase_add_unchecked_fixture(good, setup_case, teardown_case);
   tcase_add_checked_fixture(good, setup_tmp, teardown_tmp);
-  tcase_add_test(good, test_list_names_five_algorithms);
+  tcase_add_test(good, test_list_names_every_algorithm);
   tcase_add_test(good, test_json_has_all_keys_and_verifies);
   tcase_add_test(good, test_identical_runs_identical_csv);
   tcase_add_test(good, test_other_seed_other_result);

@@ -111,12 +111,14 @@ static void assert_mirrored(const cs_tree_script *s)
 
 START_TEST(test_registry_lists_families)
 {
-  const char *names[] = {"lam", "lam7", "linear", "hierarchical", "kary-node"};
-  ck_assert_uint_eq(cs_tree_gen_count(), G_N_ELEMENTS(names));
-  for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
-    const cs_tree_gen *g = cs_tree_gen_find(names[i]);
+  /* every row is found by its own name, at its own place, and complete;
+   * the generators this file tests by name are found through it */
+  ck_assert_uint_ge(cs_tree_gen_count(), 1);
+  for (size_t i = 0; i < cs_tree_gen_count(); i++) {
+    const cs_tree_gen *g = cs_tree_gen_at(i);
     ck_assert_ptr_nonnull(g);
-    ck_assert_ptr_eq(g, cs_tree_gen_at(i));
+    ck_assert_ptr_nonnull(g->name);
+    ck_assert_ptr_eq(cs_tree_gen_find(g->name), g);
     ck_assert_ptr_nonnull(g->summary);
     ck_assert_ptr_nonnull(g->generate);
   }

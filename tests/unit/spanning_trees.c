@@ -155,16 +155,19 @@ static void check_case(const tree_case *tc)
 
 /* ---- the grid ---- */
 
-static const char *const ALGOS[] = {"centralized", "shrink-balance", "rank-hash", "rank-hash-split", "comm-split"};
+/* Every registered construction (a new one joins by its registry row). */
+#define NA cs_tree_algo_count
+#define ALGO(i) (cs_tree_algos[i].name)
+#define MULTICOLOR(i) (cs_tree_algos[i].multicolor)
 static const int NS[] = {1, 2, 5, 13, 40, 121, 200};
 static const double FS[] = {0, 0.01, 0.5, 1};
 static const int KS[] = {2, 3, 4};
-enum { NA = 5, NN = 7, NF = 4, NK = 3 };
+enum { NN = 7, NF = 4, NK = 3 };
 
 static tree_case grid_case(int i)
 {
-  tree_case tc = {ALGOS[i % NA], NS[(i / NA) % NN], KS[(i / (NA * NN * NF)) % NK], 1, FS[(i / (NA * NN)) % NF], 1};
-  if (!strcmp(tc.algo, "rank-hash-split") || !strcmp(tc.algo, "comm-split"))
+  tree_case tc = {ALGO(i % NA), NS[(i / NA) % NN], KS[(i / (NA * NN * NF)) % NK], 1, FS[(i / (NA * NN)) % NF], 1};
+  if (MULTICOLOR(i % NA))
     tc.colors = 1 + (i / NA) % 3;
   return tc;
 }
@@ -179,8 +182,8 @@ END_TEST
 /* More seeds at f = 0.5 and larger n, k = 2..8. */
 START_TEST(test_seeds)
 {
-  tree_case tc = {ALGOS[_i % NA], 100 + 37 * (_i / NA), 2 + (_i / NA) % 7, 1, 0.5, (uint64_t)(11 + _i)};
-  if (!strcmp(tc.algo, "rank-hash-split") || !strcmp(tc.algo, "comm-split"))
+  tree_case tc = {ALGO(_i % NA), 100 + 37 * (_i / NA), 2 + (_i / NA) % 7, 1, 0.5, (uint64_t)(11 + _i)};
+  if (MULTICOLOR(_i % NA))
     tc.colors = 1 + _i % 4;
   check_case(&tc);
 }
@@ -194,7 +197,7 @@ START_TEST(test_single_member)
   int fd = g_file_open_tmp("members-XXXXXX", &path, NULL);
   dprintf(fd, "# one member\n%d\n", where[_i % 4]);
   close(fd);
-  tree_case tc = {ALGOS[_i / 4], 100, 3, 1, 0, 1};
+  tree_case tc = {ALGO(_i / 4), 100, 3, 1, 0, 1};
   cs_tree_result res;
   GError *err = NULL;
   int rc = run_case(&tc, path, &res, &err);
