@@ -105,7 +105,10 @@ mk_new="$out/fuzz.mk.new"
   echo "TOP := $top"
   echo "OUT := $out"
   echo "SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined"
-  echo "CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -I\$(TOP) $(pkg-config --cflags glib-2.0 yaml-0.1)"
+  # -Wno-missing-field-initializers: clang (not GCC, the build's compiler)
+  # warns on the column declaration tables (sim/drivers/record.h), whose
+  # entries leave their last two members (rows, fields) to be NULL.
+  echo "CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -I\$(TOP) $(pkg-config --cflags glib-2.0 yaml-0.1)"
   echo "LIBS := $(pkg-config --libs glib-2.0 yaml-0.1) -lm"
   echo "all: $(for h in $harnesses; do printf '$(OUT)/%s ' "$h"; done)"
   echo "\$(OUT)/obj/%.o: \$(TOP)/%.c"
