@@ -15,12 +15,6 @@ typedef struct gen {
   cs_pattern_totals *tot;
 } gen;
 
-static int64_t mod(int64_t a, int64_t m)
-{
-  int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
-
 static void charge(gen *G, int64_t dst_node, uint64_t bytes, uint64_t messages)
 {
   if (G->messages[dst_node] == 0)
@@ -93,13 +87,13 @@ static int64_t same_node_run(const gen *G, int64_t peer, int64_t step, int64_t l
 /* A send repeated `it` times with a moving peer. */
 static void send_moving_peer(gen *G, const cs_op *op, int64_t it)
 {
-  int64_t p = G->prm->p, step = mod(op->peer_step, p);
+  int64_t p = G->prm->p, step = cs_mod(op->peer_step, p);
   if (step > p / 2)
     step -= p; /* walk the short way: same peers, longer runs */
   bool uniform = op->unit_step == 0 || cs_units_uniform(G->prm);
   uint64_t one = uniform ? op_bytes(G, op, 0) : 0;
   for (int64_t i = 0; i < it;) {
-    int64_t peer = mod(op->peer + i * op->peer_step, p);
+    int64_t peer = cs_mod(op->peer + i * op->peer_step, p);
     int64_t run = cs_tt_in_order(G->prm->tt) && llabs(step) < G->prm->tt->cpn ? same_node_run(G, peer, step, it - i) : 1;
     uint64_t bytes = 0;
     if (uniform) {
@@ -121,7 +115,7 @@ static void send_op(gen *G, const cs_op *op, int64_t iterations)
 {
   if (iterations <= 0)
     return;
-  if (mod(op->peer_step, G->prm->p) == 0 || iterations == 1)
+  if (cs_mod(op->peer_step, G->prm->p) == 0 || iterations == 1)
     send_fixed_peer(G, op, iterations);
   else
     send_moving_peer(G, op, iterations);

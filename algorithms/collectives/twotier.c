@@ -4,12 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-static int64_t mod(int64_t a, int64_t m)
-{
-  int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
-
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* ---- shape ---- */
@@ -190,7 +184,7 @@ void tt_ops_range(cs_oplist *out, const cs_sched_params *prm, cs_op_kind kind, i
   if (hi <= lo)
     return;
   cs_units u = u0;
-  u.first = mod(u0.first + lo * unit_step, prm->nunits);
+  u.first = cs_mod(u0.first + lo * unit_step, prm->nunits);
   cs_ops_loop(out, hi - lo, 1);
   tt_ops_one(out, kind, rank0 + lo * rank_step, (int32_t)(tag0 + lo), u);
   cs_ops_step(out, rank_step, unit_step);

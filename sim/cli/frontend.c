@@ -218,7 +218,7 @@ static bool set_value(const cs_opt *o, const char *value, GError **err)
 
 /* An option that only says where and how results are written (the output
  * group, or a file it writes): never part of the run's config_args. */
-static bool only_shapes_output(const cs_cli *c, const cs_opt *o)
+static bool output_only(const cs_cli *c, const cs_opt *o)
 {
   return o->type == CS_OPT_PATH_OUT || GPOINTER_TO_UINT(g_hash_table_lookup(c->group_of, o->name)) == CS_CLI_OUTPUT;
 }
@@ -233,7 +233,7 @@ static gboolean on_option(const gchar *name, const gchar *value, gpointer data, 
     return bad_value(err, o->type == CS_OPT_FLAG ? "--%s given twice" : "--%s given twice (it takes one value)",
                      o->name);
   g_hash_table_add(c->seen, (gpointer)o->name);
-  if (!only_shapes_output(c, o))
+  if (!output_only(c, o))
     cs_run_config_option(c->run, o->name, o->type == CS_OPT_FLAG ? NULL : value ? value : "");
   return set_value(o, value ? value : "", err);
 }

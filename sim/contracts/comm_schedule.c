@@ -16,12 +16,6 @@ typedef struct sched_run {
   cs_reduce_op op;
 } sched_run;
 
-static int64_t mod(int64_t a, int64_t m)
-{
-  int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
-
 /* Calls fn on each stretch of units u that is contiguous in the window's
  * bytes, in the units' order (a run that passes the window's last unit of a
  * whole-ring window goes on at its first).  Units must lie in the window. */
@@ -32,7 +26,7 @@ static void each_stretch(const sched_run *R, cs_units u, stretch_fn fn, void *us
   int64_t runs = cs_units_count(u) > 0 ? u.runs : 0;
   for (int64_t i = 0; i < runs; i++)
     for (int64_t first = u.first + i * u.stride, left = u.len; left > 0;) {
-      int64_t idx = mod(first - R->window.first, R->prm->nunits), take = MIN(left, R->window.len - idx);
+      int64_t idx = cs_mod(first - R->window.first, R->prm->nunits), take = MIN(left, R->window.len - idx);
       g_assert(take > 0);
       fn(R->base + cs_units_bytes(R->prm, cs_units_range(R->window.first, idx)),
          (size_t)cs_units_bytes(R->prm, cs_units_range(first, take)), user);

@@ -27,12 +27,6 @@ bool cs_coll_per_rank(cs_coll c) { return c != CS_COLL_BCAST && c != CS_COLL_RED
 
 /* ---- unit sets ---- */
 
-static int64_t mod(int64_t a, int64_t m)
-{
-  int64_t r = a % m;
-  return r < 0 ? r + m : r;
-}
-
 cs_units cs_units_range(int64_t first, int64_t len) { return (cs_units){first, len, 0, 1}; }
 
 cs_units cs_units_strided(int64_t first, int64_t len, int64_t stride, int64_t runs)
@@ -47,7 +41,7 @@ cs_units cs_units_block(const cs_sched_params *prm, int64_t r) { return cs_units
 cs_units cs_units_blocks(const cs_sched_params *prm, int64_t r0, int64_t count)
 {
   int64_t m = units_per_rank(prm);
-  return cs_units_range(mod(r0, prm->p) * m, count * m);
+  return cs_units_range(cs_mod(r0, prm->p) * m, count * m);
 }
 
 cs_units cs_units_all(const cs_sched_params *prm) { return cs_units_range(0, prm->nunits); }
@@ -93,7 +87,7 @@ uint64_t cs_unit_bytes(const cs_sched_params *prm, int64_t u)
   uint64_t total;
   int64_t count;
   spread(prm, &total, &count);
-  int64_t j = mod(u, prm->nunits) % count;
+  int64_t j = cs_mod(u, prm->nunits) % count;
   return total / (uint64_t)count + ((uint64_t)j < total % (uint64_t)count ? 1 : 0);
 }
 
@@ -123,7 +117,7 @@ static uint64_t run_bytes(const cs_sched_params *prm, int64_t first, int64_t len
   uint64_t all = prefix_bytes(prm, n), sum = 0;
   sum += (uint64_t)(len / n) * all;
   len %= n;
-  first = mod(first, n);
+  first = cs_mod(first, n);
   if (first + len <= n)
     return sum + prefix_bytes(prm, first + len) - prefix_bytes(prm, first);
   return sum + all - prefix_bytes(prm, first) + prefix_bytes(prm, first + len - n);
@@ -206,8 +200,8 @@ cs_op cs_op_at_iteration(const cs_sched_params *prm, const cs_op *op, int64_t i)
 {
   cs_op e = *op;
   if (i != 0) {
-    e.peer = mod(op->peer + i * op->peer_step, prm->p);
-    e.units.first = mod(op->units.first + i * op->unit_step, prm->nunits);
+    e.peer = cs_mod(op->peer + i * op->peer_step, prm->p);
+    e.units.first = cs_mod(op->units.first + i * op->unit_step, prm->nunits);
     e.tag = (int32_t)(op->tag + i);
   }
   e.peer_step = e.unit_step = 0;

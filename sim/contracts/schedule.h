@@ -84,6 +84,14 @@ typedef struct cs_units {
   int64_t first, len, stride, runs;
 } cs_units;
 
+/* a mod m in [0, m) for m > 0, a of either sign (unit and rank indices
+ * wrap around). */
+static inline int64_t cs_mod(int64_t a, int64_t m)
+{
+  int64_t r = a % m;
+  return r < 0 ? r + m : r;
+}
+
 cs_units cs_units_range(int64_t first, int64_t len);
 cs_units cs_units_strided(int64_t first, int64_t len, int64_t stride, int64_t runs);
 /* Units of rank r's block (per-rank collectives): [r*m, (r+1)*m). */

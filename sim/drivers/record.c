@@ -442,19 +442,6 @@ const char *const *cs_record_kind_csv(const cs_record_kind *k)
   return columns;
 }
 
-const cs_column *cs_record_kind_column(const cs_record_kind *k, const char *name)
-{
-  for (size_t i = 0; i < k->ncolumns; i++) {
-    const cs_column *col = &k->columns[i];
-    if (strcmp(col->name, name) == 0)
-      return col;
-    const cs_column *in_rows = col->rows ? cs_record_kind_column(col->rows, name) : NULL;
-    if (in_rows)
-      return in_rows;
-  }
-  return NULL;
-}
-
 void cs_col_str(cs_record *r, const cs_column *col, const char *value) { cs_rec_str(r, col->name, value); }
 void cs_col_null(cs_record *r, const cs_column *col) { cs_rec_str(r, col->name, NULL); }
 void cs_col_i64(cs_record *r, const cs_column *col, int64_t value) { cs_rec_i64(r, col->name, value); }

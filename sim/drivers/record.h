@@ -105,8 +105,6 @@ struct cs_record_kind {
 
 /* The CSV columns of a kind, NULL-terminated (built once, kept). */
 const char *const *cs_record_kind_csv(const cs_record_kind *k);
-/* The column named name in k (rows' kinds included), or NULL. */
-const cs_column *cs_record_kind_column(const cs_record_kind *k, const char *name);
 
 /* Filling a record through its declarations. */
 void cs_col_str(cs_record *r, const cs_column *col, const char *value); /* NULL: null / empty */
