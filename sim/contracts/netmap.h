@@ -65,6 +65,8 @@ void cs_netmap_free(cs_netmap *m);
 /* The tier index of name, added if new (at most CS_NETMAP_MAX_TIERS; the
  * last one is "?" beyond that). */
 int cs_netmap_tier(cs_netmap *m, const char *name);
+/* The index of "?", added if new. */
+int cs_netmap_tier_unknown(cs_netmap *m);
 
 /* Conveniences over the ops. */
 char *cs_netmap_link_name(const cs_netmap *m, int64_t id); /* g_free it */
