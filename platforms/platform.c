@@ -255,6 +255,26 @@ void cs_platform_two_tier(const cs_platform *p, cs_two_tier *out)
     out->node_of = spread_node_of;
 }
 
+void cs_platform_hierarchy(const cs_platform *p, cs_hierarchy *out)
+{
+  if (p->family->hierarchy)
+    p->family->hierarchy(p, out);
+  else
+    cs_hier_flat(out, p->nodes, p->cores, "?");
+  out->spread = p->mapping == CS_MAP_SPREAD;
+}
+
+cs_netmap *cs_platform_netmap(const cs_platform *p, GError **err)
+{
+  if (!p->family->netmap) {
+    char *d = cs_platform_describe(p);
+    cs_input_error(err, "platform %s has no route table of its own yet", d);
+    g_free(d);
+    return NULL;
+  }
+  return p->family->netmap(p, err);
+}
+
 const char *cs_platform_link_tier(const cs_platform *p, const char *link_name)
 {
   return p->family->link_tier ? p->family->link_tier(p, link_name) : NULL;

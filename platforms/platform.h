@@ -30,6 +30,8 @@
 #ifndef COLLSIM_PLATFORM_H
 #define COLLSIM_PLATFORM_H
 
+#include "sim/contracts/hierarchy.h"
+#include "sim/contracts/netmap.h"
 #include "sim/contracts/two_tier.h"
 
 #include <glib.h>
@@ -84,8 +86,18 @@ typedef struct cs_platform_family {
    * *src and *dst (g_free them).  NULL when the file's routes tell. */
   bool (*link_ends)(const cs_platform *p, const char *link_name, char **src, char **dst);
   /* The two-tier view (seed 001); NULL: a flat view, one supernode of every
-   * node. */
+   * node.  (Being replaced by `hierarchy`, issue 27.) */
   void (*two_tier)(const cs_platform *p, cs_two_tier *out);
+  /* The hierarchy view (sim/contracts/hierarchy.h) of a resolved platform:
+   * its levels, top first, down to node and core; the mapping of ranks is
+   * set by cs_platform_hierarchy.  NULL: flat (one level "node"). */
+  void (*hierarchy)(const cs_platform *p, cs_hierarchy *out);
+  /* The links and routes of a resolved platform without SimGrid
+   * (sim/contracts/netmap.h): the same link names, and the same routes, as
+   * SimGrid gives for the XML write_xml writes (tests/unit/netmap_vs_simgrid.c
+   * checks every ordered pair of nodes of every example).  NULL with err
+   * when it cannot be built. */
+  cs_netmap *(*netmap)(const cs_platform *p, GError **err);
   void (*free_data)(void *data);
 } cs_platform_family;
 
@@ -148,6 +160,10 @@ int *cs_platform_host_map(const cs_platform *p, int64_t n);
 
 /* The two-tier view for p ranks = slots (schedules see every core). */
 void cs_platform_two_tier(const cs_platform *p, cs_two_tier *out);
+/* The hierarchy view (the family's, with the platform's rank mapping). */
+void cs_platform_hierarchy(const cs_platform *p, cs_hierarchy *out);
+/* The SimGrid-free links and routes (g_free with cs_netmap_free). */
+cs_netmap *cs_platform_netmap(const cs_platform *p, GError **err);
 
 /* Tier of a link by name when the platform file gave none. */
 const char *cs_platform_link_tier(const cs_platform *p, const char *link_name);
