@@ -208,6 +208,78 @@ static void dragonfly_xml(cs_net_xml *x)
   fputs("  </zone>\n", f);
 }
 
+/* ---- the netmap: own links are the L1 links (group g, router a to b:
+ * g*A*(A-1) + a*(A-1) + b - (b > a)), then the terminal links (global node
+ * x: 2x up, 2x+1 down) ---- */
+
+static int32_t l1_id(const cs_net *n, int64_t g, int64_t a, int64_t b)
+{
+  return cs_net_own_link_id(n, g * n->df_a * (n->df_a - 1) + a * (n->df_a - 1) + b - (b > a));
+}
+
+static int32_t term_id(const cs_net *n, int64_t node, bool up)
+{
+  return cs_net_own_link_id(n, n->df_g * n->df_a * (n->df_a - 1) + 2 * node + !up);
+}
+
+static void dragonfly_own_link(const cs_net *n, int64_t idx, cs_net_link *out)
+{
+  int64_t l1 = n->df_g * n->df_a * (n->df_a - 1);
+  if (idx < l1) {
+    int64_t per = n->df_a - 1, g = idx / (n->df_a * per), a = idx / per % n->df_a, b = idx % per;
+    b += b >= a;
+    g_string_append_printf(out->name, "L1-g%lld-r%lld-r%lld", LL(g), LL(a), LL(b));
+    g_string_append_printf(out->src, "router-%lld-%lld", LL(g), LL(a));
+    g_string_append_printf(out->dst, "router-%lld-%lld", LL(g), LL(b));
+    out->tier = "L1";
+    out->bw = n->l1_bw;
+    return;
+  }
+  int64_t node = (idx - l1) / 2, g = node / n->nps, j = node % n->nps, r = j / n->df_p;
+  bool up = (idx - l1) % 2 == 0;
+  g_string_append_printf(out->name, "T-g%lld-r%lld-n%lld-%s", LL(g), LL(r), LL(j), up ? "up" : "down");
+  g_string_append_printf(up ? out->src : out->dst, "node-%lld", LL(node));
+  g_string_append_printf(up ? out->dst : out->src, "router-%lld-%lld", LL(g), LL(r));
+  out->tier = "T";
+  out->bw = n->term_bw;
+}
+
+static void dragonfly_l2_ends(const cs_net *n, int64_t a, int64_t b, GString *src, GString *dst)
+{
+  g_string_append_printf(src, "router-%lld-%lld", LL(a), LL(cs_net_df_gateway_router(n, a, b)));
+  g_string_append_printf(dst, "router-%lld-%lld", LL(b), LL(cs_net_df_landing_router(n, a, b)));
+}
+
+/* Minimal routing as the XML's zones give it: terminal up, an L1 hop to
+ * the gateway router unless it is the node's own, L2, an L1 hop from the
+ * landing router unless it is the destination's, terminal down. */
+static int dragonfly_route(const cs_net *n, int64_t a, int64_t b, int32_t *out)
+{
+  int64_t ga = a / n->nps, gb = b / n->nps, ra = a % n->nps / n->df_p, rb = b % n->nps / n->df_p;
+  int len = 0;
+  out[len++] = term_id(n, a, true);
+  if (ga == gb) {
+    if (ra != rb)
+      out[len++] = l1_id(n, ga, ra, rb);
+  } else {
+    int64_t gw = cs_net_df_gateway_router(n, ga, gb), land = cs_net_df_landing_router(n, ga, gb);
+    if (ra != gw)
+      out[len++] = l1_id(n, ga, ra, gw);
+    out[len++] = cs_net_l2_link_id(n, ga, gb);
+    if (land != rb)
+      out[len++] = l1_id(n, gb, land, rb);
+  }
+  out[len++] = term_id(n, b, false);
+  return len;
+}
+
+static void dragonfly_levels(const cs_net *n, cs_hierarchy *h, const char **node_tier)
+{
+  cs_hier_push(h, "group", "L2", n->df_g);
+  cs_hier_push(h, "router", "L1", n->df_g * n->df_a);
+  *node_tier = "T";
+}
+
 const cs_net_shape cs_net_shape_dragonfly = {
     .name = "dragonfly",
     .terminal_links = true,
@@ -217,6 +289,10 @@ const cs_net_shape cs_net_shape_dragonfly = {
     .gateway = dragonfly_gateway,
     .count_links = dragonfly_count_links,
     .xml = dragonfly_xml,
+    .own_link = dragonfly_own_link,
+    .route = dragonfly_route,
+    .l2_ends = dragonfly_l2_ends,
+    .levels = dragonfly_levels,
 };
 
 static bool dragonfly_parse(cs_platform *p, const char *args, GError **err)
@@ -236,5 +312,7 @@ const cs_platform_family cs_platform_dragonfly = {
     .write_xml = cs_net_family_write,
     .estimate = cs_net_family_estimate,
     .two_tier = cs_net_family_two_tier,
+    .hierarchy = cs_net_family_hierarchy,
+    .netmap = cs_net_family_netmap,
     .free_data = g_free,
 };

@@ -130,6 +130,56 @@ static void percs_xml(cs_net_xml *x)
   fputs("  </zone>\n", f);
 }
 
+/* ---- the netmap: L1 link (s, i, j) is own link s*nps*(nps-1) + i*(nps-1) + j - (j > i) ---- */
+
+static int32_t l1_id(const cs_net *n, int64_t s, int64_t i, int64_t j)
+{
+  return cs_net_own_link_id(n, s * n->nps * (n->nps - 1) + i * (n->nps - 1) + j - (j > i));
+}
+
+static void percs_own_link(const cs_net *n, int64_t idx, cs_net_link *out)
+{
+  int64_t per = n->nps - 1, s = idx / (n->nps * per), i = idx / per % n->nps, j = idx % per;
+  j += j >= i;
+  g_string_append_printf(out->name, "L1-s%lld-n%lld-n%lld", LL(s), LL(i), LL(j));
+  g_string_append_printf(out->src, "node-%lld", LL(s * n->nps + i));
+  g_string_append_printf(out->dst, "node-%lld", LL(s * n->nps + j));
+  out->tier = "L1";
+  out->bw = n->l1_bw;
+}
+
+static void percs_l2_ends(const cs_net *n, int64_t a, int64_t b, GString *src, GString *dst)
+{
+  g_string_append_printf(src, "node-%lld", LL(a * n->nps + cs_net_gateway(n, a, b)));
+  g_string_append_printf(dst, "node-%lld", LL(b * n->nps + cs_net_landing(n, a, b)));
+}
+
+/* L1 to the gateway, L2, L1 from the landing node (SimGrid's hierarchical
+ * routing through the zoneRoute's gw_src and gw_dst; no L1 hop where the
+ * node is the gateway or the landing node itself). */
+static int percs_route(const cs_net *n, int64_t a, int64_t b, int32_t *out)
+{
+  int64_t sa = a / n->nps, ia = a % n->nps, sb = b / n->nps, ib = b % n->nps;
+  if (sa == sb) {
+    out[0] = l1_id(n, sa, ia, ib);
+    return 1;
+  }
+  int64_t gw = cs_net_gateway(n, sa, sb), land = cs_net_landing(n, sa, sb);
+  int len = 0;
+  if (ia != gw)
+    out[len++] = l1_id(n, sa, ia, gw);
+  out[len++] = cs_net_l2_link_id(n, sa, sb);
+  if (land != ib)
+    out[len++] = l1_id(n, sb, land, ib);
+  return len;
+}
+
+static void percs_levels(const cs_net *n, cs_hierarchy *h, const char **node_tier)
+{
+  cs_hier_push(h, "supernode", "L2", n->sn);
+  *node_tier = "L1";
+}
+
 const cs_net_shape cs_net_shape_percs = {
     .name = "percs",
     .terminal_links = false,
@@ -139,6 +189,10 @@ const cs_net_shape cs_net_shape_percs = {
     .gateway = percs_gateway,
     .count_links = percs_count_links,
     .xml = percs_xml,
+    .own_link = percs_own_link,
+    .route = percs_route,
+    .l2_ends = percs_l2_ends,
+    .levels = percs_levels,
 };
 
 cs_net cs_net_percs(int64_t sn, int64_t nps, int64_t cpn)
@@ -172,5 +226,7 @@ const cs_platform_family cs_platform_percs = {
     .write_xml = cs_net_family_write,
     .estimate = cs_net_family_estimate,
     .two_tier = cs_net_family_two_tier,
+    .hierarchy = cs_net_family_hierarchy,
+    .netmap = cs_net_family_netmap,
     .free_data = g_free,
 };

@@ -296,3 +296,187 @@ void cs_net_family_estimate(const cs_platform *p, int64_t *links, int64_t *xml_b
 
 void cs_net_family_two_tier(const cs_platform *p, cs_two_tier *out) { *out = ((const cs_net *)p->data)->tt; }
 
+
+/* ---- the netmap and the hierarchy ---- */
+
+int32_t cs_net_loopback_link_id(const cs_net *n, int64_t g)
+{
+  (void)n;
+  return (int32_t)g;
+}
+
+int32_t cs_net_l2_link_id(const cs_net *n, int64_t a, int64_t b)
+{
+  return (int32_t)(cs_net_nodes(n) + a * (n->sn - 1) + b - (b > a));
+}
+
+int32_t cs_net_own_link_id(const cs_net *n, int64_t idx) { return (int32_t)(cs_net_nodes(n) + n->sn * (n->sn - 1) + idx); }
+
+/* The class of link id: its index inside the class. */
+typedef enum { LINK_LOOPBACK, LINK_L2, LINK_OWN } link_class;
+
+static link_class classify(const cs_net *n, int64_t id, int64_t *idx)
+{
+  int64_t nodes = cs_net_nodes(n), l2 = n->sn * (n->sn - 1);
+  if (id < nodes) {
+    *idx = id;
+    return LINK_LOOPBACK;
+  }
+  if (id < nodes + l2) {
+    *idx = id - nodes;
+    return LINK_L2;
+  }
+  *idx = id - nodes - l2;
+  return LINK_OWN;
+}
+
+/* L2 link idx joins supernode a to b. */
+static void l2_pair(const cs_net *n, int64_t idx, int64_t *a, int64_t *b)
+{
+  *a = idx / (n->sn - 1);
+  *b = idx % (n->sn - 1);
+  *b += *b >= *a;
+}
+
+/* Everything known of link id: name, ends, tier, bandwidth, latency. */
+static void describe_link(const cs_net *n, int64_t id, GString *name, GString *src, GString *dst, const char **tier,
+                          double *bw, double *lat)
+{
+  int64_t idx, a, b;
+  *lat = n->latency;
+  switch (classify(n, id, &idx)) {
+  case LINK_LOOPBACK:
+    g_string_append_printf(name, "lo-node-%lld", LL(idx));
+    g_string_append_printf(src, "node-%lld", LL(idx));
+    g_string_append_printf(dst, "node-%lld", LL(idx));
+    *tier = "intra";
+    *bw = n->loopback_bw;
+    *lat = n->loopback_lat;
+    return;
+  case LINK_L2:
+    l2_pair(n, idx, &a, &b);
+    g_string_append_printf(name, "L2-%c%lld-%c%lld", n->shape->terminal_links ? 'g' : 's', LL(a),
+                           n->shape->terminal_links ? 'g' : 's', LL(b));
+    n->shape->l2_ends(n, a, b, src, dst);
+    *tier = "L2";
+    *bw = n->l2_bw;
+    return;
+  case LINK_OWN: {
+    cs_net_link l = {name, src, dst, NULL, 0};
+    n->shape->own_link(n, idx, &l);
+    *tier = l.tier;
+    *bw = l.bw;
+    return;
+  }
+  }
+}
+
+typedef struct net_map {
+  cs_net net;
+  int tier_index[4]; /* L1, L2, T, intra in the map's tiers */
+} net_map;
+
+static const cs_net *map_net(const cs_netmap *m) { return &((const net_map *)m->data)->net; }
+
+static void nm_name(const cs_netmap *m, int64_t id, GString *out)
+{
+  GString *src = g_string_new(NULL), *dst = g_string_new(NULL);
+  const char *tier;
+  double bw, lat;
+  describe_link(map_net(m), id, out, src, dst, &tier, &bw, &lat);
+  g_string_free(src, TRUE);
+  g_string_free(dst, TRUE);
+}
+
+static bool nm_ends(const cs_netmap *m, int64_t id, GString *src, GString *dst)
+{
+  GString *name = g_string_new(NULL);
+  const char *tier;
+  double bw, lat;
+  describe_link(map_net(m), id, name, src, dst, &tier, &bw, &lat);
+  g_string_free(name, TRUE);
+  return true;
+}
+
+static int nm_tier(const cs_netmap *m, int64_t id)
+{
+  const net_map *d = m->data;
+  int64_t idx;
+  switch (classify(&d->net, id, &idx)) {
+  case LINK_LOOPBACK:
+    return d->tier_index[3];
+  case LINK_L2:
+    return d->tier_index[1];
+  default:
+    return idx < cs_net_count_links(&d->net).l1 ? d->tier_index[0] : d->tier_index[2];
+  }
+}
+
+static double nm_value(const cs_netmap *m, int64_t id, bool latency)
+{
+  GString *name = g_string_new(NULL), *src = g_string_new(NULL), *dst = g_string_new(NULL);
+  const char *tier;
+  double bw, lat;
+  describe_link(map_net(m), id, name, src, dst, &tier, &bw, &lat);
+  g_string_free(name, TRUE);
+  g_string_free(src, TRUE);
+  g_string_free(dst, TRUE);
+  return latency ? lat : bw;
+}
+
+static double nm_bw(const cs_netmap *m, int64_t id) { return nm_value(m, id, false); }
+static double nm_lat(const cs_netmap *m, int64_t id) { return nm_value(m, id, true); }
+
+static int nm_route(const cs_netmap *m, int64_t a, int64_t b, int32_t *links, int cap)
+{
+  const cs_net *n = map_net(m);
+  int64_t nodes = cs_net_nodes(n);
+  if (a < 0 || b < 0 || a >= nodes || b >= nodes)
+    return -1;
+  int32_t r[8];
+  int len = 1;
+  if (a == b)
+    r[0] = cs_net_loopback_link_id(n, a);
+  else
+    len = n->shape->route(n, a, b, r);
+  for (int i = 0; i < len && i < cap; i++)
+    links[i] = r[i];
+  return len;
+}
+
+static const cs_netmap_ops net_map_ops = {
+    .link_name = nm_name,
+    .link_tier = nm_tier,
+    .link_ends = nm_ends,
+    .link_bandwidth = nm_bw,
+    .link_latency = nm_lat,
+    .route = nm_route,
+    .free_data = g_free,
+};
+
+cs_netmap *cs_net_family_netmap(const cs_platform *p, GError **err)
+{
+  (void)err;
+  net_map *d = g_new0(net_map, 1);
+  d->net = *(const cs_net *)p->data;
+  cs_net_link_counts c = cs_net_count_links(&d->net);
+  cs_netmap *m = cs_netmap_new(&net_map_ops, d, cs_net_nodes(&d->net), c.l1 + c.l2 + c.term + c.loopback);
+  /* report order: the order of first appearance by name (L1-, L2-, T-, lo-), intra last */
+  d->tier_index[0] = cs_netmap_tier(m, "L1");
+  d->tier_index[1] = cs_netmap_tier(m, "L2");
+  d->tier_index[2] = d->net.shape->terminal_links ? cs_netmap_tier(m, "T") : -1;
+  d->tier_index[3] = cs_netmap_tier(m, "intra");
+  return m;
+}
+
+void cs_net_family_hierarchy(const cs_platform *p, cs_hierarchy *out)
+{
+  const cs_net *n = p->data;
+  memset(out, 0, sizeof *out);
+  const char *node_tier = "L1";
+  n->shape->levels(n, out, &node_tier);
+  cs_hier_finish(out, cs_net_nodes(n), n->cpn, node_tier);
+  out->gateway = n->tt.gateway;
+  out->landing = n->tt.landing;
+  memcpy(out->wiring, n->tt.wiring, sizeof out->wiring);
+}

@@ -19,6 +19,8 @@
 #ifndef COLLSIM_TWO_TIER_NET_H
 #define COLLSIM_TWO_TIER_NET_H
 
+#include "sim/contracts/hierarchy.h"
+#include "sim/contracts/netmap.h"
 #include "sim/contracts/two_tier.h"
 
 #include <glib.h>
@@ -101,6 +103,22 @@ void cs_net_xml_loopback(cs_net_xml *x, int64_t g);
 void cs_net_xml_host(cs_net_xml *x, const char *indent, int64_t g);
 void cs_net_xml_loopback_route(cs_net_xml *x, const char *indent, int64_t g);
 
+/* The netmap (sim/contracts/netmap.h) of both families, without SimGrid:
+ * link ids are the loopbacks (node g: id g), then the L2 links (supernode a
+ * to b: nodes + a * (sn - 1) + b - (b > a)), then the family's own links
+ * (L1, and T on Dragonfly: cs_net_own_link_id); names, ends, bandwidths
+ * and routes as the family's XML gives them to SimGrid. */
+int32_t cs_net_loopback_link_id(const cs_net *n, int64_t g);
+int32_t cs_net_l2_link_id(const cs_net *n, int64_t a, int64_t b);
+int32_t cs_net_own_link_id(const cs_net *n, int64_t idx);
+
+/* One of the family's own links, described. */
+typedef struct cs_net_link {
+  GString *name, *src, *dst; /* appended to */
+  const char *tier;          /* "L1", "T" */
+  double bw;
+} cs_net_link;
+
 /* What a family (percs.c, dragonfly.c) tells the shared code: the shared
  * code calls a family only through its cs_net_shape, never by name. */
 struct cs_net_shape {
@@ -118,6 +136,16 @@ struct cs_net_shape {
   void (*count_links)(const cs_net *n, cs_net_link_counts *c);
   /* The zones, links and routes of the XML (between the platform tags). */
   void (*xml)(cs_net_xml *x);
+  /* Own link idx (0 .. l1 + term - 1), as the XML declares and routes it. */
+  void (*own_link)(const cs_net *n, int64_t idx, cs_net_link *out);
+  /* The links SimGrid routes from node a to node b != a through the XML,
+   * as ids (at most 8); returns their number. */
+  int (*route)(const cs_net *n, int64_t a, int64_t b, int32_t *out);
+  /* The netpoints the L2 link from supernode a to b joins (appended). */
+  void (*l2_ends)(const cs_net *n, int64_t a, int64_t b, GString *src, GString *dst);
+  /* The hierarchy's levels above the node (cs_hier_push), top first, and
+   * the tier joining the nodes at the lowest of them. */
+  void (*levels)(const cs_net *n, cs_hierarchy *h, const char **node_tier);
 };
 
 extern const cs_net_shape cs_net_shape_percs;     /* percs.c */
@@ -130,5 +158,7 @@ char *cs_net_family_describe(const struct cs_platform *p);
 bool cs_net_family_write(const struct cs_platform *p, FILE *out);
 void cs_net_family_estimate(const struct cs_platform *p, int64_t *links, int64_t *xml_bytes);
 void cs_net_family_two_tier(const struct cs_platform *p, cs_two_tier *out);
+void cs_net_family_hierarchy(const struct cs_platform *p, cs_hierarchy *out);
+cs_netmap *cs_net_family_netmap(const struct cs_platform *p, GError **err);
 
 #endif

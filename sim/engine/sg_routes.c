@@ -409,7 +409,7 @@ static bool setup_zones(cs_routes *r, GError **err)
   for (int64_t g = 0; ok && g < r->nodes; g++) {
     leaf[g] = GPOINTER_TO_INT(g_hash_table_lookup(where, r->host[g])) - 1;
     if (leaf[g] < 0) {
-      g_set_error(err, CS_INPUT_ERROR, 1, "host node-%lld is in no zone", (long long)g);
+      g_set_error(err, CS_INPUT_ERROR, 1, "host %s is in no zone", sg_host_get_name(r->host[g]));
       ok = false;
     } else if (r->zone[leaf[g]].depth + 1 > r->levels) {
       r->levels = r->zone[leaf[g]].depth + 1;
@@ -441,7 +441,7 @@ static int query(cs_routes *r, int64_t a, int64_t b)
     sg_link_t l = xbt_dynar_get_as(r->dyn, i, sg_link_t);
     int id = GPOINTER_TO_INT(g_hash_table_lookup(r->link_id, l));
     if (id == 0)
-      g_error("route node-%lld -> node-%lld uses link %s, which sg_link_list() did not list", (long long)a,
+      g_error("route of nodes %lld -> %lld uses link %s, which sg_link_list() did not list", (long long)a,
               (long long)b, sg_link_get_name(l));
     r->q[i] = id - 1;
   }
@@ -516,6 +516,29 @@ static ztable *build_table(cs_routes *r, const zone *ca, const zone *cb)
 
 /* ---- API ---- */
 
+static int host_name_cmp(const void *a, const void *b)
+{
+  return cs_natural_cmp(sg_host_get_name(*(const sg_host_t *)a), sg_host_get_name(*(const sg_host_t *)b));
+}
+
+/* Node g is the g-th host in natural order of names, as the engine places
+ * ranks (sim/engine/sg_engine.c). */
+static bool hosts_in_order(cs_routes *r, const char *file, GError **err)
+{
+  size_t count = sg_host_count();
+  if ((int64_t)count < r->nodes) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "platform %s has %zu hosts; the run needs %lld", file, count,
+                (long long)r->nodes);
+    return false;
+  }
+  sg_host_t *all = sg_host_list();
+  qsort(all, count, sizeof *all, host_name_cmp);
+  r->host = g_new(sg_host_t, r->nodes);
+  memcpy(r->host, all, (size_t)r->nodes * sizeof *all);
+  free(all);
+  return true;
+}
+
 cs_routes *cs_routes_open(const cs_engine_config *cfg, int64_t nodes, const cs_link_namer *namer, GError **err)
 {
   if (nodes < 1) {
@@ -531,18 +554,10 @@ cs_routes *cs_routes_open(const cs_engine_config *cfg, int64_t nodes, const cs_l
   r->nodes = nodes;
   r->compose = !s.bypass;
   r->dyn = xbt_dynar_new(sizeof(sg_link_t), NULL);
-  r->host = g_new(sg_host_t, nodes);
-  for (int64_t g = 0; g < nodes; g++) {
-    char name[32];
-    snprintf(name, sizeof name, "node-%lld", (long long)g);
-    r->host[g] = sg_host_by_name(name);
-    if (!r->host[g]) {
-      g_set_error(err, CS_INPUT_ERROR, 1, "platform %s has no host %s (%lld nodes wanted, %zu hosts)",
-                  cfg->platform_file, name, (long long)nodes, sg_host_count());
-      scan_clear(&s);
-      cs_routes_close(r);
-      return NULL;
-    }
+  if (!hosts_in_order(r, cfg->platform_file, err)) {
+    scan_clear(&s);
+    cs_routes_close(r);
+    return NULL;
   }
   setup_links(r, &s, namer);
   scan_clear(&s);
