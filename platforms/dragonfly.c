@@ -311,7 +311,6 @@ const cs_platform_family cs_platform_dragonfly = {
     .describe = cs_net_family_describe,
     .write_xml = cs_net_family_write,
     .estimate = cs_net_family_estimate,
-    .two_tier = cs_net_family_two_tier,
     .hierarchy = cs_net_family_hierarchy,
     .netmap = cs_net_family_netmap,
     .free_data = g_free,

@@ -224,35 +224,13 @@ int *cs_platform_host_map(const cs_platform *p, int64_t n)
   return host;
 }
 
-/* ---- two-tier view ---- */
-
-static int64_t flat_gateway(const cs_two_tier *t, int64_t from, int64_t to)
-{
-  (void)t;
-  (void)from;
-  (void)to;
-  return -1; /* one supernode: no second tier */
-}
-
-static int64_t spread_node_of(const cs_two_tier *t, int64_t rank)
-{
-  return rank % (t->sn * t->nps);
-}
+/* ---- the hierarchy and its two-tier projection ---- */
 
 void cs_platform_two_tier(const cs_platform *p, cs_two_tier *out)
 {
-  memset(out, 0, sizeof *out);
-  if (p->family->two_tier) {
-    p->family->two_tier(p, out);
-  } else {
-    out->sn = 1;
-    out->nps = p->nodes;
-    out->cpn = p->cores;
-    out->p = p->nodes * p->cores;
-    out->gateway = out->landing = flat_gateway;
-  }
-  if (p->mapping == CS_MAP_SPREAD)
-    out->node_of = spread_node_of;
+  cs_hierarchy h;
+  cs_platform_hierarchy(p, &h);
+  cs_hier_two_tier(&h, out);
 }
 
 void cs_platform_hierarchy(const cs_platform *p, cs_hierarchy *out)

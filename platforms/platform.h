@@ -85,9 +85,6 @@ typedef struct cs_platform_family {
    * no route of that link alone), from its name; FALSE when unknown, else
    * *src and *dst (g_free them).  NULL when the file's routes tell. */
   bool (*link_ends)(const cs_platform *p, const char *link_name, char **src, char **dst);
-  /* The two-tier view (seed 001); NULL: a flat view, one supernode of every
-   * node.  (Being replaced by `hierarchy`, issue 27.) */
-  void (*two_tier)(const cs_platform *p, cs_two_tier *out);
   /* The hierarchy view (sim/contracts/hierarchy.h) of a resolved platform:
    * its levels, top first, down to node and core; the mapping of ranks is
    * set by cs_platform_hierarchy.  NULL: flat (one level "node"). */
@@ -158,7 +155,8 @@ int64_t cs_platform_node_of(const cs_platform *p, int64_t rank);
 /* host_of[r] for r < n (g_free it). */
 int *cs_platform_host_map(const cs_platform *p, int64_t n);
 
-/* The two-tier view for p ranks = slots (schedules see every core). */
+/* The two-tier view for p ranks = slots (schedules see every core): the
+ * projection of the hierarchy (cs_hier_two_tier). */
 void cs_platform_two_tier(const cs_platform *p, cs_two_tier *out);
 /* The hierarchy view (the family's, with the platform's rank mapping). */
 void cs_platform_hierarchy(const cs_platform *p, cs_hierarchy *out);

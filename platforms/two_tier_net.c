@@ -294,7 +294,6 @@ void cs_net_family_estimate(const cs_platform *p, int64_t *links, int64_t *xml_b
   cs_net_estimate(p->data, links, xml_bytes);
 }
 
-void cs_net_family_two_tier(const cs_platform *p, cs_two_tier *out) { *out = ((const cs_net *)p->data)->tt; }
 
 
 /* ---- the netmap and the hierarchy ---- */

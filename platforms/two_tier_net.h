@@ -157,7 +157,6 @@ bool cs_net_family_parse(struct cs_platform *p, const cs_net_shape *shape, const
 char *cs_net_family_describe(const struct cs_platform *p);
 bool cs_net_family_write(const struct cs_platform *p, FILE *out);
 void cs_net_family_estimate(const struct cs_platform *p, int64_t *links, int64_t *xml_bytes);
-void cs_net_family_two_tier(const struct cs_platform *p, cs_two_tier *out);
 void cs_net_family_hierarchy(const struct cs_platform *p, cs_hierarchy *out);
 cs_netmap *cs_net_family_netmap(const struct cs_platform *p, GError **err);
 

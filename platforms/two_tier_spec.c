@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Is the family a two-tier network (its platforms hold a cs_net)? */
-static bool is_two_tier_net(const cs_platform_family *f) { return f && f->two_tier == cs_net_family_two_tier; }
+static bool is_two_tier_net(const cs_platform_family *f) { return f && f->netmap == cs_net_family_netmap; }
 
 /* "percs, dragonfly": the registry's two-tier families (g_free it). */
 static char *two_tier_kinds(void)

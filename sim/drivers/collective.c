@@ -132,8 +132,52 @@ struct cs_coll_session {
   bool xml_is_temp;
   cs_engine_config ec;
   int *host_of;
-  cs_routes *routes; /* --links (traffic per link) and --timed (the cost parameters) */
+  /* --links (traffic per link) and --timed (the cost parameters): the
+   * platform's links and routes, without SimGrid */
+  cs_netmap *map;
+  cs_route_buf route_buf;
+  int64_t *by_name; /* link ids in natural order of names: the per-link CSV's order and numbers */
+  /* --timed --links: SimGrid's own routes, for the links of the messages
+   * delivered, as netmap ids (sg_to_map); and, for a platform without a
+   * netmap of its own, the netmap itself */
+  cs_routes *sg;
+  int64_t *sg_to_map;
+  int32_t *sg_buf;
+  bool sg_unmapped; /* SimGrid routed over a link the netmap does not have */
 };
+
+/* The platform's netmap; a family without one (transitional) is routed by
+ * SimGrid. */
+static bool open_netmap(cs_coll_session *s, GError **err)
+{
+  GError *e = NULL;
+  s->map = cs_platform_netmap(s->platform, &e);
+  if (s->map)
+    return true;
+  g_clear_error(&e);
+  if (!s->xml && !cs_platform_xml_for_run(s->platform, &s->xml, &s->xml_is_temp, err))
+    return false;
+  cs_engine_config ec = s->ec;
+  ec.platform_file = s->xml;
+  cs_link_namer namer = cs_platform_link_namer(s->platform);
+  s->sg = cs_routes_open(&ec, cs_tt_nodes(&s->tt), &namer, err);
+  if (!s->sg)
+    return false;
+  s->map = cs_routes_netmap(s->sg);
+  return true;
+}
+
+/* SimGrid's routes for the timed run's delivered messages, mapped by name. */
+static bool open_simgrid_routes(cs_coll_session *s, GError **err)
+{
+  if (!s->sg && !(s->sg = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), NULL, err)))
+    return false;
+  int64_t n = cs_routes_nlinks(s->sg);
+  s->sg_to_map = g_new(int64_t, n > 0 ? n : 1);
+  for (int64_t l = 0; l < n; l++)
+    s->sg_to_map[l] = cs_netmap_link_id(s->map, cs_routes_link_name(s->sg, l));
+  return true;
+}
 
 cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_options *o, const cs_engine_config *ec,
                                       GError **err)
@@ -143,10 +187,9 @@ cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_option
   s->opt = *o;
   cs_platform_two_tier(p, &s->tt);
   s->ec = *ec;
-  bool need_xml = o->links || o->timed;
-  if (!need_xml)
+  if (!o->links && !o->timed)
     return s;
-  if (!cs_platform_xml_for_run(p, &s->xml, &s->xml_is_temp, err))
+  if (o->timed && !cs_platform_xml_for_run(p, &s->xml, &s->xml_is_temp, err))
     goto fail;
   s->ec.platform_file = s->xml;
   s->ec.cores = p->cores;
@@ -156,9 +199,7 @@ cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_option
     s->host_of = cs_platform_host_map(p, s->tt.p);
     s->ec.host_of = s->host_of;
   }
-  cs_link_namer namer = cs_platform_link_namer(p); /* the family names the links SimGrid made itself */
-  s->routes = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), &namer, err);
-  if (!s->routes)
+  if (!open_netmap(s, err) || (o->links && o->timed && !open_simgrid_routes(s, err)))
     goto fail;
   return s;
 fail:
@@ -170,8 +211,13 @@ void cs_coll_session_close(cs_coll_session *s)
 {
   if (!s)
     return;
-  if (s->routes)
-    cs_routes_close(s->routes);
+  cs_netmap_free(s->map);
+  cs_route_buf_clear(&s->route_buf);
+  g_free(s->by_name);
+  if (s->sg)
+    cs_routes_close(s->sg);
+  g_free(s->sg_to_map);
+  g_free(s->sg_buf);
   if (s->xml_is_temp)
     cs_tempfile_remove(s->xml);
   g_free(s->xml);
@@ -225,12 +271,25 @@ static void to_timed(void *user, int64_t src, int64_t dst, uint64_t bytes, uint6
   g_array_append_val((GArray *)user, r);
 }
 
-static int route_of(void *ctx, int64_t a, int64_t b, const int32_t **links) { return cs_routes_get(ctx, a, b, links); }
+static int route_of(void *ctx, int64_t a, int64_t b, const int32_t **links)
+{
+  cs_coll_session *S = ctx;
+  return cs_netmap_route(S->map, &S->route_buf, a, b, links);
+}
 
-/* SimGrid's route, asked for every message delivered. */
+/* SimGrid's route, asked for every message delivered, as netmap ids. */
 static int route_direct(void *ctx, int64_t a, int64_t b, const int32_t **links)
 {
-  return cs_routes_get_direct(ctx, a, b, links);
+  cs_coll_session *S = ctx;
+  const int32_t *sg;
+  int n = cs_routes_get_direct(S->sg, a, b, &sg);
+  S->sg_buf = g_renew(int32_t, S->sg_buf, n > 0 ? n : 1);
+  for (int i = 0; i < n; i++) {
+    S->sg_unmapped |= S->sg_to_map[sg[i]] < 0;
+    S->sg_buf[i] = S->sg_to_map[sg[i]] < 0 ? 0 : (int32_t)S->sg_to_map[sg[i]];
+  }
+  *links = S->sg_buf;
+  return n;
 }
 
 static void pattern_progress(void *user, int64_t done)
@@ -275,14 +334,19 @@ static bool same_links(const run_state *R, GError **err)
 {
   if (!R->delivered)
     return true;
-  cs_routes *routes = R->S->routes;
-  for (int64_t l = 0; l < cs_routes_nlinks(routes); l++) {
+  const cs_netmap *map = R->S->map;
+  if (R->S->sg_unmapped) {
+    g_set_error(err, CS_INTERNAL_ERROR, 1, "SimGrid routed a message over a link that collsim's route table of "
+                "the platform does not have");
+    return false;
+  }
+  for (int64_t l = 0; l < map->nlinks; l++) {
     uint64_t b = cs_linkusage_link_bytes(R->delivered, l), m = cs_linkusage_link_messages(R->delivered, l);
     uint64_t want_b = cs_linkusage_link_bytes(R->lu, l), want_m = cs_linkusage_link_messages(R->lu, l);
     if (b != want_b || m != want_m) {
       g_set_error(err, CS_INTERNAL_ERROR, 1, "link %s carried %" PRIu64 " bytes in %" PRIu64 " messages in the timed "
                   "run, but the schedule routes %" PRIu64 " bytes in %" PRIu64 " messages over it",
-                  cs_routes_link_name(routes, l), b, m, want_b, want_m);
+                  cs_netmap_link_name(map, l), b, m, want_b, want_m);
       return false;
     }
   }
@@ -309,7 +373,7 @@ static bool run_timed(run_state *R, GError **err)
   R->timed = true;
   R->beta = 1.0 / R->S->platform->link_bw;
   double mean = R->pattern.messages ? (double)R->pattern.bytes / (double)R->pattern.messages : 0;
-  cs_cost_params_derive(&R->cost, R->S->routes, &R->S->tt, &R->S->ec, R->S->opt.gamma, mean);
+  cs_cost_params_derive(&R->cost, R->S->map, &R->S->tt, &R->S->ec, R->S->opt.gamma, mean);
   R->cost_s = R->it->algo->cost(&R->prm, &R->cost);
   if (!(R->t.finished == R->prm.p && !R->t.size_mismatches && !R->t.stray_messages &&
         same_pairs(R->timed_pairs, R->untimed) && R->t.messages == R->pattern.messages &&
@@ -331,45 +395,61 @@ static const cs_linkusage *counted(const run_state *R) { return R->delivered ? R
  * (a platform file whose hosts have no loopback of their own). */
 static bool *listed_links(const run_state *R)
 {
-  cs_routes *routes = R->S->routes;
-  int64_t n = cs_routes_nlinks(routes);
+  const cs_netmap *map = R->S->map;
+  int64_t n = map->nlinks;
   bool *listed = g_new(bool, n > 0 ? n : 1);
   for (int64_t l = 0; l < n; l++)
-    listed[l] = !cs_routes_link_internal(routes, l) || cs_linkusage_link_messages(counted(R), l) > 0;
+    listed[l] = !cs_netmap_link_internal(map, l) || cs_linkusage_link_messages(counted(R), l) > 0;
   return listed;
 }
 
-/* Per tier, from the listed links: tiers in order of first appearance among
- * the link ids, the intra-node tier last. */
+/* Per tier, from the listed links, in the netmap's order of tiers (the
+ * intra-node tier last). */
 static void summarise_links(run_state *R)
 {
-  cs_routes *routes = R->S->routes;
-  int64_t n = cs_routes_nlinks(routes);
+  const cs_netmap *map = R->S->map;
+  int64_t n = map->nlinks;
   const char **tier = g_new(const char *, n > 0 ? n : 1);
   for (int64_t l = 0; l < n; l++)
-    tier[l] = cs_routes_link_tier(routes, l);
+    tier[l] = cs_netmap_link_tier(map, l);
   R->listed = listed_links(R);
   R->ntiers = cs_linkusage_tiers(counted(R), tier, R->listed, &R->tiers);
   g_free(tier);
-  for (size_t i = 0; i + 1 < R->ntiers; i++)
-    if (strcmp(R->tiers[i].name, "intra") == 0) {
-      cs_tier_summary intra = R->tiers[i];
-      memmove(&R->tiers[i], &R->tiers[i + 1], (R->ntiers - i - 1) * sizeof *R->tiers);
-      R->tiers[R->ntiers - 1] = intra;
-      break;
-    }
+  cs_tier_summary *sorted = g_new(cs_tier_summary, R->ntiers > 0 ? R->ntiers : 1);
+  size_t k = 0;
+  for (int t = 0; t < map->ntiers; t++)
+    for (size_t i = 0; i < R->ntiers; i++)
+      if (strcmp(R->tiers[i].name, map->tier_name[t]) == 0)
+        sorted[k++] = R->tiers[i];
+  g_free(R->tiers);
+  R->tiers = sorted;
 }
 
-static void per_link_csv(const run_state *R, GString *s)
+static void per_link_csv(run_state *R, GString *s)
 {
-  cs_routes *routes = R->S->routes;
+  const cs_netmap *map = R->S->map;
+  if (!R->S->by_name)
+    R->S->by_name = cs_netmap_links_by_name(map);
   g_string_append(s, "link,name,tier,src,dst,bytes,messages\n");
-  for (int64_t l = 0; l < cs_routes_nlinks(routes); l++)
-    if (R->listed[l])
-      g_string_append_printf(s, "%" PRId64 ",%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 "\n", l, cs_routes_link_name(routes, l),
-                             cs_routes_link_tier(routes, l), cs_routes_link_src(routes, l),
-                             cs_routes_link_dst(routes, l), cs_linkusage_link_bytes(counted(R), l),
-                             cs_linkusage_link_messages(counted(R), l));
+  GString *src = g_string_new(NULL), *dst = g_string_new(NULL);
+  for (int64_t k = 0; k < map->nlinks; k++) {
+    int64_t l = R->S->by_name[k];
+    if (!R->listed[l])
+      continue;
+    g_string_truncate(src, 0);
+    g_string_truncate(dst, 0);
+    if (!map->ops->link_ends(map, l, src, dst)) {
+      g_string_assign(src, "?");
+      g_string_assign(dst, "?");
+    }
+    char *name = cs_netmap_link_name(map, l);
+    g_string_append_printf(s, "%" PRId64 ",%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 "\n", k, name,
+                           cs_netmap_link_tier(map, l), src->str, dst->str, cs_linkusage_link_bytes(counted(R), l),
+                           cs_linkusage_link_messages(counted(R), l));
+    g_free(name);
+  }
+  g_string_free(src, TRUE);
+  g_string_free(dst, TRUE);
 }
 
 /* ---- the record ---- */
@@ -476,9 +556,9 @@ cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outpu
   run_state R = {.S = S, .it = it, .verified = -1};
   bool ok = setup(&R, err) && (!S->opt.verify || verify(&R, err));
   if (ok && S->opt.links)
-    R.lu = cs_linkusage_new(cs_routes_nlinks(S->routes), cs_tt_nodes(&S->tt), route_of, S->routes);
+    R.lu = cs_linkusage_new(S->map->nlinks, cs_tt_nodes(&S->tt), route_of, S);
   if (ok && S->opt.links && S->opt.timed)
-    R.delivered = cs_linkusage_new(cs_routes_nlinks(S->routes), cs_tt_nodes(&S->tt), route_direct, S->routes);
+    R.delivered = cs_linkusage_new(S->map->nlinks, cs_tt_nodes(&S->tt), route_direct, S);
   if (ok && S->opt.timed)
     R.untimed = g_array_new(FALSE, FALSE, sizeof(pair_rec));
   R.pairs_csv = out ? out->pairs : NULL;

@@ -7,7 +7,8 @@
 #define MAX_SOURCES 64
 
 typedef struct deriving {
-  cs_routes *routes;
+  const cs_netmap *map;
+  cs_route_buf buf;
   const cs_two_tier *tt;
   double lat_factor, bw_factor;
   int *stamp, *count; /* per link: the group last counted, routes of that group using it */
@@ -16,7 +17,7 @@ typedef struct deriving {
 
 static double link_beta(const deriving *D, int32_t l)
 {
-  return 1.0 / (cs_routes_link_bandwidth(D->routes, l) * D->bw_factor);
+  return 1.0 / (D->map->ops->link_bandwidth(D->map, l) * D->bw_factor);
 }
 
 /* Latency and seconds per byte of a route, kept if larger than *lat, *beta. */
@@ -24,7 +25,7 @@ static void take_route(const deriving *D, const int32_t *links, int n, double *l
 {
   double sum = 0;
   for (int i = 0; i < n; i++) {
-    sum += cs_routes_link_latency(D->routes, links[i]);
+    sum += D->map->ops->link_latency(D->map, links[i]);
     *beta = fmax(*beta, link_beta(D, links[i]));
   }
   *lat = fmax(*lat, sum * D->lat_factor);
@@ -65,7 +66,7 @@ static double port_beta(deriving *D, bool out)
   group_start(D);
   for (int64_t g = 1; g < nodes; g++) {
     const int32_t *links;
-    int n = cs_routes_get(D->routes, out ? 0 : g, out ? g : 0, &links);
+    int n = cs_netmap_route(D->map, &D->buf, out ? 0 : g, out ? g : 0, &links);
     if (!first) {
       first = g_memdup2(links, sizeof *links * (size_t)(n > 0 ? n : 1));
       nfirst = n;
@@ -95,7 +96,7 @@ static double l2_beta_to(deriving *D, int64_t t)
   for (int64_t i = 0; i < source_count(D->tt); i++)
     for (int64_t j = 0; j < D->tt->nps; j++) {
       const int32_t *links;
-      int n = cs_routes_get(D->routes, source(D->tt, i), t * D->tt->nps + j, &links);
+      int n = cs_netmap_route(D->map, &D->buf, source(D->tt, i), t * D->tt->nps + j, &links);
       if (!first) {
         first = g_memdup2(links, sizeof *links * (size_t)(n > 0 ? n : 1));
         nfirst = n;
@@ -109,7 +110,7 @@ static double l2_beta_to(deriving *D, int64_t t)
 }
 
 /* a1 B1, a2 B2 from the sources to every other node. */
-static void levels(const deriving *D, cs_cost_params *c)
+static void levels(deriving *D, cs_cost_params *c)
 {
   int64_t nodes = cs_tt_nodes(D->tt);
   for (int64_t i = 0; i < source_count(D->tt); i++)
@@ -118,38 +119,38 @@ static void levels(const deriving *D, cs_cost_params *c)
       if (g == a)
         continue;
       const int32_t *links;
-      int n = cs_routes_get(D->routes, a, g, &links);
+      int n = cs_netmap_route(D->map, &D->buf, a, g, &links);
       int lvl = g < D->tt->nps ? CS_LVL_NODE : CS_LVL_SUPERNODE;
       take_route(D, links, n, &c->alpha[lvl], &c->beta[lvl]);
     }
 }
 
-static void gateways(const deriving *D, cs_cost_params *c)
+static void gateways(deriving *D, cs_cost_params *c)
 {
   const cs_two_tier *tt = D->tt;
   for (int64_t t = 1; t < tt->sn; t++) {
     const int32_t *links;
-    int n = cs_routes_get(D->routes, cs_tt_gateway(tt, 0, t), t * tt->nps + cs_tt_landing(tt, 0, t), &links);
+    int n = cs_netmap_route(D->map, &D->buf, cs_tt_gateway(tt, 0, t), t * tt->nps + cs_tt_landing(tt, 0, t), &links);
     take_route(D, links, n, &c->alpha[CS_LVL_GATEWAY], &c->beta[CS_LVL_GATEWAY]);
   }
 }
 
-static void within_node(const deriving *D, const cs_engine_config *ec, cs_cost_params *c)
+static void within_node(deriving *D, const cs_engine_config *ec, cs_cost_params *c)
 {
   const int32_t *links;
-  int n = cs_routes_get_self(D->routes, 0, &links);
+  int n = cs_netmap_route(D->map, &D->buf, 0, 0, &links);
   take_route(D, links, n, &c->alpha[CS_LVL_CORE], &c->beta[CS_LVL_CORE]);
   if (ec->local_copy_bw > 0)
     c->beta[CS_LVL_CORE] = 1.0 / ec->local_copy_bw;
 }
 
-void cs_cost_params_derive(cs_cost_params *out, cs_routes *routes, const cs_two_tier *tt, const cs_engine_config *ec,
+void cs_cost_params_derive(cs_cost_params *out, const cs_netmap *map, const cs_two_tier *tt, const cs_engine_config *ec,
                            double gamma, double message_bytes)
 {
   *out = (cs_cost_params){.o_send = ec->o_send, .o_recv = ec->o_recv, .gamma = gamma};
   cs_model_factors(ec, message_bytes, &out->lat_factor, &out->bw_factor);
-  int64_t nlinks = cs_routes_nlinks(routes);
-  deriving D = {routes, tt, out->lat_factor, out->bw_factor, g_new0(int, nlinks + 1), g_new0(int, nlinks + 1), 0};
+  int64_t nlinks = map->nlinks;
+  deriving D = {map, {0}, tt, out->lat_factor, out->bw_factor, g_new0(int, nlinks + 1), g_new0(int, nlinks + 1), 0};
   within_node(&D, ec, out);
   levels(&D, out);
   gateways(&D, out);
@@ -158,4 +159,5 @@ void cs_cost_params_derive(cs_cost_params *out, cs_routes *routes, const cs_two_
     out->beta_l2 = fmax(out->beta_l2, l2_beta_to(&D, t));
   g_free(D.stamp);
   g_free(D.count);
+  cs_route_buf_clear(&D.buf);
 }

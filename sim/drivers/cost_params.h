@@ -1,5 +1,5 @@
 /* The cost parameters of a timed collective (seed 001, Section 3's alpha,
- * beta and gamma; sim/contracts/cost.h), read off the platform's own routes (sim/engine/sg_routes.h), the engine's
+ * beta and gamma; sim/contracts/cost.h), read off the platform's own links and routes (its netmap, sim/contracts/netmap.h: no SimGrid), the engine's
  * overheads and the network model's factors (sim/engine/model_factors.h).
  *
  * From the two-tier view (sn supernodes of nps nodes; node g of the
@@ -23,9 +23,10 @@
 
 #include "platforms/platform.h"
 #include "sim/contracts/cost.h"
-#include "sim/engine/sg_routes.h"
+#include "sim/contracts/netmap.h"
+#include "sim/engine/sg_engine.h"
 
-void cs_cost_params_derive(cs_cost_params *out, cs_routes *routes, const cs_two_tier *tt, const cs_engine_config *ec,
+void cs_cost_params_derive(cs_cost_params *out, const cs_netmap *map, const cs_two_tier *tt, const cs_engine_config *ec,
                            double gamma, double message_bytes);
 
 #endif

@@ -673,3 +673,53 @@ int cs_routes_get(cs_routes *r, int64_t a, int64_t b, const int32_t **links)
   *links = r->buf;
   return n;
 }
+
+/* ---- the routes as a netmap (platforms without a netmap of their own) ---- */
+
+static cs_routes *adapter_routes(const cs_netmap *m) { return m->data; }
+
+static void ad_name(const cs_netmap *m, int64_t id, GString *out)
+{
+  g_string_append(out, cs_routes_link_name(adapter_routes(m), id));
+}
+
+static int ad_tier(const cs_netmap *m, int64_t id) { return cs_routes_link_tier_index(adapter_routes(m), id); }
+
+static bool ad_ends(const cs_netmap *m, int64_t id, GString *src, GString *dst)
+{
+  const char *a = cs_routes_link_src(adapter_routes(m), id), *b = cs_routes_link_dst(adapter_routes(m), id);
+  g_string_append(src, a);
+  g_string_append(dst, b);
+  return strcmp(a, "?") != 0;
+}
+
+static double ad_bw(const cs_netmap *m, int64_t id) { return cs_routes_link_bandwidth(adapter_routes(m), id); }
+static double ad_lat(const cs_netmap *m, int64_t id) { return cs_routes_link_latency(adapter_routes(m), id); }
+static bool ad_internal(const cs_netmap *m, int64_t id) { return cs_routes_link_internal(adapter_routes(m), id); }
+
+static int ad_route(const cs_netmap *m, int64_t a, int64_t b, int32_t *links, int cap)
+{
+  const int32_t *l;
+  int n = cs_routes_get(adapter_routes(m), a, b, &l);
+  for (int i = 0; i < n && i < cap; i++)
+    links[i] = l[i];
+  return n;
+}
+
+static const cs_netmap_ops adapter_ops = {
+    .link_name = ad_name,
+    .link_tier = ad_tier,
+    .link_ends = ad_ends,
+    .link_bandwidth = ad_bw,
+    .link_latency = ad_lat,
+    .link_internal = ad_internal,
+    .route = ad_route,
+};
+
+cs_netmap *cs_routes_netmap(cs_routes *r)
+{
+  cs_netmap *m = cs_netmap_new(&adapter_ops, r, r->nodes, r->nlinks);
+  for (int t = 0; t < r->ntiers; t++)
+    cs_netmap_tier(m, r->tier[t]);
+  return m;
+}

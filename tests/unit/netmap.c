@@ -15,6 +15,7 @@
  * equal to the two-tier view they had before the hierarchy (issue 27: their
  * results must not move). */
 #include "platforms/platform.h"
+#include "platforms/two_tier_net.h"
 #include "sim/engine/sg_routes.h"
 #include "tests/lib/platform_specs.h"
 
@@ -178,12 +179,11 @@ START_TEST(test_two_tier_projection_unchanged)
 {
   const char *spec = spec_at(_i);
   cs_platform *p = open_platform(spec);
-  if (!p->family->two_tier) {
+  if (strcmp(p->family->kind, "percs") != 0 && strcmp(p->family->kind, "dragonfly") != 0) {
     cs_platform_free(p);
     return;
   }
-  cs_two_tier before, now;
-  p->family->two_tier(p, &before);
+  cs_two_tier before = ((const cs_net *)p->data)->tt, now; /* the view the families gave before */
   cs_hierarchy h;
   cs_platform_hierarchy(p, &h);
   cs_hier_two_tier(&h, &now);
