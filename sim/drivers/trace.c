@@ -132,12 +132,19 @@ static void run_end(const cs_engine_config *c, void *user)
   sort_rows(t);
   if (!t->timeline || !fits(t) || t->rows->len == 0)
     return;
-  cs_link_namer namer = cs_platform_link_namer(t->platform);
   GError *e = NULL;
-  cs_routes *routes = cs_routes_open(c, (int64_t)t->max_host + 1, t->platform ? &namer : NULL, &e);
+  cs_netmap *map = t->platform ? cs_platform_netmap(t->platform, &e) : NULL;
   g_clear_error(&e);
-  if (!routes || !cs_trace_resolve_tiers(t, routes))
+  cs_routes *routes = NULL; /* a platform without a netmap of its own: SimGrid's routes */
+  if (!map) {
+    cs_link_namer namer = cs_platform_link_namer(t->platform);
+    routes = cs_routes_open(c, (int64_t)t->max_host + 1, t->platform ? &namer : NULL, &e);
+    g_clear_error(&e);
+    map = routes ? cs_routes_netmap(routes) : NULL;
+  }
+  if (!map || !cs_trace_resolve_tiers(t, map))
     cs_trace_one_tier(t);
+  cs_netmap_free(map);
   if (routes)
     cs_routes_close(routes);
 }
@@ -272,23 +279,26 @@ cs_trace *cs_trace_read_csv(const char *path, GError **err)
 
 /* ---- tiers and load ---- */
 
-bool cs_trace_resolve_tiers(cs_trace *t, cs_routes *routes)
+bool cs_trace_resolve_tiers(cs_trace *t, const cs_netmap *map)
 {
   clear_tiers(t);
-  int all = cs_routes_ntiers(routes);
+  int all = map->ntiers;
+  cs_route_buf buf = {0};
   size_t n = t->rows->len;
   int32_t *count = g_new0(int32_t, n * (size_t)MAX(all, 1));
   for (size_t i = 0; i < n; i++) {
     const cs_trace_row *r = &g_array_index(t->rows, cs_trace_row, i);
     const int32_t *links;
-    int nl = cs_routes_get(routes, r->src_host, r->dst_host, &links);
+    int nl = cs_netmap_route(map, &buf, r->src_host, r->dst_host, &links);
     if (nl < 0) {
       g_free(count);
+      cs_route_buf_clear(&buf);
       return false;
     }
     for (int j = 0; j < nl; j++)
-      count[i * (size_t)all + (size_t)cs_routes_link_tier_index(routes, links[j])]++;
+      count[i * (size_t)all + (size_t)map->ops->link_tier(map, links[j])]++;
   }
+  cs_route_buf_clear(&buf);
   /* keep the tiers some message crossed, in the routes' order */
   t->tiers = g_ptr_array_new_with_free_func(g_free);
   int *keep = g_new(int, MAX(all, 1));
@@ -297,7 +307,7 @@ bool cs_trace_resolve_tiers(cs_trace *t, cs_routes *routes)
     for (size_t i = 0; i < n && !used; i++)
       used = count[i * (size_t)all + (size_t)k] > 0;
     if (used) {
-      const char *name = cs_routes_tier_name(routes, k);
+      const char *name = map->tier_name[k];
       keep[t->tiers->len] = k;
       g_ptr_array_add(t->tiers, g_strdup(strcmp(name, "?") == 0 ? "network" : name));
     }

@@ -98,7 +98,7 @@ cs_trace *cs_trace_read_csv(const char *path, GError **err);
 /* Links per tier of each row's route (done at the end of a run for a
  * timeline; tests call it on a trace read back).  Returns FALSE when a
  * host of the trace is not in routes. */
-bool cs_trace_resolve_tiers(cs_trace *t, cs_routes *routes);
+bool cs_trace_resolve_tiers(cs_trace *t, const cs_netmap *map);
 /* Without routes: one "network" tier, each message charged once. */
 void cs_trace_one_tier(cs_trace *t);
 

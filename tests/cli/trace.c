@@ -309,36 +309,41 @@ static char *pairs_of(const cs_trace *t)
 /* The load the timeline draws, integrated per tier, against --links' bytes
  * x links per tier (a tier --links lists and the trace does not cross
  * must have carried nothing): NULL, or why not. */
-static cs_routes *routes_of(const char *spec)
+static cs_netmap *routes_of(const char *spec)
 {
   /* SimGrid loads one platform per process (each test runs in its own) */
   static char *opened;
-  static cs_routes *routes;
+  static cs_netmap *map;
   static cs_platform *p; /* kept (static) for the namer and SimGrid until the process ends */
   static char *xml;
   if (opened) {
     ck_assert_str_eq(opened, spec);
-    return routes;
+    return map;
   }
   GError *e = NULL;
   p = cs_platform_parse(spec, &e);
-  bool is_temp = false;
-  ck_assert_msg(p && cs_platform_resolve(p, 0, &e) && cs_platform_xml_for_run(p, &xml, &is_temp, &e), "%s",
-                e ? e->message : "?");
-  cs_engine_config ec;
-  cs_engine_config_defaults(&ec);
-  ec.platform_file = xml;
-  ec.cores = p->cores;
-  cs_link_namer namer = cs_platform_link_namer(p);
-  routes = cs_routes_open(&ec, p->nodes, &namer, &e);
-  ck_assert_msg(routes != NULL, "%s", e ? e->message : "?");
+  ck_assert_msg(p && cs_platform_resolve(p, 0, &e), "%s", e ? e->message : "?");
+  map = cs_platform_netmap(p, &e);
+  if (!map) { /* a family without a netmap of its own: SimGrid's routes */
+    g_clear_error(&e);
+    bool is_temp = false;
+    ck_assert_msg(cs_platform_xml_for_run(p, &xml, &is_temp, &e), "%s", e ? e->message : "?");
+    cs_engine_config ec;
+    cs_engine_config_defaults(&ec);
+    ec.platform_file = xml;
+    ec.cores = p->cores;
+    cs_link_namer namer = cs_platform_link_namer(p);
+    cs_routes *routes = cs_routes_open(&ec, p->nodes, &namer, &e);
+    ck_assert_msg(routes != NULL, "%s", e ? e->message : "?");
+    map = cs_routes_netmap(routes);
+  }
   opened = g_strdup(spec);
-  return routes; /* the platform and its file stay for the namer and SimGrid until the process ends */
+  return map; /* the platform and its file stay until the process ends */
 }
 
 static char *load_violation(cs_trace *t, const char *spec, GHashTable *tiers)
 {
-  cs_routes *routes = routes_of(spec);
+  cs_netmap *routes = routes_of(spec);
   ck_assert(cs_trace_resolve_tiers(t, routes));
   cs_trace_load l;
   cs_trace_tier_load(t, &l);
