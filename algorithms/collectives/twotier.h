@@ -1,7 +1,24 @@
 /* Shared helpers of the two-tier SDTA algorithms (seed 001, Section 5).
  *
- * Machine (platforms/net.h): sn supernodes of nps nodes of cpn cores, ranks
- * in order.  "Node (s, n)" is node n (0..nps-1) of supernode s; its leader is
+ * Machine: the two-tier projection of the platform's hierarchy
+ * (sim/contracts/hierarchy.h, cs_hier_two_tier): sn supernodes of nps nodes
+ * of cpn cores, ranks in order.  The supernodes are the hierarchy's top
+ * network level, the nodes of a supernode everything below it down to the
+ * node:
+ *   - PERCS (supernode > node) and Dragonfly (group > router > node): the
+ *     paper's two tiers, the gateways the platform's own L2 links;
+ *   - a machine with more network levels (a k-ary L-tree: pods of the top
+ *     switch level; a torus: its last dimension's planes) runs the same
+ *     algorithms on its top level and treats every level below as one flat
+ *     tier: a node of the supernode is a node, whatever switches or
+ *     dimensions join it to the others.  There is no dedicated link between
+ *     two supernodes there, so the gateway of supernode s towards u is node
+ *     (u mod nps) of s, landing on node (s mod nps) of u (PERCS's rule);
+ *   - a machine with one network level (an SMP cluster, a flat XML file) or
+ *     an irregular top level (supernodes of unequal sizes in an XML file)
+ *     is one supernode of every node: the algorithms reduce to their
+ *     intra-supernode phases.
+ * The algorithms never see the platform, only this view.  "Node (s, n)" is node n (0..nps-1) of supernode s; its leader is
  * its core 0, which acts for the node (as in the paper).  The L2 link from
  * supernode s to supernode u leaves node gateway(s, u) of s and lands on node
  * landing(s, u) of u (cs_net_gateway / cs_net_landing: never a fixed rule).
