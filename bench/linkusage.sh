@@ -6,7 +6,12 @@
 #      once) -- target: 2 s together;
 #   2. the same columns one process each (platform loaded every time);
 #   3. ring allgather of 64 KiB per rank at p = 1,048,576 (percs:256,32,128)
-#      -- target: 60 s, memory well under 24 GiB.
+#      -- target: 60 s, memory well under 24 GiB;
+#   4. a binomial scatter of 8 bytes per rank at p = 1,048,576 on every
+#      family that reaches it, routed without SimGrid (issue 27) -- target:
+#      seconds on each; the reference is the torus before issue 27, which
+#      loaded SimGrid for its routes: 22 s of CPU and 1.85 GB
+#      (torus:64x64x64/4, measured for the issue).
 #   bench/linkusage.sh            Env: COLLSIM (binary, default ./collsim)
 set -euo pipefail
 COLLSIM=${COLLSIM:-./collsim}
@@ -47,3 +52,12 @@ measure "ring allgather 64KiB, p = 1,048,576" \
   "$COLLSIM" collective --net percs:256,32,128 --coll allgather --algo ring --block 64KiB --links -q
 measure "two-tier allgather 64KiB, p = 1,048,576" \
   "$COLLSIM" collective --net percs:256,32,128 --coll allgather --algo two-tier --block 64KiB --links -q
+
+echo "a million ranks, every family (untimed, routes without SimGrid; reference: torus 22 s, 1.85 GB before)"
+for spec in percs:256,32,128 dragonfly:32,16,2,16,128 torus:64x64x64/4 fattree:16,4/16 fattree:32,3/32; do
+  if "$COLLSIM" platform --platform "$spec" --describe > /dev/null 2>&1 ||
+    "$COLLSIM" collective --platform "$spec" --list > /dev/null 2>&1; then
+    measure "  binomial scatter 8B on $spec" \
+      "$COLLSIM" collective --platform "$spec" --coll scatter --algo binomial --block 8 --links -q
+  fi
+done

@@ -7,6 +7,7 @@
 #include "sim/drivers/comm_space.h"
 #include "sim/drivers/groupmap_measure.h"
 #include "sim/drivers/mcmc_run.h"
+#include "sim/drivers/platform_view.h"
 #include "sim/drivers/spanning_tree_result.h"
 
 #include <glib.h>

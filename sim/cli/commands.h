@@ -58,8 +58,8 @@ enum {
   X("compare", cs_compare_main, 0, CS_NO_RECORDS,                                                                    \
     "compare two CSV files or folders of results row by row",                                                        \
     "collsim compare results/seed004 reproduce-seed004")                                                             \
-  X("platform", cs_platform_main, 0, CS_NO_RECORDS,                                                                  \
-    "list the platform families, or write one as SimGrid XML",                                                       \
+  X("platform", cs_platform_main, 0, CS_RECORDS(&cs_platform_record_kind),                                           \
+    "list the platform families, write one as SimGrid XML, or show its hierarchy view (--hierarchy)",               \
     "collsim platform --platform torus:8x8x16/4 --out bgp.xml")                                                      \
   X("demo", cs_demo_main, 0, CS_NO_RECORDS,                                                                          \
     "the built-in default: the three seed-000 schemes on 32,768 ranks, with a summary",                              \
