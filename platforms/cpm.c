@@ -88,6 +88,7 @@
  * in 0.2 s, loaded by SimGrid in 3.5 s.
  */
 #include "platforms/platform.h"
+#include "platforms/sg_cluster.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/units.h"
 
@@ -358,6 +359,178 @@ static bool cpm_link_ends(const cs_platform *p, const char *name, char **src, ch
   return ok;
 }
 
+/* ---- the netmap: the machines' clusters (platforms/sg_cluster_flat.c)
+ * and the LAN, composed as SimGrid routes the top zone: link ids are
+ * machine m's cluster links at m * L .. m * L + L - 1 (L per machine), then
+ * lan-<m>_UP at M * L + 2m and lan-<m>_DOWN after it ---- */
+
+typedef struct cpm_map {
+  cpm shape;
+  cs_sg_cluster **machine;
+  int64_t per_machine; /* L */
+  int tier_lan, tier_of[8]; /* the clusters' tier index -> the map's */
+} cpm_map;
+
+static cs_sg_cluster *machine_cluster(const cpm *c, int64_t m)
+{
+  int64_t *radical = g_new(int64_t, c->p);
+  for (int64_t i = 0; i < c->p; i++)
+    radical[i] = m * c->p + i;
+  char *id = g_strdup_printf("machine-%lld", LL(m)), *router = g_strdup_printf("router-%lld", LL(m));
+  cs_sgc_params q = {.id = id, .prefix = "node-", .suffix = "", .radical = radical, .nhosts = c->p,
+                     .bw = c->shm_bw, .lat = c->shm_lat / 2, .sharing_policy = "SPLITDUPLEX",
+                     .loopback_bw = c->proc_bw, .loopback_lat = c->proc_lat, .limiter_link = NAN, .bb_bw = NAN,
+                     .bb_lat = NAN, .router_id = router};
+  cs_sg_cluster *cl = cs_sg_cluster_new(&q, NULL);
+  g_assert(cl); /* a flat cluster of valid attributes always builds */
+  g_free(radical);
+  g_free(id);
+  g_free(router);
+  return cl;
+}
+
+static const cpm_map *cm(const cs_netmap *m) { return m->data; }
+
+/* The machine of link id (or M for a LAN link) and its id inside. */
+static int64_t cm_split(const cpm_map *d, int64_t id, int64_t *inner)
+{
+  int64_t m = id / d->per_machine;
+  if (m >= d->shape.m) {
+    *inner = id - d->shape.m * d->per_machine;
+    return d->shape.m;
+  }
+  *inner = id % d->per_machine;
+  return m;
+}
+
+static void cm_name(const cs_netmap *m, int64_t id, GString *out)
+{
+  int64_t in, mach = cm_split(cm(m), id, &in);
+  if (mach == cm(m)->shape.m)
+    g_string_append_printf(out, "lan-%lld_%s", LL(in / 2), in % 2 ? "DOWN" : "UP");
+  else
+    cs_sg_cluster_link_name(cm(m)->machine[mach], in, out);
+}
+
+static int cm_tier(const cs_netmap *m, int64_t id)
+{
+  int64_t in, mach = cm_split(cm(m), id, &in);
+  if (mach == cm(m)->shape.m)
+    return cm(m)->tier_lan;
+  const cs_sg_cluster *c = cm(m)->machine[mach];
+  const char *names[8];
+  int n = cs_sg_cluster_tiers(c, names, 8);
+  const char *t = cs_sg_cluster_link_tier(c, in);
+  for (int i = 0; i < n; i++)
+    if (strcmp(names[i], t) == 0)
+      return cm(m)->tier_of[i];
+  return cm(m)->tier_lan; /* not reached */
+}
+
+static bool cm_ends(const cs_netmap *m, int64_t id, GString *src, GString *dst)
+{
+  int64_t in, mach = cm_split(cm(m), id, &in);
+  if (mach < cm(m)->shape.m)
+    return cs_sg_cluster_link_ends(cm(m)->machine[mach], in, src, dst);
+  bool up = in % 2 == 0;
+  g_string_append_printf(up ? src : dst, "router-%lld", LL(in / 2));
+  g_string_append(up ? dst : src, "lan");
+  return true;
+}
+
+static double cm_value(const cs_netmap *m, int64_t id, bool latency)
+{
+  int64_t in, mach = cm_split(cm(m), id, &in);
+  if (mach == cm(m)->shape.m)
+    return latency ? cm(m)->shape.net_lat / 2 : cm(m)->shape.net_bw;
+  const cs_sg_cluster *c = cm(m)->machine[mach];
+  return latency ? cs_sg_cluster_link_latency(c, in) : cs_sg_cluster_link_bandwidth(c, in);
+}
+
+static double cm_bw(const cs_netmap *m, int64_t id) { return cm_value(m, id, false); }
+static double cm_lat(const cs_netmap *m, int64_t id) { return cm_value(m, id, true); }
+
+/* Inside a machine: its cluster's route (a == b: the loopback).  Between
+ * machines: to the router, lan-a UP, lan-b DOWN, from the router (the top
+ * zone's symmetrical zoneRoute, reversed with its directions swapped). */
+static int cm_route(const cs_netmap *m, int64_t a, int64_t b, int32_t *links, int cap)
+{
+  const cpm_map *d = cm(m);
+  int64_t nodes = d->shape.p * d->shape.m;
+  if (a < 0 || b < 0 || a >= nodes || b >= nodes)
+    return -1;
+  int64_t ma = a / d->shape.p, mb = b / d->shape.p;
+  int32_t r[CS_NETMAP_MAX_HOPS];
+  int len;
+  if (ma == mb) {
+    len = cs_sg_cluster_route(d->machine[ma], a % d->shape.p, b % d->shape.p, r, CS_NETMAP_MAX_HOPS);
+    for (int i = 0; i < len; i++)
+      r[i] += (int32_t)(ma * d->per_machine);
+  } else {
+    len = cs_sg_cluster_route(d->machine[ma], a % d->shape.p, CS_SGC_ROUTER, r, CS_NETMAP_MAX_HOPS);
+    for (int i = 0; i < len; i++)
+      r[i] += (int32_t)(ma * d->per_machine);
+    r[len++] = (int32_t)(d->shape.m * d->per_machine + 2 * ma);
+    r[len++] = (int32_t)(d->shape.m * d->per_machine + 2 * mb + 1);
+    int32_t tail[CS_NETMAP_MAX_HOPS];
+    int n = cs_sg_cluster_route(d->machine[mb], CS_SGC_ROUTER, b % d->shape.p, tail, CS_NETMAP_MAX_HOPS);
+    for (int i = 0; i < n; i++)
+      r[len++] = (int32_t)(tail[i] + mb * d->per_machine);
+  }
+  for (int i = 0; i < len && i < cap; i++)
+    links[i] = r[i];
+  return len;
+}
+
+static void cm_free(void *data)
+{
+  cpm_map *d = data;
+  for (int64_t m = 0; m < d->shape.m; m++)
+    cs_sg_cluster_free(d->machine[m]);
+  g_free(d->machine);
+  g_free(d);
+}
+
+static const cs_netmap_ops cpm_map_ops = {
+    .link_name = cm_name,
+    .link_tier = cm_tier,
+    .link_ends = cm_ends,
+    .link_bandwidth = cm_bw,
+    .link_latency = cm_lat,
+    .route = cm_route,
+    .free_data = cm_free,
+};
+
+static cs_netmap *cpm_netmap(const cs_platform *p, GError **err)
+{
+  (void)err;
+  cpm_map *d = g_new0(cpm_map, 1);
+  d->shape = *(const cpm *)p->data;
+  d->machine = g_new(cs_sg_cluster *, d->shape.m);
+  for (int64_t m = 0; m < d->shape.m; m++)
+    d->machine[m] = machine_cluster(&d->shape, m);
+  d->per_machine = cs_sg_cluster_nlinks(d->machine[0]);
+  cs_netmap *map = cs_netmap_new(&cpm_map_ops, d, p->nodes, d->shape.m * d->per_machine + 2 * d->shape.m);
+  /* report order as the links' names sort: lan-, then a machine's links (shm), then its loopbacks (proc) */
+  d->tier_lan = cs_netmap_tier(map, "lan");
+  const char *names[8];
+  int n = cs_sg_cluster_tiers(d->machine[0], names, 8);
+  for (int i = 0; i < n; i++)
+    d->tier_of[i] = cs_netmap_tier(map, strcmp(names[i], "cluster") == 0 ? "shm"
+                                        : strcmp(names[i], "intra") == 0 ? "proc" : names[i]);
+  return map;
+}
+
+/* machines on the LAN > OS processes (shm) > proclets (proc). */
+static void cpm_hierarchy(const cs_platform *p, cs_hierarchy *out)
+{
+  const cpm *c = p->data;
+  memset(out, 0, sizeof *out);
+  cs_hier_push(out, "machine", "lan", c->m);
+  cs_hier_finish(out, p->nodes, p->cores, "shm");
+  cs_hier_rename_tier(out, "intra", "proc");
+}
+
 const cs_platform_family cs_platform_cpm = {
     .kind = "cpm",
     .host_is_os_process = true,
@@ -373,5 +546,7 @@ const cs_platform_family cs_platform_cpm = {
     .estimate = cpm_estimate,
     .link_tier = cpm_link_tier,
     .link_ends = cpm_link_ends,
+    .hierarchy = cpm_hierarchy,
+    .netmap = cpm_netmap,
     .free_data = g_free,
 };

@@ -37,6 +37,7 @@
  * node-to-node latency is split between the two links of a route.
  */
 #include "platforms/platform.h"
+#include "platforms/sg_cluster.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/units.h"
 
@@ -287,6 +288,39 @@ static bool smp_link_ends(const cs_platform *p, const char *name, char **src, ch
   return cs_cluster_link_ends("smp", "node-", NULL, name, src, dst);
 }
 
+/* The cluster element smp_write writes, routed as SimGrid routes it
+ * (platforms/sg_cluster_flat.c); its private links are the Ethernet. */
+static cs_sg_cluster *smp_cluster(const cs_platform *p, GError **err)
+{
+  const smp *c = p->data;
+  int64_t *radical = g_new(int64_t, p->nodes);
+  for (int64_t i = 0; i < p->nodes; i++)
+    radical[i] = i;
+  cs_sgc_params q = {.id = "smp", .prefix = "node-", .suffix = "", .radical = radical, .nhosts = p->nodes,
+                     .bw = c->net_bw, .lat = c->net_lat / 2, .sharing_policy = "SPLITDUPLEX",
+                     .loopback_bw = c->shm_bw, .loopback_lat = c->shm_lat, .limiter_link = NAN, .bb_bw = NAN,
+                     .bb_lat = NAN};
+  cs_sg_cluster *cl = cs_sg_cluster_new(&q, err);
+  g_free(radical);
+  return cl;
+}
+
+static cs_netmap *smp_netmap(const cs_platform *p, GError **err)
+{
+  cs_sg_cluster *c = smp_cluster(p, err);
+  if (!c)
+    return NULL;
+  cs_netmap *m = cs_sg_cluster_netmap(c);
+  cs_netmap_rename_tier(m, "cluster", "eth");
+  return m;
+}
+
+/* nodes on the switch (eth) > cores. */
+static void smp_hierarchy(const cs_platform *p, cs_hierarchy *out)
+{
+  cs_hier_flat(out, p->nodes, p->cores, "eth");
+}
+
 const cs_platform_family cs_platform_smp = {
     .kind = "smp",
     .synopsis = "smp:NODESxCORES[@MHZ]|2w|4w|8w[/cycles=..,net_lat=..,shm_lat=..,net_bw=..,shm_bw=..,header=..,map=..]",
@@ -300,5 +334,7 @@ const cs_platform_family cs_platform_smp = {
     .estimate = smp_estimate,
     .link_tier = smp_link_tier,
     .link_ends = smp_link_ends,
+    .hierarchy = smp_hierarchy,
+    .netmap = smp_netmap,
     .free_data = g_free,
 };

@@ -27,9 +27,11 @@
  * endpoints (UP: node-A to node-B, DOWN: back) are read from its name.
  */
 #include "platforms/platform.h"
+#include "platforms/sg_cluster.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/units.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +219,40 @@ static bool torus_link_ends(const cs_platform *p, const char *name, char **src, 
   return cs_cluster_link_ends("bgp", "node-", NULL, name, src, dst);
 }
 
+/* The cluster element torus_write writes, routed as SimGrid routes it
+ * (platforms/sg_cluster_torus.c), without SimGrid. */
+static cs_sg_cluster *torus_cluster(const cs_platform *p, GError **err)
+{
+  const torus *t = p->data;
+  int64_t *radical = g_new(int64_t, p->nodes);
+  for (int64_t i = 0; i < p->nodes; i++)
+    radical[i] = i;
+  char topo[64];
+  snprintf(topo, sizeof topo, "%d,%d,%d", t->x, t->y, t->z);
+  cs_sgc_params q = {.id = "bgp", .prefix = "node-", .suffix = "", .radical = radical, .nhosts = p->nodes,
+                     .topology = "TORUS", .topo_parameters = topo, .bw = t->link_bw, .lat = t->link_lat,
+                     .sharing_policy = "SPLITDUPLEX", .loopback_bw = t->loopback_bw, .loopback_lat = t->loopback_lat,
+                     .limiter_link = NAN, .bb_bw = NAN, .bb_lat = NAN};
+  cs_sg_cluster *c = cs_sg_cluster_new(&q, err);
+  g_free(radical);
+  return c;
+}
+
+static cs_netmap *torus_netmap(const cs_platform *p, GError **err)
+{
+  cs_sg_cluster *c = torus_cluster(p, err);
+  return c ? cs_sg_cluster_netmap(c) : NULL;
+}
+
+/* Z planes > Y rows > nodes (joined along X) > cores. */
+static void torus_hierarchy(const cs_platform *p, cs_hierarchy *out)
+{
+  cs_sg_cluster *c = torus_cluster(p, NULL);
+  g_assert(c); /* a resolved torus always builds */
+  cs_sg_cluster_hierarchy(c, p->cores, out);
+  cs_sg_cluster_free(c);
+}
+
 const cs_platform_family cs_platform_torus = {
     .kind = "torus",
     .synopsis = "torus:XxYxZ|auto[/C][,bw=..,lat=..,loopback=..,loopback_lat=..]",
@@ -231,5 +267,7 @@ const cs_platform_family cs_platform_torus = {
     .estimate = torus_estimate,
     .link_tier = torus_link_tier,
     .link_ends = torus_link_ends,
+    .hierarchy = torus_hierarchy,
+    .netmap = torus_netmap,
     .free_data = g_free,
 };

@@ -35,6 +35,13 @@ void cs_hier_flat(cs_hierarchy *h, int64_t nodes, int64_t cores, const char *tie
   cs_hier_finish(h, nodes, cores, tier);
 }
 
+void cs_hier_rename_tier(cs_hierarchy *h, const char *from, const char *to)
+{
+  for (int l = 0; l < h->nlevels; l++)
+    if (strcmp(h->level[l].tier, from) == 0)
+      g_strlcpy(h->level[l].tier, to, sizeof h->level[l].tier);
+}
+
 int64_t cs_hier_node_index(const cs_hierarchy *h, int64_t node, int level)
 {
   if (level == h->node_level)

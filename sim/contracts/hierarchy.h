@@ -71,6 +71,12 @@ int cs_hier_push(cs_hierarchy *h, const char *name, const char *tier, int64_t co
  * appended (node joined by node_tier, cores by "intra"). */
 void cs_hier_finish(cs_hierarchy *h, int64_t nodes, int64_t cores, const char *node_tier);
 
+/* A family's own name for a tier (every level joined by `from`). */
+void cs_hier_rename_tier(cs_hierarchy *h, const char *from, const char *to);
+
+/* A family's own name for a tier (every level joined by `from`). */
+void cs_hier_rename_tier(cs_hierarchy *h, const char *from, const char *to);
+
 /* Index of node g at level l (l == node_level: g; l > node_level: 0). */
 int64_t cs_hier_node_index(const cs_hierarchy *h, int64_t node, int level);
 /* The node of rank r, and rank r's index at level l (core: its core on the node). */

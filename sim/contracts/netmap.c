@@ -39,6 +39,15 @@ int cs_netmap_tier(cs_netmap *m, const char *name)
   return m->ntiers++;
 }
 
+void cs_netmap_rename_tier(cs_netmap *m, const char *from, const char *to)
+{
+  for (int i = 0; i < m->ntiers; i++)
+    if (strcmp(m->tier_name[i], from) == 0) {
+      g_free(m->tier_name[i]);
+      m->tier_name[i] = g_strdup(to);
+    }
+}
+
 int cs_netmap_tier_unknown(cs_netmap *m)
 {
   for (int i = 0; i < m->ntiers; i++)

@@ -65,6 +65,9 @@ void cs_netmap_free(cs_netmap *m);
 /* The tier index of name, added if new (at most CS_NETMAP_MAX_TIERS; the
  * last one is "?" beyond that). */
 int cs_netmap_tier(cs_netmap *m, const char *name);
+/* A family's own name for a tier its provider named otherwise (no-op when
+ * absent). */
+void cs_netmap_rename_tier(cs_netmap *m, const char *from, const char *to);
 /* The index of "?", added if new. */
 int cs_netmap_tier_unknown(cs_netmap *m);
 
