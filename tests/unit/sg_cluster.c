@@ -12,9 +12,10 @@
  *    seen through a second cluster joined to the first by a zoneRoute
  *    between their routers (SimGrid's route from host i of c to o's host:
  *    c(i -> router), the link between the zones, o(router -> host)).
- * Without SimGrid: the netmap's extra "__loopback__" (only where a host's
- * route to itself is empty), tiers, the torus hierarchy, and the parameters
- * SimGrid would refuse. */
+ * Without SimGrid: the ends of each route's links chain from its source
+ * host to its destination, the netmap's extra "__loopback__" (only where a
+ * host's route to itself is empty), tiers, the torus hierarchy, and the
+ * parameters SimGrid would refuse. */
 #include "platforms/sg_cluster.h"
 
 #include <check.h>
@@ -489,6 +490,50 @@ START_TEST(test_refused_parameters)
 }
 END_TEST
 
+/* The ends of a route's links chain from a to b: each link that moves
+ * (its ends differ) leaves where the previous one arrived; a SHARED or
+ * FATPIPE link may be crossed against its direction. */
+static void expect_chain(const cs_sg_cluster *c, bool shared, int64_t a, int64_t b)
+{
+  int32_t links[4096];
+  int n = cs_sg_cluster_route(c, a, b, links, 4096);
+  GString *at = g_string_new(NULL), *want = g_string_new(NULL), *src = g_string_new(NULL), *dst = g_string_new(NULL);
+  cs_sg_cluster_host_name(c, a, at);
+  cs_sg_cluster_host_name(c, b, want);
+  for (int i = 0; i < n; i++) {
+    g_string_truncate(src, 0);
+    g_string_truncate(dst, 0);
+    ck_assert(cs_sg_cluster_link_ends(c, links[i], src, dst));
+    if (strcmp(src->str, dst->str) == 0)
+      continue;
+    if (shared && strcmp(dst->str, at->str) == 0) {
+      g_string_assign(at, src->str);
+      continue;
+    }
+    ck_assert_msg(strcmp(src->str, at->str) == 0, "hop %d leaves %s, not %s", i, src->str,
+                  at->str);
+    g_string_assign(at, dst->str);
+  }
+  ck_assert_msg(strcmp(at->str, want->str) == 0, "route ends at %s, not %s", at->str, want->str);
+  g_string_free(at, TRUE);
+  g_string_free(want, TRUE);
+  g_string_free(src, TRUE);
+  g_string_free(dst, TRUE);
+}
+
+START_TEST(test_link_ends_chain)
+{
+  /* (a host's route to itself over one shared link names the link once) */
+  cs_sg_cluster *c = build_ok(&cases[_i]);
+  bool shared = cases[_i].sharing && strcmp(cases[_i].sharing, "SPLITDUPLEX") != 0;
+  for (int64_t a = 0; a < cs_sg_cluster_hosts(c); a++)
+    for (int64_t b = 0; b < cs_sg_cluster_hosts(c); b++)
+      if (a != b || !shared)
+        expect_chain(c, shared, a, b);
+  cs_sg_cluster_free(c);
+}
+END_TEST
+
 static Suite *sg_cluster_suite(void)
 {
   Suite *s = suite_create("sg_cluster");
@@ -500,6 +545,7 @@ static Suite *sg_cluster_suite(void)
   tcase_add_test(tc, test_netmap_internal_loopback_only_where_needed);
   tcase_add_test(tc, test_tiers_and_hierarchy);
   tcase_add_test(tc, test_refused_parameters);
+  tcase_add_loop_test(tc, test_link_ends_chain, 0, G_N_ELEMENTS(cases));
   suite_add_tcase(s, tc);
   return s;
 }
