@@ -43,6 +43,8 @@ static bool torus_build(cs_sg_cluster *c, const char *topo_parameters, GError **
 {
   torus *t = g_new0(torus, 1);
   c->data = t;
+  if (!(c->bw > 0)) /* create_torus_zone's own checks (lat >= 0 is checked for every cluster) */
+    return cs_input_error(err, "cluster %s: TORUS links need bw > 0", c->id);
   if (!cs_sgc_parse_counts("TORUS topo_parameters", topo_parameters, ',', t->dim, MAX_DIMS, &t->ndims, 1 << 20,
                            err))
     return false;

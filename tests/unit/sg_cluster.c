@@ -3,6 +3,7 @@
  * element below (Check forks a child per loop iteration: SimGrid loads one
  * platform per process), the element is written to a platform file, loaded
  * in SimGrid, and:
+ *  - SimGrid creates the cluster's hosts, no more;
  *  - the links SimGrid creates are exactly the emulation's, by name, with
  *    equal bandwidth and latency (count = sg_link_count minus SimGrid's own
  *    __loopback__, names all found, none twice);
@@ -65,6 +66,9 @@ static const cluster_def cases[] = {
     {.id = "ts", .prefix = "n", .suffix = "", .radical = "0-15", .topology = "TORUS", .topo_parameters = "4,4",
      .sharing = "SHARED", .bw = 1e9, .lat = 1e-7, .limiter = 2e9, .loopback_bw = 3e9},
     {.id = "t6", .prefix = "n", .suffix = "", .radical = "0-17", .topology = "TORUS", .topo_parameters = "6,1,3",
+     .bw = 1e9, .lat = 1e-7},
+    /* more radicals than nodes: SimGrid creates the first 8 hosts only */
+    {.id = "t8", .prefix = "n", .suffix = "", .radical = "0-9", .topology = "TORUS", .topo_parameters = "2,4",
      .bw = 1e9, .lat = 1e-7},
 };
 
@@ -361,6 +365,7 @@ START_TEST(test_routes_equal_simgrids)
   cs_sg_cluster *o = d->outer ? build_ok(&outer_def) : NULL;
   char *path = write_platform(d, c, o);
   load_in_simgrid(path);
+  ck_assert_int_eq((int64_t)sg_host_count(), cs_sg_cluster_hosts(c) + (o ? cs_sg_cluster_hosts(o) : 0));
   check_links(c, o);
   check_host_pairs(c);
   if (o)
@@ -481,9 +486,15 @@ START_TEST(test_refused_parameters)
     ck_assert_msg(err && strstr(err->message, bad[i].message), "%s: %s", bad[i].message, err ? err->message : "");
     g_error_free(err);
   }
-  /* more radicals than torus nodes: SimGrid creates the first ones only */
+  /* SimGrid's create_torus_zone refuses bw 0 */
   cluster_def d = {.id = "c", .prefix = "", .suffix = "", .radical = "0-9", .topology = "TORUS",
-                   .topo_parameters = "2,4", .bw = 1e9, .lat = 1e-6};
+                   .topo_parameters = "2,4", .bw = 0, .lat = 1e-6};
+  GError *err = NULL;
+  ck_assert_ptr_null(build(&d, &err));
+  ck_assert(strstr(err->message, "bw > 0"));
+  g_error_free(err);
+  /* more radicals than torus nodes: SimGrid creates the first ones only */
+  d.bw = 1e9;
   cs_sg_cluster *c = build_ok(&d);
   ck_assert_int_eq(cs_sg_cluster_hosts(c), 8);
   cs_sg_cluster_free(c);
