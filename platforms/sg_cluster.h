@@ -77,8 +77,10 @@ double cs_sg_cluster_link_latency(const cs_sg_cluster *c, int64_t id);
 /* The route SimGrid takes inside the cluster from host a to host b
  * (positions 0 .. hosts-1; CS_SGC_ROUTER for the cluster's router), as
  * link ids: writes up to cap, returns the length (-1: out of range).  a ==
- * b: the host's loopback if it has one, else 0 links (SimGrid then uses
- * its internal "__loopback__"). */
+ * b: the host's loopback if it has one; else what SimGrid does: on a flat
+ * cluster up and back down the host's own private link (through the
+ * backbone), on a torus [its limiter] or no link at all (SimGrid then uses
+ * its internal "__loopback__", which cs_sg_cluster_netmap adds). */
 #define CS_SGC_ROUTER ((int64_t)-1)
 int cs_sg_cluster_route(const cs_sg_cluster *c, int64_t a, int64_t b, int32_t *links, int cap);
 
