@@ -81,10 +81,11 @@
  * non-blocking switch: one full-duplex link per machine, nothing shared
  * between machine pairs beyond those links.  SimGrid names the two halves of
  * a split-duplex link lan-<m>_UP and lan-<m>_DOWN, which the file's "tier"
- * property (on lan-<m>) does not reach, so link_tier names them too.  The
- * two-tier view (seed 001) is the flat one: no gateway nodes (every OS
- * process reaches the LAN through its machine's router); p->nodes_per_machine
- * = P.  Measured here: cpm:1,2,1024 (the largest M) 106 MB of XML, written
+ * property (on lan-<m>) does not reach; the netmap (below, no SimGrid)
+ * names every link's tier.  Hierarchy: machine (lan) > OS process (shm) >
+ * proclet (proc); the two-tier view (seed 001) takes the machines as
+ * supernodes, with PERCS's spread rule for their gateways (every OS process
+ * reaches the LAN through its machine's router); p->nodes_per_machine = P.  Measured here: cpm:1,2,1024 (the largest M) 106 MB of XML, written
  * in 0.2 s, loaded by SimGrid in 3.5 s.
  */
 #include "platforms/platform.h"
@@ -321,44 +322,6 @@ static void cpm_estimate(const cs_platform *p, int64_t *links, int64_t *xml_byte
   *xml_bytes = 300 * c->m + 200 * c->m * (c->m - 1) / 2 + 1024;
 }
 
-static const char *cpm_link_tier(const cs_platform *p, const char *name)
-{
-  (void)p;
-  if (g_str_has_prefix(name, "lan-"))
-    return "lan"; /* also a property in the XML */
-  if (!g_str_has_prefix(name, "machine-"))
-    return NULL;
-  if (g_str_has_suffix(name, "_loopback"))
-    return "proc";
-  if (g_str_has_suffix(name, "_UP") || g_str_has_suffix(name, "_DOWN"))
-    return "shm";
-  return NULL;
-}
-
-/* machine-<m>_link_<h>_...: a link of cluster machine-<m> (router
- * router-<m>); lan-<m>_UP: router-<m> to the LAN (no netpoint of its own:
- * "lan"), _DOWN back. */
-static bool cpm_link_ends(const cs_platform *p, const char *name, char **src, char **dst)
-{
-  (void)p;
-  long m;
-  int at = 0;
-  if (sscanf(name, "lan-%ld%n", &m, &at) == 1 && (strcmp(name + at, "_UP") == 0 || strcmp(name + at, "_DOWN") == 0)) {
-    char *router = g_strdup_printf("router-%ld", m), *lan = g_strdup("lan");
-    bool up = strcmp(name + at, "_UP") == 0;
-    *src = up ? router : lan;
-    *dst = up ? lan : router;
-    return true;
-  }
-  if (sscanf(name, "machine-%ld_link_%n", &m, &at) != 1 || at == 0)
-    return false;
-  char *cluster = g_strdup_printf("machine-%ld", m), *router = g_strdup_printf("router-%ld", m);
-  bool ok = cs_cluster_link_ends(cluster, "node-", router, name, src, dst);
-  g_free(cluster);
-  g_free(router);
-  return ok;
-}
-
 /* ---- the netmap: the machines' clusters (platforms/sg_cluster_flat.c)
  * and the LAN, composed as SimGrid routes the top zone: link ids are
  * machine m's cluster links at m * L .. m * L + L - 1 (L per machine), then
@@ -544,8 +507,6 @@ const cs_platform_family cs_platform_cpm = {
     .describe = cpm_describe,
     .write_xml = cpm_write,
     .estimate = cpm_estimate,
-    .link_tier = cpm_link_tier,
-    .link_ends = cpm_link_ends,
     .hierarchy = cpm_hierarchy,
     .netmap = cpm_netmap,
     .free_data = g_free,

@@ -253,58 +253,6 @@ cs_netmap *cs_platform_netmap(const cs_platform *p, GError **err)
   return p->family->netmap(p, err);
 }
 
-const char *cs_platform_link_tier(const cs_platform *p, const char *link_name)
-{
-  return p->family->link_tier ? p->family->link_tier(p, link_name) : NULL;
-}
-
-bool cs_platform_link_ends(const cs_platform *p, const char *link_name, char **src, char **dst)
-{
-  return p->family->link_ends && p->family->link_ends(p, link_name, src, dst);
-}
-
-/* "<n>" + suffix at the end of text: n, and the text after it. */
-static bool host_number(const char *text, const char *suffix, long *n)
-{
-  char *end = NULL;
-  if (!g_ascii_isdigit(*text))
-    return false;
-  *n = strtol(text, &end, 10);
-  return strcmp(end, suffix) == 0;
-}
-
-static bool ends_set(char **src, char **dst, char *a, char *b)
-{
-  *src = a;
-  *dst = b;
-  return true;
-}
-
-bool cs_cluster_link_ends(const char *cluster, const char *prefix, const char *router, const char *link_name,
-                          char **src, char **dst)
-{
-  char *head = g_strconcat(cluster, "_link_", NULL);
-  bool ours = g_str_has_prefix(link_name, head);
-  const char *rest = link_name + strlen(head);
-  g_free(head);
-  long a, b;
-  char *r = router ? g_strdup(router) : g_strconcat(prefix, cluster, "_router", NULL);
-  bool ok = false;
-  if (ours && sscanf(rest, "from_%ld_to_%ld", &a, &b) == 2) {
-    bool up = g_str_has_suffix(rest, "_UP");
-    if (up || g_str_has_suffix(rest, "_DOWN"))
-      ok = ends_set(src, dst, g_strdup_printf("%s%ld", prefix, up ? a : b), g_strdup_printf("%s%ld", prefix, up ? b : a));
-  } else if (ours && host_number(rest, "_loopback", &a)) {
-    ok = ends_set(src, dst, g_strdup_printf("%s%ld", prefix, a), g_strdup_printf("%s%ld", prefix, a));
-  } else if (ours && host_number(rest, "_UP", &a)) {
-    ok = ends_set(src, dst, g_strdup_printf("%s%ld", prefix, a), g_strdup(r));
-  } else if (ours && host_number(rest, "_DOWN", &a)) {
-    ok = ends_set(src, dst, g_strdup(r), g_strdup_printf("%s%ld", prefix, a));
-  }
-  g_free(r);
-  return ok;
-}
-
 /* ---- XML ---- */
 
 bool cs_platform_check_size(const cs_platform *p, GError **err)

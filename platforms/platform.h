@@ -78,13 +78,6 @@ typedef struct cs_platform_family {
   /* Estimated number of links and size of the XML, to refuse absurd
    * platforms before writing them. */
   void (*estimate)(const cs_platform *p, int64_t *links, int64_t *xml_bytes);
-  /* Tier of a link SimGrid created without a "tier" property (cluster
-   * elements), from its name; NULL when the family writes the property. */
-  const char *(*link_tier)(const cs_platform *p, const char *link_name);
-  /* Endpoints of a link SimGrid created (cluster elements: the file names
-   * no route of that link alone), from its name; FALSE when unknown, else
-   * *src and *dst (g_free them).  NULL when the file's routes tell. */
-  bool (*link_ends)(const cs_platform *p, const char *link_name, char **src, char **dst);
   /* The hierarchy view (sim/contracts/hierarchy.h) of a resolved platform:
    * its levels, top first, down to node and core; the mapping of ranks is
    * set by cs_platform_hierarchy.  NULL: flat (one level "node"). */
@@ -162,21 +155,6 @@ void cs_platform_two_tier(const cs_platform *p, cs_two_tier *out);
 void cs_platform_hierarchy(const cs_platform *p, cs_hierarchy *out);
 /* The SimGrid-free links and routes (g_free with cs_netmap_free). */
 cs_netmap *cs_platform_netmap(const cs_platform *p, GError **err);
-
-/* Tier of a link by name when the platform file gave none. */
-const char *cs_platform_link_tier(const cs_platform *p, const char *link_name);
-/* Endpoints of a link by name when the platform file does not tell (FALSE:
- * unknown; else g_free *src and *dst). */
-bool cs_platform_link_ends(const cs_platform *p, const char *link_name, char **src, char **dst);
-/* For the families: the links SimGrid names inside a <cluster id="CLUSTER">
- * whose hosts are PREFIX<n>:
- *   CLUSTER_link_<n>_UP, _DOWN      host n -> router, router -> host n
- *   CLUSTER_link_<n>_loopback       host n -> host n
- *   CLUSTER_link_from_<a>_to_<b>_UP, _DOWN   host a -> host b, b -> a (torus)
- * router: the cluster's router (its router_id, else SimGrid's
- * PREFIX CLUSTER_router). */
-bool cs_cluster_link_ends(const char *cluster, const char *prefix, const char *router, const char *link_name,
-                          char **src, char **dst);
 
 /* Refuse platforms whose XML would exceed a sane size (before any work). */
 bool cs_platform_check_size(const cs_platform *p, GError **err);

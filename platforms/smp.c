@@ -270,24 +270,6 @@ static void smp_estimate(const cs_platform *p, int64_t *links, int64_t *xml_byte
   *xml_bytes = 1024;
 }
 
-static const char *smp_link_tier(const cs_platform *p, const char *name)
-{
-  (void)p;
-  if (g_str_has_suffix(name, "_loopback"))
-    return "intra";
-  if (g_str_has_prefix(name, "smp_link_") && (g_str_has_suffix(name, "_UP") || g_str_has_suffix(name, "_DOWN")))
-    return "eth";
-  return NULL;
-}
-
-/* smp_link_<i>_UP: node-i to the switch (SimGrid's router node-smp_router),
- * _DOWN back; _loopback: node-i to itself. */
-static bool smp_link_ends(const cs_platform *p, const char *name, char **src, char **dst)
-{
-  (void)p;
-  return cs_cluster_link_ends("smp", "node-", NULL, name, src, dst);
-}
-
 /* The cluster element smp_write writes, routed as SimGrid routes it
  * (platforms/sg_cluster_flat.c); its private links are the Ethernet. */
 static cs_sg_cluster *smp_cluster(const cs_platform *p, GError **err)
@@ -332,8 +314,6 @@ const cs_platform_family cs_platform_smp = {
     .describe = smp_describe,
     .write_xml = smp_write,
     .estimate = smp_estimate,
-    .link_tier = smp_link_tier,
-    .link_ends = smp_link_ends,
     .hierarchy = smp_hierarchy,
     .netmap = smp_netmap,
     .free_data = g_free,

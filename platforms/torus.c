@@ -22,9 +22,11 @@
  * XML: one SimGrid TORUS cluster, hosts node-0 .. node-(XYZ-1), node id
  * x + X*y + X*Y*z, dimension-order routing, rank r on node r / C.  SimGrid
  * names the links bgp_link_from_A_to_B_UP/DOWN (and bgp_link_N_loopback);
- * a cluster element cannot carry link properties, so the tier of a link
- * (X, Y or Z: the dimension it spans; intra: the loopback) and its
- * endpoints (UP: node-A to node-B, DOWN: back) are read from its name.
+ * a cluster element cannot carry link properties: the netmap (collsim's
+ * emulation of SimGrid's TORUS zone, platforms/sg_cluster_torus.c) gives
+ * each link's tier (X, Y or Z: the dimension it spans; intra: the
+ * loopback) and endpoints.  Hierarchy: Z planes > Y rows > node (joined
+ * along X) > core; the two-tier view takes the Z planes as supernodes.
  */
 #include "platforms/platform.h"
 #include "platforms/sg_cluster.h"
@@ -196,29 +198,6 @@ static void torus_estimate(const cs_platform *p, int64_t *links, int64_t *xml_by
   *xml_bytes = 1024;     /* one cluster element */
 }
 
-/* "bgp_link_from_A_to_B_UP": the dimension in which nodes A and B differ. */
-static const char *torus_link_tier(const cs_platform *p, const char *name)
-{
-  const torus *t = p->data;
-  long a, b;
-  if (g_str_has_suffix(name, "_loopback"))
-    return "intra";
-  if (sscanf(name, "bgp_link_from_%ld_to_%ld", &a, &b) != 2)
-    return NULL;
-  if (a % t->x != b % t->x)
-    return "X";
-  if (a / t->x % t->y != b / t->x % t->y)
-    return "Y";
-  return "Z";
-}
-
-/* bgp_link_from_A_to_B_UP joins node-A to node-B, _DOWN node-B to node-A. */
-static bool torus_link_ends(const cs_platform *p, const char *name, char **src, char **dst)
-{
-  (void)p;
-  return cs_cluster_link_ends("bgp", "node-", NULL, name, src, dst);
-}
-
 /* The cluster element torus_write writes, routed as SimGrid routes it
  * (platforms/sg_cluster_torus.c), without SimGrid. */
 static cs_sg_cluster *torus_cluster(const cs_platform *p, GError **err)
@@ -265,8 +244,6 @@ const cs_platform_family cs_platform_torus = {
     .describe = torus_describe,
     .write_xml = torus_write,
     .estimate = torus_estimate,
-    .link_tier = torus_link_tier,
-    .link_ends = torus_link_ends,
     .hierarchy = torus_hierarchy,
     .netmap = torus_netmap,
     .free_data = g_free,

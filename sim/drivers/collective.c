@@ -159,8 +159,7 @@ static bool open_netmap(cs_coll_session *s, GError **err)
     return false;
   cs_engine_config ec = s->ec;
   ec.platform_file = s->xml;
-  cs_link_namer namer = cs_platform_link_namer(s->platform);
-  s->sg = cs_routes_open(&ec, cs_tt_nodes(&s->tt), &namer, err);
+  s->sg = cs_routes_open(&ec, cs_tt_nodes(&s->tt), NULL, err);
   if (!s->sg)
     return false;
   s->map = cs_routes_netmap(s->sg);

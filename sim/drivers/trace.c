@@ -137,8 +137,7 @@ static void run_end(const cs_engine_config *c, void *user)
   g_clear_error(&e);
   cs_routes *routes = NULL; /* a platform without a netmap of its own: SimGrid's routes */
   if (!map) {
-    cs_link_namer namer = cs_platform_link_namer(t->platform);
-    routes = cs_routes_open(c, (int64_t)t->max_host + 1, t->platform ? &namer : NULL, &e);
+    routes = cs_routes_open(c, (int64_t)t->max_host + 1, NULL, &e);
     g_clear_error(&e);
     map = routes ? cs_routes_netmap(routes) : NULL;
   }
@@ -162,18 +161,6 @@ void cs_trace_detach(cs_engine_config *ec)
   ec->tracer = NULL;
   ec->tracer_end = NULL;
   ec->tracer_user = NULL;
-}
-
-static const char *tier_of_link(void *user, const char *name) { return cs_platform_link_tier(user, name); }
-
-static gboolean ends_of_link(void *user, const char *name, char **src, char **dst)
-{
-  return cs_platform_link_ends(user, name, src, dst);
-}
-
-cs_link_namer cs_platform_link_namer(const cs_platform *p)
-{
-  return (cs_link_namer){tier_of_link, ends_of_link, (void *)p};
 }
 
 /* ---- the CSV ---- */

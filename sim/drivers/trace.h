@@ -76,14 +76,12 @@ extern const char cs_trace_header[];
 cs_trace *cs_trace_new(bool keep_all, bool timeline);
 void cs_trace_free(cs_trace *t);
 
-/* Record the runs of ec into t; p (or NULL) names the links SimGrid made
- * itself (cs_platform_link_namer). */
+/* Record the runs of ec into t; p (or NULL): the platform whose netmap
+ * gives the timeline's tiers. */
 void cs_trace_attach(cs_trace *t, const cs_platform *p, cs_engine_config *ec);
 /* A configuration copy that must not record (e.g. for forked trial runs). */
 void cs_trace_detach(cs_engine_config *ec);
 
-/* The platform family's namer of the links SimGrid made itself. */
-cs_link_namer cs_platform_link_namer(const cs_platform *p);
 
 /* Messages delivered so far, and the rows kept (sorted once the run has
  * ended, or after cs_trace_read_csv). */

@@ -4,11 +4,12 @@
  *    with the two-tier view; gateways lie inside their supernode; the rank
  *    mapping puts exactly `cores` ranks on every node;
  *  - bad specs are refused with a message naming the problem;
- *  - the written XML loads in SimGrid and every link of it has a tier (the
- *    torus's X, Y, Z from SimGrid's own link names) and both endpoints, and
+ *  - every link of the platform's netmap has a tier (the torus's X, Y, Z;
+ *    a torus written to a file and read back too) and both endpoints, and
  *    every route, a node's route to itself included, is a chain of links
  *    from its source host to its destination host, each link starting
- *    where the one before it ends;
+ *    where the one before it ends (tests/unit/netmap.c checks that the
+ *    netmap routes as SimGrid does);
  *  - every registered collective, run timed on SimGrid actors, sends exactly
  *    the node-pair traffic the untimed pattern-generator predicts (the
  *    pipeline compares them pair by pair and fails otherwise), and the
@@ -174,46 +175,67 @@ START_TEST(bad_specs_refused)
 }
 END_TEST
 
-/* ---- SimGrid: every link has a tier (one platform per forked test) ---- */
+/* ---- the netmap: every link has a tier and ends, routes are chains ---- */
 
-static const char *tier_fn(void *user, const char *name) { return cs_platform_link_tier(user, name); }
-
-static gboolean ends_fn(void *user, const char *name, char **src, char **dst)
+static cs_netmap *open_map(const cs_platform *p)
 {
-  return cs_platform_link_ends(user, name, src, dst);
-}
-
-static cs_routes *open_routes(cs_platform *p, const char *xml)
-{
-  cs_engine_config ec;
-  cs_engine_config_defaults(&ec);
-  ec.platform_file = xml;
-  cs_link_namer namer = {tier_fn, ends_fn, p};
   GError *err = NULL;
-  cs_routes *r = cs_routes_open(&ec, p->nodes, &namer, &err);
-  ck_assert_msg(r != NULL, "%s", err ? err->message : "?");
-  return r;
+  cs_netmap *m = cs_platform_netmap(p, &err);
+  ck_assert_msg(m != NULL, "%s", err ? err->message : "?");
+  return m;
 }
 
-/* Every route is a chain from node-a to node-b. */
-static void routes_chain(cs_routes *r)
+/* Tier and ends of link l. */
+static void link_facts(const cs_netmap *m, int64_t l, const char **tier, GString *src, GString *dst)
 {
-  for (int64_t a = 0; a < cs_routes_nodes(r); a++)
-    for (int64_t b = 0; b < cs_routes_nodes(r); b++) {
+  g_string_truncate(src, 0);
+  g_string_truncate(dst, 0);
+  if (!m->ops->link_ends(m, l, src, dst)) {
+    g_string_assign(src, "?");
+    g_string_assign(dst, "?");
+  }
+  *tier = cs_netmap_link_tier(m, l);
+}
+
+/* Every route from node a to node b is a chain of links from a's host to
+ * b's, each starting where the one before ends (hops through routers). */
+static void routes_chain(const cs_netmap *m, const cs_platform *p)
+{
+  cs_route_buf buf = {0};
+  GString *src = g_string_new(NULL), *dst = g_string_new(NULL);
+  for (int64_t a = 0; a < m->nodes; a++)
+    for (int64_t b = 0; b < m->nodes; b++) {
       const int32_t *l;
-      int n = cs_routes_get(r, a, b, &l);
+      int n = cs_netmap_route(m, &buf, a, b, &l);
       ck_assert_int_ge(n, 1);
       char *from = g_strdup_printf("node-%lld", (long long)a), *to = g_strdup_printf("node-%lld", (long long)b);
-      const char *at = from;
+      char *at = g_strdup(from);
       for (int i = 0; i < n; i++) {
-        ck_assert_msg(strcmp(cs_routes_link_src(r, l[i]), at) == 0, "route %s -> %s: link %s starts at %s, not %s",
-                      from, to, cs_routes_link_name(r, l[i]), cs_routes_link_src(r, l[i]), at);
-        at = cs_routes_link_dst(r, l[i]);
+        const char *tier;
+        link_facts(m, l[i], &tier, src, dst);
+        char *name = cs_netmap_link_name(m, l[i]);
+        ck_assert_msg(strcmp(src->str, at) == 0, "%s: route %s -> %s: link %s starts at %s, not %s",
+                      p->family->kind, from, to, name, src->str, at);
+        g_free(name);
+        g_free(at);
+        at = g_strdup(dst->str);
       }
       ck_assert_msg(strcmp(at, to) == 0, "route %s -> %s ends at %s", from, to, at);
+      g_free(at);
       g_free(from);
       g_free(to);
     }
+  g_string_free(src, TRUE);
+  g_string_free(dst, TRUE);
+  cs_route_buf_clear(&buf);
+}
+
+static int64_t links_of_tier(const cs_netmap *m, const char *tier)
+{
+  int64_t n = 0;
+  for (int64_t l = 0; l < m->nlinks; l++)
+    n += !cs_netmap_link_internal(m, l) && strcmp(cs_netmap_link_tier(m, l), tier) == 0;
+  return n;
 }
 
 /* Platform _i of TEST_PLATFORMS, or (last) a torus written to a file and read
@@ -239,31 +261,27 @@ START_TEST(every_link_has_a_tier)
   char *file = NULL;
   cs_platform *p = platform_for_test(_i, &file);
   ck_assert(cs_platform_resolve(p, cs_platform_slots(p), NULL));
-  char *xml = NULL;
-  bool is_temp = false;
-  GError *err = NULL;
-  ck_assert_msg(cs_platform_xml_for_run(p, &xml, &is_temp, &err), "%s", err ? err->message : "?");
-  cs_routes *r = open_routes(p, xml);
+  cs_netmap *m = open_map(p);
   bool file_platform = strcmp(p->family->kind, "file") == 0;
-  for (int64_t l = 0; l < cs_routes_nlinks(r); l++) {
-    const char *name = cs_routes_link_name(r, l), *tier = cs_routes_link_tier(r, l);
-    if (cs_routes_link_internal(r, l) || file_platform)
-      continue; /* SimGrid's own; a user's file of cluster elements names no tiers, no ends */
-    ck_assert_msg(strcmp(tier, "?") != 0, "link %s has no tier", name);
-    ck_assert_msg(strcmp(cs_routes_link_src(r, l), "?") != 0 && strcmp(cs_routes_link_dst(r, l), "?") != 0,
-                  "link %s has no endpoints", name);
+  GString *src = g_string_new(NULL), *dst = g_string_new(NULL);
+  for (int64_t l = 0; l < m->nlinks; l++) {
+    const char *tier;
+    link_facts(m, l, &tier, src, dst);
+    char *name = cs_netmap_link_name(m, l);
+    if (!cs_netmap_link_internal(m, l)) {
+      ck_assert_msg(strcmp(tier, "?") != 0, "%s: link %s has no tier", p->family->kind, name);
+      ck_assert_msg(strcmp(src->str, "?") != 0 && strcmp(dst->str, "?") != 0, "link %s has no endpoints", name);
+    }
+    g_free(name);
   }
-  if (!file_platform && strcmp(p->family->kind, "cpm") != 0) /* cpm names its loopbacks "proc" */
-    ck_assert_int_eq(cs_routes_tier_count(r, "intra"), p->nodes + 1); /* a loopback per node, SimGrid's own */
-  if (strcmp(p->family->kind, "torus") == 0)
-    ck_assert(cs_routes_tier_count(r, "X") > 0 && cs_routes_tier_count(r, "Y") > 0 &&
-              cs_routes_tier_count(r, "Z") > 0);
-  if (!file_platform)
-    routes_chain(r);
-  cs_routes_close(r);
-  if (is_temp)
-    cs_tempfile_remove(xml);
-  g_free(xml);
+  g_string_free(src, TRUE);
+  g_string_free(dst, TRUE);
+  if (strcmp(p->family->kind, "cpm") != 0) /* cpm names its loopbacks "proc" */
+    ck_assert_int_eq(links_of_tier(m, "intra"), p->nodes); /* a loopback per node */
+  if (strcmp(p->family->kind, "torus") == 0 || file_platform) /* the file is a torus written out */
+    ck_assert(links_of_tier(m, "X") > 0 && links_of_tier(m, "Y") > 0 && links_of_tier(m, "Z") > 0);
+  routes_chain(m, p);
+  cs_netmap_free(m);
   if (file)
     cs_tempfile_remove(file);
   g_free(file);
@@ -318,35 +336,26 @@ START_TEST(cpm_shape_and_defaults)
 }
 END_TEST
 
-/* Every link SimGrid reports on a route from host a to host b: names. */
-static int sg_route_names(int64_t a, int64_t b, char names[][64], int max)
+/* The route from node a to node b: its link names (space-separated), tiers
+ * and total latency, from the netmap (tests/unit/netmap.c checks it is
+ * SimGrid's). */
+static int cpm_route(const cs_netmap *m, int64_t a, int64_t b, GString *names, GString *tiers, double *lat)
 {
-  char ha[32], hb[32];
-  snprintf(ha, sizeof ha, "node-%lld", (long long)a);
-  snprintf(hb, sizeof hb, "node-%lld", (long long)b);
-  xbt_dynar_t d = xbt_dynar_new(sizeof(sg_link_t), NULL);
-  sg_host_get_route(sg_host_by_name(ha), sg_host_by_name(hb), d);
-  int n = (int)xbt_dynar_length(d);
-  for (int i = 0; i < n && i < max; i++)
-    g_strlcpy(names[i], sg_link_get_name(xbt_dynar_get_as(d, i, sg_link_t)), 64);
-  xbt_dynar_free(&d);
-  return n;
-}
-
-/* The route from host a to host b: its link names (space-separated), tiers
- * and total latency, as cs_routes composes it. */
-static void cpm_route(cs_routes *r, int64_t a, int64_t b, GString *names, GString *tiers, double *lat)
-{
+  cs_route_buf buf = {0};
   const int32_t *links;
-  int n = cs_routes_get(r, a, b, &links);
+  int n = cs_netmap_route(m, &buf, a, b, &links);
   g_string_truncate(names, 0);
   g_string_truncate(tiers, 0);
   *lat = 0;
   for (int i = 0; i < n; i++) {
-    g_string_append_printf(names, "%s%s", i ? " " : "", cs_routes_link_name(r, links[i]));
-    g_string_append_printf(tiers, "%s%s", i ? " " : "", cs_routes_link_tier(r, links[i]));
-    *lat += cs_routes_link_latency(r, links[i]);
+    char *name = cs_netmap_link_name(m, links[i]);
+    g_string_append_printf(names, "%s%s", i ? " " : "", name);
+    g_string_append_printf(tiers, "%s%s", i ? " " : "", cs_netmap_link_tier(m, links[i]));
+    *lat += m->ops->link_latency(m, links[i]);
+    g_free(name);
   }
+  cs_route_buf_clear(&buf);
+  return n;
 }
 
 /* cpm:2,3,3/...: hosts node-0 .. node-8, machine m holding hosts 3m .. 3m+2. */
@@ -354,51 +363,34 @@ START_TEST(cpm_routes)
 {
   cs_platform *p = parse_ok("cpm:2,3,3/proc_lat=1us,shm_lat=400ns,net_lat=60us");
   ck_assert(cs_platform_resolve(p, cs_platform_slots(p), NULL));
-  char *xml = NULL;
-  bool is_temp = false;
-  GError *err = NULL;
-  ck_assert_msg(cs_platform_xml_for_run(p, &xml, &is_temp, &err), "%s", err ? err->message : "?");
-  cs_routes *r = open_routes(p, xml);
-  ck_assert_int_eq(cs_routes_tier_count(r, "proc"), 9);
-  ck_assert_int_eq(cs_routes_tier_count(r, "shm"), 18);
-  ck_assert_int_eq(cs_routes_tier_count(r, "lan"), 6); /* lan-<m>_UP, _DOWN */
-  /* collocated proclets: the host's loopback */
-  char names[8][64];
-  ck_assert_int_eq(sg_route_names(4, 4, names, 8), 1);
-  ck_assert_str_eq(names[0], "machine-1_link_4_loopback");
-  ck_assert_str_eq(cs_platform_link_tier(p, names[0]), "proc");
+  cs_netmap *m = open_map(p);
+  ck_assert_int_eq(links_of_tier(m, "proc"), 9);
+  ck_assert_int_eq(links_of_tier(m, "shm"), 18);
+  ck_assert_int_eq(links_of_tier(m, "lan"), 6); /* lan-<m>_UP, _DOWN */
   GString *n = g_string_new(NULL), *t = g_string_new(NULL);
   double lat;
+  /* collocated proclets: the host's loopback */
+  ck_assert_int_eq(cpm_route(m, 4, 4, n, t, &lat), 1);
+  ck_assert_str_eq(n->str, "machine-1_link_4_loopback");
+  ck_assert_str_eq(t->str, "proc");
   /* OS processes of one machine: the two private links */
-  cpm_route(r, 4, 5, n, t, &lat);
+  cpm_route(m, 4, 5, n, t, &lat);
   ck_assert_str_eq(n->str, "machine-1_link_4_UP machine-1_link_5_DOWN");
   ck_assert_str_eq(t->str, "shm shm");
   ck_assert_double_eq_tol(lat, 400e-9, 1e-15);
   /* machines: private link, the two LAN links, private link */
-  cpm_route(r, 1, 7, n, t, &lat);
+  cpm_route(m, 1, 7, n, t, &lat);
   ck_assert_str_eq(n->str, "machine-0_link_1_UP lan-0_UP lan-2_DOWN machine-2_link_7_DOWN");
   ck_assert_str_eq(t->str, "shm lan lan shm");
   ck_assert_double_eq_tol(lat, 60e-6 + 400e-9, 1e-15);
-  cpm_route(r, 7, 1, n, t, &lat);
+  cpm_route(m, 7, 1, n, t, &lat);
   ck_assert_str_eq(n->str, "machine-2_link_7_UP lan-2_UP lan-0_DOWN machine-0_link_1_DOWN");
-  /* composed routes equal SimGrid's, every ordered pair */
   for (int64_t a = 0; a < p->nodes; a++)
-    for (int64_t b = 0; b < p->nodes; b++) {
-      const int32_t *l1, *l2;
-      int k1 = cs_routes_get(r, a, b, &l1);
-      int32_t *c1 = g_memdup2(l1, sizeof *l1 * (k1 > 0 ? k1 : 1));
-      int k2 = cs_routes_get_direct(r, a, b, &l2);
-      ck_assert_int_eq(k1, k2);
-      ck_assert_int_eq(k1, a == b ? 1 : a / 3 == b / 3 ? 2 : 4);
-      ck_assert(memcmp(c1, l2, sizeof *l1 * k1) == 0);
-      g_free(c1);
-    }
+    for (int64_t b = 0; b < p->nodes; b++)
+      ck_assert_int_eq(cpm_route(m, a, b, n, t, &lat), a == b ? 1 : a / 3 == b / 3 ? 2 : 4);
   g_string_free(n, TRUE);
   g_string_free(t, TRUE);
-  cs_routes_close(r);
-  if (is_temp)
-    cs_tempfile_remove(xml);
-  g_free(xml);
+  cs_netmap_free(m);
   cs_platform_free(p);
 }
 END_TEST
