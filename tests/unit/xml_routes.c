@@ -123,6 +123,31 @@ START_TEST(test_routes_equal_simgrid)
 }
 END_TEST
 
+/* Without SimGrid: every ordered pair has a route of at least one link,
+ * the same when asked twice (the map keeps no state between routes). */
+START_TEST(test_every_pair_routed)
+{
+  cs_xml_platform *x = read_platform(FILES[_i]);
+  cs_netmap *m = map_of(x);
+  cs_route_buf buf = {NULL, 0}, again = {NULL, 0};
+  for (int64_t a = 0; a < m->nodes; a++)
+    for (int64_t b = 0; b < m->nodes; b++) {
+      const int32_t *l1 = NULL, *l2 = NULL;
+      int n1 = cs_netmap_route(m, &buf, a, b, &l1), n2 = cs_netmap_route(m, &again, a, b, &l2);
+      ck_assert_msg(n1 >= 1, "%s: %lld -> %lld: %d links", FILES[_i], (long long)a, (long long)b, n1);
+      ck_assert_int_eq(n1, n2);
+      ck_assert(memcmp(l1, l2, sizeof *l1 * (size_t)n1) == 0);
+      for (int k = 0; k < n1; k++)
+        ck_assert(l1[k] >= 0 && l1[k] < m->nlinks);
+    }
+  ck_assert_int_eq(cs_netmap_route(m, &buf, 0, m->nodes, (const int32_t **)&(const int32_t *){NULL}), -1);
+  cs_route_buf_clear(&buf);
+  cs_route_buf_clear(&again);
+  cs_netmap_free(m);
+  cs_xml_platform_free(x);
+}
+END_TEST
+
 static const char *tier_of(cs_netmap *m, const char *link)
 {
   int64_t id = cs_netmap_link_id(m, link);
@@ -247,6 +272,7 @@ static Suite *xml_routes_suite(void)
   tcase_add_loop_test(tc, test_routes_equal_simgrid, 0, (int)G_N_ELEMENTS(FILES));
   suite_add_tcase(s, tc);
   tc = tcase_create("tiers");
+  tcase_add_loop_test(tc, test_every_pair_routed, 0, (int)G_N_ELEMENTS(FILES) - 1); /* clusters: sg_cluster */
   tcase_add_test(tc, test_tiers);
   tcase_add_test(tc, test_hierarchy_nested);
   tcase_add_test(tc, test_hierarchy_flat_and_clusters);
