@@ -33,6 +33,9 @@
  *    "__loopback__" (10 GBps, 0 s: network/loopback-bw and -lat); a zone
  *    with sub-zones gives none.
  *  - <cluster> zones route through platforms/sg_cluster.h.
+ * A host whose route to itself has no link (a torus host without loopback
+ * links) gets "__loopback__" (SimGrid would refuse to send; sg_cluster's
+ * netmap does the same).
  * Where SimGrid aborts or crashes (no route, a route between two zones
  * without gateways, a Dijkstra route through gateways that do not meet, a
  * netpoint outside the zone asked) the route is -1.
@@ -53,7 +56,8 @@
  * parents); then, when every host is in a <cluster> and all those clusters
  * have the same levels, the clusters' own levels (sg_cluster's, numbered
  * cluster after cluster); then node (tier: the clusters' node tier, or
- * "zone<D>" when every host lies directly in a zone of depth D, else "")
+ * "zone<D>" when every host lies directly in a zone of depth D and none in
+ * a cluster, else "")
  * and core.  Indices come from a table: entities numbered in order of
  * their first host.
  */
@@ -935,6 +939,10 @@ static int op_route(const cs_netmap *m, int64_t a, int64_t b, int32_t *links, in
   route_ctx c = {r, 0};
   int src = g_array_index(r->x->hosts, int, a), dst = g_array_index(r->x->hosts, int, b);
   int n = global_route(&c, src, dst, l) && l->len <= CS_NETMAP_MAX_HOPS ? (int)l->len : -1;
+  if (n == 0 && a == b && r->loopback >= 0) { /* SimGrid finds no link: its own loopback carries it */
+    g_array_append_val(l, r->loopback);
+    n = 1;
+  }
   if (n > 0)
     memcpy(links, l->data, sizeof(int32_t) * (size_t)MIN(n, cap));
   g_array_free(l, TRUE);
@@ -943,6 +951,23 @@ static int op_route(const cs_netmap *m, int64_t a, int64_t b, int32_t *links, in
 
 static const cs_netmap_ops XML_OPS = {op_link_name,    op_link_tier,     op_link_ends, op_link_bandwidth,
                                       op_link_latency, op_link_internal, op_route,     xroutes_free};
+
+/* Does some host's route to itself have no link (a torus host without a
+ * loopback, a host in a zone with sub-zones)?  Such a host's messages to
+ * itself take "__loopback__", as in sg_cluster's netmap. */
+static bool some_host_alone(const xroutes *r)
+{
+  GArray *l = g_array_new(FALSE, FALSE, sizeof(int32_t));
+  bool alone = false;
+  for (guint g = 0; g < r->x->hosts->len && !alone; g++) {
+    route_ctx c = {r, 0};
+    int h = g_array_index(r->x->hosts, int, g);
+    g_array_set_size(l, 0);
+    alone = global_route(&c, h, h, l) && l->len == 0;
+  }
+  g_array_free(l, TRUE);
+  return alone;
+}
 
 /* ---- tiers ---- */
 
@@ -1080,6 +1105,7 @@ cs_netmap *cs_xml_routes_netmap(const cs_xml_platform *x, GError **err)
     xroutes_free(r);
     return NULL;
   }
+  r->loopback_used = r->loopback_used || some_host_alone(r);
   cs_netmap *m = cs_netmap_new(&XML_OPS, r, (int64_t)x->hosts->len, next + (r->loopback_used ? 1 : 0));
   if (!r->loopback_used)
     r->loopback = -1;
@@ -1193,13 +1219,15 @@ static bool cluster_levels(const cs_xml_platform *x, hier_build *b)
   return ok && ref >= 0;
 }
 
-/* "zone<D>" when every host lies directly in a zone of depth D, else "". */
+/* "zone<D>" when every host lies directly in a zone of depth D that is
+ * not a cluster, else "". */
 static void zone_node_tier(const cs_xml_platform *x, hier_build *b)
 {
   int d = -1;
   for (guint g = 0; g < x->hosts->len; g++) {
-    int hd = xml_zone(x, xml_np(x, g_array_index(x->hosts, int, g))->parent)->depth;
-    if (d >= 0 && hd != d) {
+    const zone *z = xml_zone(x, xml_np(x, g_array_index(x->hosts, int, g))->parent);
+    int hd = z->depth;
+    if ((d >= 0 && hd != d) || z->cluster >= 0) {
       g_strlcpy(b->node_tier, "", sizeof b->node_tier);
       return;
     }
