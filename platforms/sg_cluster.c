@@ -59,7 +59,6 @@ static void copy_attributes(cs_sg_cluster *c, const cs_sgc_params *p)
   c->bb_bw = or_zero(p->bb_bw);
   c->bb_lat = or_zero(p->bb_lat);
   c->has_backbone = c->bb_bw > 0 || c->bb_lat > 0;
-  c->leaf_links = c->nhosts * ((c->has_loopback ? 1 : 0) + (c->has_limiter ? 1 : 0));
 }
 
 static bool check_params(const cs_sgc_params *p, GError **err)
@@ -97,6 +96,7 @@ cs_sg_cluster *cs_sg_cluster_new(const cs_sgc_params *p, GError **err)
   c->topo = topology_named(p->topology);
   policy_named(p->sharing_policy, false, &c->policy);
   policy_named(p->bb_sharing_policy, true, &c->bb_policy);
+  cs_sgc_set_hosts(c, c->nhosts);
   if (c->topo == &cs_sgc_flat)
     c->router = p->router_id && *p->router_id ? g_strdup(p->router_id)
                                                : g_strdup_printf("%s%s_router%s", c->prefix, c->id, c->suffix);
@@ -127,6 +127,13 @@ void cs_sg_cluster_free(cs_sg_cluster *c)
 /* ---- helpers for the topology files ---- */
 
 static int leaf_links_per_host(const cs_sg_cluster *c) { return (c->has_loopback ? 1 : 0) + (c->has_limiter ? 1 : 0); }
+
+void cs_sgc_set_hosts(cs_sg_cluster *c, int64_t n)
+{
+  g_assert(n >= 1 && n <= c->nhosts);
+  c->nhosts = n;
+  c->leaf_links = n * leaf_links_per_host(c);
+}
 
 int64_t cs_sgc_loopback_id(const cs_sg_cluster *c, int64_t h)
 {

@@ -93,6 +93,12 @@ struct cs_sg_cluster {
 
 /* ---- helpers for the topology files (sg_cluster.c) ---- */
 
+/* For a build whose topology holds fewer hosts than the radical lists
+ * (SimGrid creates the first n and ignores the other radicals): keeps the
+ * first n hosts and renumbers the leaf links.  Call it before using
+ * c->leaf_links. */
+void cs_sgc_set_hosts(cs_sg_cluster *c, int64_t n);
+
 /* Leaf links of host h: the id of its loopback / limiter, -1 if none. */
 int64_t cs_sgc_loopback_id(const cs_sg_cluster *c, int64_t h);
 int64_t cs_sgc_limiter_id(const cs_sg_cluster *c, int64_t h);
