@@ -48,7 +48,8 @@
  *      ("zone1": the links between the children of the top zone);
  *   4. "?" for a link no route takes.
  * "__loopback__": "intra".  Tiers are listed by depth, then the clusters'
- * tiers, then "?", then "intra".
+ * tiers (cluster after cluster, each in sg_cluster's order), then "?",
+ * then "intra".
  *
  * Hierarchy (cs_xml_routes_hierarchy): a level "zone<D>" for each depth D
  * at which every host lies in a zone of depth D and there are at least two
@@ -105,6 +106,7 @@ typedef struct zrouter {
   uint64_t *gpred;          /* [src node * ng + v] */
   cs_sg_cluster *cluster;   /* K_CLUSTER */
   int32_t offset;           /* its first link id */
+  int ordinal;              /* clusters in file order */
   GHashTable *bypass;       /* (src np, dst np) -> zroute*, NULL: none */
 } zrouter;
 
@@ -971,9 +973,13 @@ static bool some_host_alone(const xroutes *r)
 
 /* ---- tiers ---- */
 
+#define CLUSTER_TIERS (1 << 20)
+#define UNKNOWN_TIER (1 << 28)
+#define INTRA_TIER (1 << 29)
+
 typedef struct tier_choice {
   char *name;
-  int order; /* depth; 1000 + a cluster's rank; 5000 "?"; 9999 "intra" */
+  int order; /* depth; CLUSTER_TIERS + 64 x cluster + the tier's rank in it; UNKNOWN_TIER "?"; INTRA_TIER "intra" */
 } tier_choice;
 
 /* The smallest depth of a zone whose routes take each file link (INT_MAX: none). */
@@ -1002,9 +1008,9 @@ static tier_choice file_link_tier(const cs_xml_platform *x, int id, int depth)
 {
   const xml_link *l = &g_array_index(x->links, xml_link, id);
   if (l->tier)
-    return (tier_choice){g_strdup(l->tier), depth == G_MAXINT ? 999 : depth};
+    return (tier_choice){g_strdup(l->tier), depth == G_MAXINT ? CLUSTER_TIERS - 1 : depth};
   if (depth == G_MAXINT)
-    return (tier_choice){g_strdup("?"), 5000};
+    return (tier_choice){g_strdup("?"), UNKNOWN_TIER};
   return (tier_choice){g_strdup_printf("zone%d", depth), depth};
 }
 
@@ -1037,10 +1043,11 @@ static void assign_tiers(cs_netmap *m, xroutes *r)
     if (id < r->nfile)
       choice[id] = file_link_tier(x, (int)id, depth[id]);
     else if (id == r->loopback)
-      choice[id] = (tier_choice){g_strdup("intra"), 9999};
+      choice[id] = (tier_choice){g_strdup("intra"), INTRA_TIER};
     else if ((zr = link_cluster(r, id, &local))) {
       const char *t = cs_sg_cluster_link_tier(zr->cluster, local);
-      choice[id] = (tier_choice){g_strdup(t), strcmp(t, "intra") == 0 ? 9999 : 1000 + cluster_tier_rank(zr, t)};
+      int rank = CLUSTER_TIERS + 64 * MIN(zr->ordinal, 10000) + MIN(cluster_tier_rank(zr, t), 63);
+      choice[id] = (tier_choice){g_strdup(t), strcmp(t, "intra") == 0 ? INTRA_TIER : rank};
     }
   }
   tier_choice *sorted = g_memdup2(choice, sizeof *choice * (size_t)(n > 0 ? n : 1));
@@ -1065,6 +1072,7 @@ static void assign_tiers(cs_netmap *m, xroutes *r)
 static bool build_clusters(xroutes *r, int32_t *next, GError **err)
 {
   const cs_xml_platform *x = r->x;
+  int ordinal = 0;
   for (guint zi = 0; zi < x->zones->len; zi++) {
     zrouter *zr = &r->zr[zi];
     if (zr->kind != K_CLUSTER)
@@ -1073,6 +1081,7 @@ static bool build_clusters(xroutes *r, int32_t *next, GError **err)
     if (!zr->cluster)
       return false;
     zr->offset = *next;
+    zr->ordinal = ordinal++;
     *next += (int32_t)cs_sg_cluster_nlinks(zr->cluster);
   }
   return true;

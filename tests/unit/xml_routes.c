@@ -29,7 +29,8 @@
 #include <xbt/dynar.h>
 
 static const char *const FILES[] = {"full_routers.xml", "floyd_routers.xml", "dijkstra_routers.xml",
-                                    "nested_zones.xml", "clusters_multi.xml", "torus_pair.xml"};
+                                    "nested_zones.xml", "clusters_multi.xml", "torus_pair.xml",
+                                    "fattree_dragonfly.xml"};
 
 static char *data_path(const char *name)
 {
