@@ -207,9 +207,13 @@ static bool route_ends(xroutes *r, int zi, const route_decl *d, int *s, int *t, 
     return fail(x, err, "route from \"%s\" to \"%s\": not two members of its zone", d->src, d->dst);
   for (int i = 0; i < d->links; i++) {
     const route_hop *h = &g_array_index(x->hops, route_hop, d->first_hop + i);
-    if (h->fwd < 0 || h->back < 0)
-      return fail(x, err, "route from \"%s\" to \"%s\": <link_ctn id=\"%s\"%s%s> names no link of the file", d->src,
-                  d->dst, h->name, h->direction ? " direction=" : "", h->direction ? h->direction : "");
+    if (h->fwd < 0 || h->back < 0) {
+      char *dir = h->direction ? g_strdup_printf(" direction=\"%s\"", h->direction) : g_strdup("");
+      fail(x, err, "route from \"%s\" to \"%s\": <link_ctn id=\"%s\"%s> names no link of the file%s", d->src,
+           d->dst, h->name, dir, h->direction ? " (UP and DOWN name a SPLITDUPLEX link)" : "");
+      g_free(dir);
+      return false;
+    }
   }
   if (d->links == 0)
     return fail(x, err, "route from \"%s\" to \"%s\" has no link (SimGrid refuses it)", d->src, d->dst);
@@ -945,7 +949,7 @@ static int op_route(const cs_netmap *m, int64_t a, int64_t b, int32_t *links, in
     g_array_append_val(l, r->loopback);
     n = 1;
   }
-  if (n > 0)
+  if (n > 0 && cap > 0)
     memcpy(links, l->data, sizeof(int32_t) * (size_t)MIN(n, cap));
   g_array_free(l, TRUE);
   return n;

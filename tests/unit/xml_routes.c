@@ -11,12 +11,14 @@
  *  - tiers: a <prop id="tier"> wins, links of the top zone's routes are
  *    "zone1", of its children's "zone2", unused links "?", "__loopback__"
  *    is "intra" and internal, tiers listed top first with "intra" last;
+ *  - a Vivaldi zone and a <link_ctn> naming no link are refused in one line;
  *  - the hierarchy: every host has an index below the count at every level,
  *    two hosts share an index at level zone<D> exactly when they share
  *    their zone of depth D, and the levels are the ones the rules give.
  */
 #include "platforms/xml_routes.h"
 #include "platforms/xml_validate.h"
+#include "sim/contracts/errors.h"
 #include "sim/contracts/netmap.h"
 
 #include <check.h>
@@ -153,6 +155,30 @@ START_TEST(test_every_pair_routed)
   cs_route_buf_clear(&again);
   cs_netmap_free(m);
   cs_xml_platform_free(x);
+}
+END_TEST
+
+/* What the router does not know is refused: one CS_INPUT_ERROR line. */
+START_TEST(test_refusals)
+{
+  static const char *const bad[] = {
+      "<platform version=\"4.1\"><zone id=\"v\" routing=\"Vivaldi\"><host id=\"a\" speed=\"1Gf\"/>"
+      "</zone></platform>",
+      "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/>"
+      "<host id=\"b\" speed=\"1Gf\"/><link id=\"l\" bandwidth=\"1GBps\"/><route src=\"a\" dst=\"b\">"
+      "<link_ctn id=\"l\" direction=\"UP\"/></route></zone></platform>",
+  };
+  static const char *const why[] = {"routing=\"Vivaldi\"", "<link_ctn id=\"l\" direction=\"UP\">"};
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    GError *err = NULL;
+    cs_xml_platform *x = cs_xml_platform_read("bad.xml", bad[i], strlen(bad[i]), &err);
+    ck_assert_msg(x, "%s", err ? err->message : "?");
+    ck_assert_ptr_null(cs_xml_routes_netmap(x, &err));
+    ck_assert(err && err->domain == CS_INPUT_ERROR && !strchr(err->message, '\n'));
+    ck_assert_msg(strstr(err->message, why[i]), "%s", err->message);
+    g_error_free(err);
+    cs_xml_platform_free(x);
+  }
 }
 END_TEST
 
@@ -302,6 +328,7 @@ static Suite *xml_routes_suite(void)
   tc = tcase_create("tiers");
   tcase_add_loop_test(tc, test_every_pair_routed, 0, (int)G_N_ELEMENTS(FILES));
   tcase_add_test(tc, test_tiers);
+  tcase_add_test(tc, test_refusals);
   tcase_add_test(tc, test_hierarchy_nested);
   tcase_add_test(tc, test_hierarchy_flat_and_clusters);
   suite_add_tcase(s, tc);
