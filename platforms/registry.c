@@ -10,6 +10,7 @@ extern const cs_platform_family cs_platform_percs;
 extern const cs_platform_family cs_platform_dragonfly;
 extern const cs_platform_family cs_platform_smp;
 extern const cs_platform_family cs_platform_cpm;
+extern const cs_platform_family cs_platform_fattree;
 extern const cs_platform_family cs_platform_file;
 
 static const cs_platform_family *const families[] = {
@@ -18,6 +19,7 @@ static const cs_platform_family *const families[] = {
     &cs_platform_dragonfly,
     &cs_platform_smp,
     &cs_platform_cpm,
+    &cs_platform_fattree,
     &cs_platform_file,
 };
 

@@ -46,6 +46,7 @@
  * hosts.
  */
 #include "platforms/xml_validate.h"
+#include "platforms/xml_model.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/natural_order.h"
 
@@ -60,58 +61,6 @@
 #define MAX_ZONE_DEPTH 1000
 #define MAX_HOPS 64 /* gateway recursion: deeper is taken as routed */
 #define SHOWN_CHARS 40 /* longest id or value quoted in a message */
-
-typedef enum { NP_HOST, NP_ROUTER, NP_ZONE } np_kind;
-typedef enum { ROUTED_FULL, ROUTED_GRAPH, ROUTED_BUILT } zone_routing;
-
-typedef struct netpoint {
-  char *name;
-  np_kind kind;
-  int parent; /* zone holding it */
-  int zone;   /* NP_ZONE: the zone it is */
-} netpoint;
-
-typedef struct route_decl {
-  const char *src, *dst, *gw_src, *gw_dst; /* in the platform's strings */
-  bool zone_route, symmetrical, bypass;
-  int links; /* <link_ctn> inside */
-} route_decl;
-
-typedef struct zone {
-  int np;     /* its netpoint; -1 for the root */
-  int parent; /* -1 for the root */
-  int depth;
-  zone_routing routing;
-  const char *routing_name; /* as written, in the platform's strings */
-  const char *element;      /* "zone" or "cluster" */
-  GArray *children;         /* netpoint ids */
-  GArray *routes;           /* route_decl */
-  GHashTable *table;        /* Full: (src, dst) -> route_decl*, built on demand */
-  GHashTable *graph;        /* Floyd/Dijkstra: src -> GArray of dst, built on demand */
-  /* the check: */
-  int64_t used_below;
-  int rep; /* first used host below */
-} zone;
-
-struct cs_xml_platform {
-  char *path; /* escaped for messages */
-  GArray *np; /* netpoint */
-  GArray *zones;
-  GHashTable *points;   /* host and router names -> np + 1 */
-  GHashTable *zone_ids; /* zone names -> np + 1 */
-  GStringChunk *strings; /* names routes and zones refer to (never g_intern_string: a file's
-                            strings would stay for the life of the process) */
-  GArray *hosts;        /* host netpoints, sorted once read */
-  bool has_include;
-  /* parsing */
-  int depth;
-  int cur_zone;
-  bool root_ok;
-  /* the check */
-  GArray *open_route; /* the route element being read, or NULL */
-  GHashTable *memo;   /* (x, y) -> found + 1 */
-  GHashTable *reason; /* (x, y) -> why there is no route (found below R_LINKS) */
-};
 
 /* ---- messages ---- */
 
@@ -328,11 +277,12 @@ static const char *keep(cs_xml_platform *x, const char *s)
   return s ? g_string_chunk_insert_const(x->strings, s) : NULL;
 }
 
-static netpoint *NP(cs_xml_platform *x, int id) { return &g_array_index(x->np, netpoint, id); }
+static netpoint *NP(cs_xml_platform *x, int id) { return xml_np(x, id); }
 
 static int add_netpoint(cs_xml_platform *x, const char *name, np_kind kind, int own_zone)
 {
-  netpoint p = {g_strdup(name), kind, x->cur_zone, own_zone};
+  int local = x->cur_zone >= 0 ? (int)g_array_index(x->zones, zone, x->cur_zone).children->len : 0;
+  netpoint p = {g_strdup(name), kind, x->cur_zone, own_zone, local};
   g_array_append_val(x->np, p);
   int id = (int)x->np->len - 1;
   if (x->cur_zone >= 0)
@@ -373,7 +323,7 @@ static bool add_zone(cs_xml_platform *x, GError **err, const char *el, const cha
   zone z = {.np = -1, .parent = x->cur_zone, .depth = depth, .routing = routing_of(routing),
             .routing_name = keep(x, routing ? routing : "Cluster"), .element = keep(x, el),
             .children = g_array_new(FALSE, FALSE, sizeof(int)), .routes = g_array_new(FALSE, FALSE, sizeof(route_decl)),
-            .rep = -1};
+            .cluster = -1, .rep = -1};
   g_array_append_val(x->zones, z);
   int zi = (int)x->zones->len - 1;
   if (x->cur_zone >= 0) {
@@ -431,11 +381,87 @@ static bool on_peer(cs_xml_platform *x, GError **err, const char *el, const gcha
          VALUE("lat", CS_SG_TIME, NOT_NEGATIVE, false) && on_host(x, err, el, names, values);
 }
 
+/* A value already checked (NAN when absent; the first of a list). */
+static double checked_value(const char *text, cs_sg_quantity kind, double absent)
+{
+  if (!text)
+    return absent;
+  char **items = g_strsplit(text, ",", 2);
+  double v = NAN;
+  const char *why = NULL;
+  if (!cs_sg_parse_value(items[0], kind, &v, &why))
+    v = NAN;
+  g_strfreev(items);
+  return v;
+}
+
+/* Keeps the link (two halves "<id>_UP", "<id>_DOWN" when SPLITDUPLEX). */
+static void keep_link(cs_xml_platform *x, const char *id, const char *policy, double bw, double lat)
+{
+  bool split = policy && (strcmp(policy, "SPLITDUPLEX") == 0 || strcmp(policy, "FULLDUPLEX") == 0);
+  x->open_link = (int)x->links->len;
+  x->open_link_ids = split ? 2 : 1;
+  for (int half = 0; half < x->open_link_ids; half++) {
+    char *name = split ? g_strconcat(id, half ? "_DOWN" : "_UP", NULL) : g_strdup(id);
+    xml_link l = {keep(x, name), bw, lat, NULL, keep(x, policy), x->cur_zone};
+    g_array_append_val(x->links, l);
+    if (!g_hash_table_contains(x->link_ids, l.name))
+      g_hash_table_insert(x->link_ids, (gpointer)l.name, GINT_TO_POINTER(x->links->len));
+    g_free(name);
+  }
+  if (split && !g_hash_table_contains(x->split_ids, id))
+    g_hash_table_insert(x->split_ids, (gpointer)keep(x, id), GINT_TO_POINTER(x->open_link + 1));
+}
+
 static bool on_link(cs_xml_platform *x, GError **err, const char *el, const gchar **names, const gchar **values)
 {
   const char *policy = attr(names, values, "sharing_policy");
-  return VALUE("bandwidth", CS_SG_BANDWIDTH, POSITIVE, policy && strcmp(policy, "WIFI") == 0) &&
-         VALUE("latency", CS_SG_TIME, NOT_NEGATIVE, false);
+  if (!(VALUE("bandwidth", CS_SG_BANDWIDTH, POSITIVE, policy && strcmp(policy, "WIFI") == 0) &&
+        VALUE("latency", CS_SG_TIME, NOT_NEGATIVE, false)))
+    return false;
+  const char *id = attr(names, values, "id");
+  if (id)
+    keep_link(x, id, policy, checked_value(attr(names, values, "bandwidth"), CS_SG_BANDWIDTH, NAN),
+              checked_value(attr(names, values, "latency"), CS_SG_TIME, 0));
+  return true;
+}
+
+/* <prop id="tier" value=".."/> of the link being read. */
+static void on_prop(cs_xml_platform *x, const gchar **names, const gchar **values)
+{
+  const char *id = attr(names, values, "id"), *value = attr(names, values, "value");
+  if (x->open_link < 0 || !id || !value || strcmp(id, "tier") != 0)
+    return;
+  for (int i = 0; i < x->open_link_ids; i++)
+    g_array_index(x->links, xml_link, x->open_link + i).tier = keep(x, value);
+}
+
+/* The number list of a radical already checked: "0-3,7" -> 0 1 2 3 7. */
+static GArray *radical_numbers(const char *radical)
+{
+  GArray *out = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  char **parts = g_strsplit(radical ? radical : "", ",", -1);
+  for (char **r = parts; *r && **r; r++) {
+    char *end = NULL;
+    int64_t a = strtoll(*r, &end, 10), b = *end == '-' ? strtoll(end + 1, NULL, 10) : a;
+    for (int64_t n = a; n <= b; n++)
+      g_array_append_val(out, n);
+  }
+  g_strfreev(parts);
+  return out;
+}
+
+/* Keeps a <cluster>'s attributes for xml_routes.c. */
+static void keep_cluster(cs_xml_platform *x, int zi, const gchar **names, const gchar **values)
+{
+#define A(name) keep(x, attr(names, values, name))
+  xml_cluster c = {zi,         A("id"),          A("prefix"),       A("suffix"),       A("topology"),
+                   A("topo_parameters"), A("sharing_policy"), A("bb_sharing_policy"), A("router_id"),
+                   A("bw"),    A("lat"),         A("bb_bw"),        A("bb_lat"),       A("loopback_bw"),
+                   A("loopback_lat"), A("limiter_link"), radical_numbers(attr(names, values, "radical"))};
+#undef A
+  g_array_append_val(x->clusters, c);
+  xml_zone(x, zi)->cluster = (int)x->clusters->len - 1;
 }
 
 /* <cluster> and <cabinet>: hosts PREFIX<n>SUFFIX; a cluster is a zone of
@@ -456,8 +482,10 @@ static bool on_cluster(cs_xml_platform *x, GError **err, const char *el, const g
   int outer = x->cur_zone;
   if (cluster && !add_zone(x, err, el, id, NULL))
     return false;
-  if (cluster)
+  if (cluster) {
     x->cur_zone = (int)x->zones->len - 1;
+    keep_cluster(x, x->cur_zone, names, values);
+  }
   bool ok = !radical || add_radical_hosts(x, err, el, id, prefix ? prefix : "", suffix ? suffix : "", radical);
   if (ok && cluster) {
     const char *router = attr(names, values, "router_id");
@@ -488,11 +516,33 @@ static void on_route(cs_xml_platform *x, const char *el, const gchar **names, co
   const char *sym = attr(names, values, "symmetrical");
   route_decl r = {keep(x, attr(names, values, "src")),    keep(x, attr(names, values, "dst")),
                   keep(x, attr(names, values, "gw_src")), keep(x, attr(names, values, "gw_dst")),
-                  zone_route, !sym || g_ascii_strcasecmp(sym, "NO") != 0, g_str_has_prefix(el, "bypass"), 0};
+                  zone_route, !sym || g_ascii_strcasecmp(sym, "NO") != 0, g_str_has_prefix(el, "bypass"), 0,
+                  (int)x->hops->len};
   if (x->cur_zone >= 0 && r.src && r.dst) {
     x->open_route = g_array_index(x->zones, zone, x->cur_zone).routes;
     g_array_append_val(x->open_route, r);
   }
+}
+
+/* A <link_ctn> of the route being read: the link each way, as SimGrid
+ * finds it (direction UP or DOWN: a half of a split-duplex link, the other
+ * half on the way back; none: the link of that name). */
+static void on_link_ctn(cs_xml_platform *x, const gchar **names, const gchar **values)
+{
+  const char *id = attr(names, values, "id"), *dir = attr(names, values, "direction");
+  route_hop h = {-1, -1, keep(x, id ? id : ""), keep(x, dir)};
+  bool up = dir && strcmp(dir, "UP") == 0, down = dir && strcmp(dir, "DOWN") == 0;
+  if (id && (up || down)) {
+    int first = GPOINTER_TO_INT(g_hash_table_lookup(x->split_ids, id)) - 1;
+    if (first >= 0) {
+      h.fwd = first + (down ? 1 : 0);
+      h.back = first + (down ? 0 : 1);
+    }
+  } else if (id && (!dir || strcmp(dir, "NONE") == 0)) {
+    h.fwd = h.back = GPOINTER_TO_INT(g_hash_table_lookup(x->link_ids, id)) - 1;
+  }
+  g_array_append_val(x->hops, h);
+  g_array_index(x->open_route, route_decl, x->open_route->len - 1).links++;
 }
 
 static bool on_element(cs_xml_platform *x, GError **err, const char *el, const gchar **names, const gchar **values)
@@ -522,7 +572,9 @@ static bool on_element(cs_xml_platform *x, GError **err, const char *el, const g
   if (is_route(el))
     on_route(x, el, names, values);
   else if (strcmp(el, "link_ctn") == 0 && x->open_route)
-    g_array_index(x->open_route, route_decl, x->open_route->len - 1).links++;
+    on_link_ctn(x, names, values);
+  else if (strcmp(el, "prop") == 0)
+    on_prop(x, names, values);
   else if (strcmp(el, "include") == 0)
     x->has_include = true;
   return true;
@@ -555,6 +607,8 @@ static void parse_end(GMarkupParseContext *ctx, const gchar *el, gpointer user, 
   x->depth--;
   if (is_route(el))
     x->open_route = NULL;
+  if (strcmp(el, "link") == 0)
+    x->open_link = -1;
   if ((strcmp(el, "zone") == 0 || strcmp(el, "AS") == 0) && x->cur_zone > 0)
     x->cur_zone = g_array_index(x->zones, zone, x->cur_zone).parent;
 }
@@ -584,6 +638,12 @@ static cs_xml_platform *platform_new(const char *path)
   x->zone_ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   x->hosts = g_array_new(FALSE, FALSE, sizeof(int));
   x->strings = g_string_chunk_new(1024);
+  x->links = g_array_new(FALSE, FALSE, sizeof(xml_link));
+  x->link_ids = g_hash_table_new(g_str_hash, g_str_equal); /* keys: in x->strings */
+  x->split_ids = g_hash_table_new(g_str_hash, g_str_equal);
+  x->hops = g_array_new(FALSE, FALSE, sizeof(route_hop));
+  x->clusters = g_array_new(FALSE, FALSE, sizeof(xml_cluster));
+  x->open_link = -1;
   x->cur_zone = -1;
   GError *never = NULL;
   add_zone(x, &never, "platform", NULL, NULL); /* the root: routes whatever is at the top */
@@ -639,6 +699,14 @@ void cs_xml_platform_free(cs_xml_platform *x)
   g_hash_table_destroy(x->points);
   g_hash_table_destroy(x->zone_ids);
   g_array_free(x->hosts, TRUE);
+  for (guint i = 0; i < x->clusters->len; i++)
+    g_array_free(g_array_index(x->clusters, xml_cluster, i).radical, TRUE);
+  g_array_free(x->clusters, TRUE);
+  g_array_free(x->links, TRUE);
+  g_array_free(x->hops, TRUE);
+  g_hash_table_destroy(x->link_ids);
+  g_hash_table_destroy(x->split_ids);
+  g_free(x->hier_table);
   g_string_chunk_free(x->strings);
   if (x->memo)
     g_hash_table_destroy(x->memo);
@@ -657,7 +725,7 @@ const char *cs_xml_platform_host(const cs_xml_platform *x, size_t i)
 
 /* ---- routes ---- */
 
-static zone *ZONE(cs_xml_platform *x, int id) { return &g_array_index(x->zones, zone, id); }
+static zone *ZONE(cs_xml_platform *x, int id) { return xml_zone(x, id); }
 
 static gint64 pair_key(int a, int b) { return ((gint64)a << 32) | (guint32)b; }
 

@@ -1,0 +1,328 @@
+/* Fat tree: the platform family "fattree", a k-ary L-tree (Petrini and
+ * Vanneschi, "k-ary n-trees: high performance networks for massively
+ * parallel architectures", IPPS 1997).
+ *
+ *   fattree:K,L[/C][,bw=..][,lat=..][,loopback=..][,loopback_lat=..]
+ *
+ * K^L nodes of C cores (default 1; --cores sets it too), L levels of
+ * K^(L-1) switches each; a switch has K ports down and (below the top
+ * level) K ports up; a node hangs off one switch of level 1.  In SimGrid's
+ * FAT_TREE notation (topo_parameters "L;down;up;count", docs/source/
+ * Platform_examples.rst of SimGrid 3.32): L; K,..,K; 1,K,..,K; 1,..,1.
+ *
+ * Defaults (100 Gb/s-class InfiniBand, e.g. EDR: 4 lanes x 25 Gb/s =
+ * 100 Gb/s per direction, 12.5 GB/s; Mellanox quotes about 90 ns
+ * port-to-port for its EDR switches (SB7800 product brief), so 100 ns per
+ * hop with the cable): bw 12.5 GB/s per link and direction, lat 100 ns.
+ * The loopback (two ranks of one node talking through memory) is our
+ * choice: 20 GB/s and 100 ns, a memory copy on a current two-socket node.
+ * A core is rated 40 Gflop/s (2.5 GHz x 16 double-precision flops per
+ * cycle, AVX-512 FMA).
+ *
+ * XML: ONE SimGrid FAT_TREE cluster "fattree", hosts node-0 .. node-<K^L-1>,
+ * SPLITDUPLEX links, loopback links.  SimGrid names the links
+ * link_from_<child>_<parent>_<n>_UP/_DOWN (child and parent: SimGrid's
+ * ids of the two nodes, n: the link's creation number) and
+ * fattree_link_<node>_loopback; platforms/sg_cluster_fattree.c emulates
+ * the zone (names, d-mod-k routes) for the netmap.  Tiers: S1 .. SL (the
+ * links between switch level i-1, 0 being the nodes, and level i), intra
+ * (the loopback).  Hierarchy: pod-(L-1) .. pod-1 (the nodes under one
+ * switch of that level), node, core.
+ */
+#include "platforms/platform.h"
+#include "platforms/sg_cluster.h"
+#include "sim/contracts/errors.h"
+#include "sim/contracts/units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fattree {
+  int k, levels;
+  double link_bw, link_lat, loopback_bw, loopback_lat;
+  char *topo_parameters; /* SimGrid's "L;down;up;count" */
+} fattree;
+
+#define CLUSTER_ID "fattree"
+#define HOST_PREFIX "node-"
+#define DEFAULT_CORES 1
+#define DEFAULT_BW 12.5e9
+#define DEFAULT_LAT 100e-9
+#define DEFAULT_LO_BW 20e9
+#define DEFAULT_LO_LAT 100e-9
+#define CORE_SPEED 40e9
+#define MAX_K 1024
+#define MAX_LEVELS 16
+#define MAX_NODES ((int64_t)1 << 24) /* SimGrid numbers the tree's nodes with ints */
+
+static int64_t ipow(int64_t base, int exp)
+{
+  int64_t r = 1;
+  while (exp-- > 0)
+    r *= base;
+  return r;
+}
+
+static bool parse_shape(fattree *t, const char *shape, GError **err)
+{
+  static const char *const names[] = {"K", "L"};
+  int64_t v[2];
+  if (!cs_spec_counts("fattree", shape, ',', names, 2, 2, v, err))
+    return false;
+  if (v[0] < 2 || v[0] > MAX_K)
+    return cs_input_error(err, "fattree: K = %lld must be between 2 and %d (e.g. fattree:4,3)", (long long)v[0], MAX_K);
+  if (v[1] > MAX_LEVELS)
+    return cs_input_error(err, "fattree: L = %lld must be between 1 and %d (e.g. fattree:4,3)", (long long)v[1],
+                          MAX_LEVELS);
+  double nodes = pow((double)v[0], (double)v[1]);
+  if (nodes > (double)MAX_NODES)
+    return cs_input_error(err, "fattree: K^L = %lld^%lld = %.0f nodes exceeds %lld", (long long)v[0], (long long)v[1],
+                          nodes, (long long)MAX_NODES);
+  t->k = (int)v[0];
+  t->levels = (int)v[1];
+  return true;
+}
+
+static bool parse_param(cs_platform *p, fattree *t, const cs_spec_item *it, GError **err)
+{
+  const char *k = it->key;
+  if (!it->value || strcmp(k, "cores") == 0) {
+    int64_t c;
+    if (!cs_parse_int(it->value ? "fattree cores" : "fattree cores (after '/')", it->value ? it->value : k, 1, 1024,
+                      &c, err))
+      return false;
+    p->cores = (int)c;
+    return true;
+  }
+  if (strcmp(k, "bw") == 0)
+    return cs_parse_quantity("fattree bw", it->value, CS_QTY_BANDWIDTH, 1, 1, 1e15, &t->link_bw, err);
+  if (strcmp(k, "lat") == 0)
+    return cs_parse_quantity("fattree lat", it->value, CS_QTY_TIME, 1, 0, 1e9, &t->link_lat, err);
+  if (strcmp(k, "loopback") == 0)
+    return cs_parse_quantity("fattree loopback", it->value, CS_QTY_BANDWIDTH, 1, 1, 1e15, &t->loopback_bw, err);
+  if (strcmp(k, "loopback_lat") == 0)
+    return cs_parse_quantity("fattree loopback_lat", it->value, CS_QTY_TIME, 1, 0, 1e9, &t->loopback_lat, err);
+  return cs_input_error(err, "fattree: unknown parameter '%s' (known: cores, bw, lat, loopback, loopback_lat)", k);
+}
+
+/* "L;K,..,K;1,K,..,K;1,..,1" */
+static char *topo_parameters(int k, int levels)
+{
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "%d;", levels);
+  for (int i = 0; i < levels; i++)
+    g_string_append_printf(s, "%s%d", i ? "," : "", k);
+  g_string_append_c(s, ';');
+  for (int i = 0; i < levels; i++)
+    g_string_append_printf(s, "%s%d", i ? "," : "", i ? k : 1);
+  g_string_append_c(s, ';');
+  for (int i = 0; i < levels; i++)
+    g_string_append_printf(s, "%s1", i ? "," : "");
+  return g_string_free(s, FALSE);
+}
+
+static void fattree_free(void *data)
+{
+  fattree *t = data;
+  if (t)
+    g_free(t->topo_parameters);
+  g_free(t);
+}
+
+static bool fattree_parse(cs_platform *p, const char *args, GError **err)
+{
+  fattree *t = g_new0(fattree, 1);
+  *t = (fattree){0, 0, DEFAULT_BW, DEFAULT_LAT, DEFAULT_LO_BW, DEFAULT_LO_LAT, NULL};
+  p->data = t;
+  p->cores = DEFAULT_CORES;
+  char *shape, *params;
+  cs_spec_split(args, &shape, &params);
+  bool ok = parse_shape(t, shape, err);
+  cs_spec_item *items = ok && params ? cs_spec_items("fattree", params, err) : NULL;
+  if (ok && params && !items)
+    ok = false;
+  for (cs_spec_item *it = items; ok && it && it->key; it++)
+    ok = parse_param(p, t, it, err);
+  cs_spec_items_free(items);
+  g_free(shape);
+  g_free(params);
+  if (ok) {
+    p->nodes = ipow(t->k, t->levels);
+    t->topo_parameters = topo_parameters(t->k, t->levels);
+  }
+  p->link_bw = t->link_bw;
+  p->cpu = "2.5 GHz x86-64 core, AVX-512 (40 Gflop/s)";
+  return ok;
+}
+
+static void append_param(GString *s, const char *key, double value, double def, cs_quantity q)
+{
+  if (value == def)
+    return;
+  g_string_append_printf(s, ",%s=", key);
+  cs_format_quantity(s, value, q);
+}
+
+static char *fattree_describe(const cs_platform *p)
+{
+  const fattree *t = p->data;
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "fattree:%d,%d", t->k, t->levels);
+  bool params = p->cores != DEFAULT_CORES || t->link_bw != DEFAULT_BW || t->link_lat != DEFAULT_LAT ||
+                t->loopback_bw != DEFAULT_LO_BW || t->loopback_lat != DEFAULT_LO_LAT;
+  if (params)
+    g_string_append_printf(s, "/%d", p->cores);
+  append_param(s, "bw", t->link_bw, DEFAULT_BW, CS_QTY_BANDWIDTH);
+  append_param(s, "lat", t->link_lat, DEFAULT_LAT, CS_QTY_TIME);
+  append_param(s, "loopback", t->loopback_bw, DEFAULT_LO_BW, CS_QTY_BANDWIDTH);
+  append_param(s, "loopback_lat", t->loopback_lat, DEFAULT_LO_LAT, CS_QTY_TIME);
+  return g_string_free(s, FALSE);
+}
+
+static bool fattree_write(const cs_platform *p, FILE *out)
+{
+  const fattree *t = p->data;
+  char bw[40], lat[40], lbw[40], llat[40], speed[40];
+  cs_shortest_double(bw, sizeof bw, t->link_bw);
+  cs_shortest_double(lat, sizeof lat, t->link_lat);
+  cs_shortest_double(lbw, sizeof lbw, t->loopback_bw);
+  cs_shortest_double(llat, sizeof llat, t->loopback_lat);
+  cs_shortest_double(speed, sizeof speed, CORE_SPEED);
+  int rc = fprintf(out,
+                   "<?xml version='1.0'?>\n"
+                   "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                   "<!-- %d-ary %d-tree (fat tree), %d cores per node; generated by collsim (platforms/fattree.c) -->\n"
+                   "<platform version=\"4.1\">\n"
+                   "  <cluster id=\"" CLUSTER_ID "\" prefix=\"" HOST_PREFIX "\" radical=\"0-%lld\" suffix=\"\"\n"
+                   "           speed=\"%sf\" core=\"%d\" bw=\"%sBps\" lat=\"%ss\"\n"
+                   "           topology=\"FAT_TREE\" topo_parameters=\"%s\" sharing_policy=\"SPLITDUPLEX\"\n"
+                   "           loopback_bw=\"%sBps\" loopback_lat=\"%ss\"/>\n"
+                   "</platform>\n",
+                   t->k, t->levels, p->cores, (long long)p->nodes - 1, speed, p->cores, bw, lat, t->topo_parameters,
+                   lbw, llat);
+  return rc >= 0;
+}
+
+/* Each level of links holds K^L cables (nodes to level 1: one each; level i
+ * to i+1: K^(L-1) switches x K up ports), two links per cable, plus one
+ * loopback per node. */
+static void fattree_estimate(const cs_platform *p, int64_t *links, int64_t *xml_bytes)
+{
+  const fattree *t = p->data;
+  *links = p->nodes * (2 * (int64_t)t->levels + 1);
+  *xml_bytes = 1024; /* one cluster element */
+}
+
+/* ---- links by name (the timed path's cluster links) ---- */
+
+/* SimGrid's FAT_TREE creates the cables level by level, K^L per level, and
+ * numbers them in that order: cable n joins levels n / K^L and n / K^L + 1. */
+static bool parse_tree_link(const char *name, long *child, long *parent, long *serial, bool *up)
+{
+  int used = 0;
+  if (sscanf(name, "link_from_%ld_%ld_%ld%n", child, parent, serial, &used) != 3 || *serial < 0)
+    return false;
+  const char *rest = name + used;
+  *up = strcmp(rest, "_UP") == 0;
+  return *up || strcmp(rest, "_DOWN") == 0;
+}
+
+static const char *const tier_names[MAX_LEVELS] = {"S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8",
+                                                   "S9", "S10", "S11", "S12", "S13", "S14", "S15", "S16"};
+
+static const char *fattree_link_tier(const cs_platform *p, const char *name)
+{
+  const fattree *t = p->data;
+  long child, parent, serial;
+  bool up;
+  if (g_str_has_prefix(name, CLUSTER_ID "_link_") && g_str_has_suffix(name, "_loopback"))
+    return "intra";
+  if (!parse_tree_link(name, &child, &parent, &serial, &up) || serial / p->nodes >= t->levels)
+    return NULL;
+  return tier_names[serial / p->nodes];
+}
+
+/* A node of the tree by SimGrid's id: a host (id < K^L, below level 1) or
+ * a switch (ids count down from 2 K^L - 1, level by level). */
+static char *tree_node_name(const cs_platform *p, long id, int level)
+{
+  const fattree *t = p->data;
+  if (level == 0)
+    return g_strdup_printf(HOST_PREFIX "%ld", id);
+  int64_t per_level = p->nodes / t->k;
+  int64_t index = 2 * p->nodes - 1 - id;
+  return g_strdup_printf(CLUSTER_ID "_switch_%d_%lld", level, (long long)(index - (level - 1) * per_level));
+}
+
+static bool fattree_link_ends(const cs_platform *p, const char *name, char **src, char **dst)
+{
+  const fattree *t = p->data;
+  long child, parent, serial, node;
+  bool up;
+  if (sscanf(name, CLUSTER_ID "_link_%ld", &node) == 1 && g_str_has_suffix(name, "_loopback")) {
+    *src = g_strdup_printf(HOST_PREFIX "%ld", node);
+    *dst = g_strdup(*src);
+    return true;
+  }
+  if (!parse_tree_link(name, &child, &parent, &serial, &up) || serial / p->nodes >= t->levels)
+    return false;
+  int level = (int)(serial / p->nodes);
+  char *lower = tree_node_name(p, child, level), *upper = tree_node_name(p, parent, level + 1);
+  *src = up ? lower : upper;
+  *dst = up ? upper : lower;
+  return true;
+}
+
+/* ---- the emulated zone: hierarchy and netmap ---- */
+
+static cs_sg_cluster *fattree_cluster(const cs_platform *p, GError **err)
+{
+  const fattree *t = p->data;
+  int64_t *radical = g_new(int64_t, p->nodes);
+  for (int64_t i = 0; i < p->nodes; i++)
+    radical[i] = i;
+  cs_sgc_params params = {
+      .id = CLUSTER_ID, .prefix = HOST_PREFIX, .suffix = "", .radical = radical, .nhosts = p->nodes,
+      .topology = "FAT_TREE", .topo_parameters = t->topo_parameters, .bw = t->link_bw, .lat = t->link_lat,
+      .sharing_policy = "SPLITDUPLEX", .loopback_bw = t->loopback_bw, .loopback_lat = t->loopback_lat,
+      .limiter_link = NAN, .bb_bw = NAN, .bb_lat = NAN, .bb_sharing_policy = NULL, .router_id = NULL,
+  };
+  cs_sg_cluster *c = cs_sg_cluster_new(&params, err);
+  g_free(radical);
+  return c;
+}
+
+static void fattree_hierarchy(const cs_platform *p, cs_hierarchy *out)
+{
+  cs_sg_cluster *c = fattree_cluster(p, NULL);
+  g_assert(c); /* the parser accepted only shapes the emulation builds */
+  cs_sg_cluster_hierarchy(c, p->cores, out);
+  cs_sg_cluster_free(c);
+}
+
+static cs_netmap *fattree_netmap(const cs_platform *p, GError **err)
+{
+  cs_sg_cluster *c = fattree_cluster(p, err);
+  return c ? cs_sg_cluster_netmap(c) : NULL;
+}
+
+const cs_platform_family cs_platform_fattree = {
+    .kind = "fattree",
+    .synopsis = "fattree:K,L[/C][,bw=..,lat=..,loopback=..,loopback_lat=..]",
+    .description = "k-ary L-tree fat tree (K^L nodes, L levels of K^(L-1) switches), C cores per node (default 1), "
+                   "SimGrid's d-mod-k routing",
+    .params = "C or cores=C, bw (12.5GBps), lat (100ns), loopback (20GBps), loopback_lat (100ns)",
+    .examples = (const char *const[]){"fattree:2,2", "fattree:4,2/2", "fattree:2,3/2", NULL},
+    .cores_option = true,
+    .parse = fattree_parse,
+    .describe = fattree_describe,
+    .write_xml = fattree_write,
+    .estimate = fattree_estimate,
+    .link_tier = fattree_link_tier,
+    .link_ends = fattree_link_ends,
+    .hierarchy = fattree_hierarchy,
+    .netmap = fattree_netmap,
+    .free_data = fattree_free,
+};
