@@ -215,66 +215,6 @@ static void fattree_estimate(const cs_platform *p, int64_t *links, int64_t *xml_
   *xml_bytes = 1024; /* one cluster element */
 }
 
-/* ---- links by name (the timed path's cluster links) ---- */
-
-/* SimGrid's FAT_TREE creates the cables level by level, K^L per level, and
- * numbers them in that order: cable n joins levels n / K^L and n / K^L + 1. */
-static bool parse_tree_link(const char *name, long *child, long *parent, long *serial, bool *up)
-{
-  int used = 0;
-  if (sscanf(name, "link_from_%ld_%ld_%ld%n", child, parent, serial, &used) != 3 || *serial < 0)
-    return false;
-  const char *rest = name + used;
-  *up = strcmp(rest, "_UP") == 0;
-  return *up || strcmp(rest, "_DOWN") == 0;
-}
-
-static const char *const tier_names[MAX_LEVELS] = {"S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8",
-                                                   "S9", "S10", "S11", "S12", "S13", "S14", "S15", "S16"};
-
-static const char *fattree_link_tier(const cs_platform *p, const char *name)
-{
-  const fattree *t = p->data;
-  long child, parent, serial;
-  bool up;
-  if (g_str_has_prefix(name, CLUSTER_ID "_link_") && g_str_has_suffix(name, "_loopback"))
-    return "intra";
-  if (!parse_tree_link(name, &child, &parent, &serial, &up) || serial / p->nodes >= t->levels)
-    return NULL;
-  return tier_names[serial / p->nodes];
-}
-
-/* A node of the tree by SimGrid's id: a host (id < K^L, below level 1) or
- * a switch (ids count down from 2 K^L - 1, level by level). */
-static char *tree_node_name(const cs_platform *p, long id, int level)
-{
-  const fattree *t = p->data;
-  if (level == 0)
-    return g_strdup_printf(HOST_PREFIX "%ld", id);
-  int64_t per_level = p->nodes / t->k;
-  int64_t index = 2 * p->nodes - 1 - id;
-  return g_strdup_printf(CLUSTER_ID "_switch_%d_%lld", level, (long long)(index - (level - 1) * per_level));
-}
-
-static bool fattree_link_ends(const cs_platform *p, const char *name, char **src, char **dst)
-{
-  const fattree *t = p->data;
-  long child, parent, serial, node;
-  bool up;
-  if (sscanf(name, CLUSTER_ID "_link_%ld", &node) == 1 && g_str_has_suffix(name, "_loopback")) {
-    *src = g_strdup_printf(HOST_PREFIX "%ld", node);
-    *dst = g_strdup(*src);
-    return true;
-  }
-  if (!parse_tree_link(name, &child, &parent, &serial, &up) || serial / p->nodes >= t->levels)
-    return false;
-  int level = (int)(serial / p->nodes);
-  char *lower = tree_node_name(p, child, level), *upper = tree_node_name(p, parent, level + 1);
-  *src = up ? lower : upper;
-  *dst = up ? upper : lower;
-  return true;
-}
-
 /* ---- the emulated zone: hierarchy and netmap ---- */
 
 static cs_sg_cluster *fattree_cluster(const cs_platform *p, GError **err)
@@ -320,8 +260,6 @@ const cs_platform_family cs_platform_fattree = {
     .describe = fattree_describe,
     .write_xml = fattree_write,
     .estimate = fattree_estimate,
-    .link_tier = fattree_link_tier,
-    .link_ends = fattree_link_ends,
     .hierarchy = fattree_hierarchy,
     .netmap = fattree_netmap,
     .free_data = fattree_free,

@@ -11,11 +11,16 @@
  * and <peer> elements plus the radicals of <cluster> and <cabinet>
  * elements ("0-7,9" is 9 hosts).  SimGrid then loads the file in a child
  * process before the run (sim/engine/sg_engine.c), for what is left, because
- * it aborts on a file it rejects.  Link
- * tiers come from each link's <prop id="tier" value=".."/>, "?" without
- * one.  The two-tier view is flat (one supernode of every host).
+ * it aborts on a file it rejects.  Links, routes, tiers and the hierarchy
+ * come from collsim's own router of the file (platforms/xml_routes.c: no
+ * SimGrid for the untimed path): tiers from each link's <prop id="tier"
+ * value=".."/>, else its cluster zone, else the zones it joins, "?" where
+ * the file says nothing; levels from the zones.  The two-tier view is the
+ * hierarchy's projection (one supernode of every host unless the top level
+ * is regular).
  */
 #include "platforms/platform.h"
+#include "platforms/xml_routes.h"
 #include "platforms/xml_validate.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
@@ -83,6 +88,13 @@ static bool file_resolve(cs_platform *p, int64_t n, GError **err)
 
 static void file_free(void *data) { cs_xml_platform_free(data); }
 
+static cs_netmap *file_netmap(const cs_platform *p, GError **err) { return cs_xml_routes_netmap(p->data, err); }
+
+static void file_hierarchy(const cs_platform *p, cs_hierarchy *out)
+{
+  cs_xml_routes_hierarchy(p->data, p->cores, out);
+}
+
 static char *file_describe(const cs_platform *p) { return g_strdup_printf("file:%s", p->xml_path); }
 
 const cs_platform_family cs_platform_file = {
@@ -94,5 +106,7 @@ const cs_platform_family cs_platform_file = {
     .parse = file_parse,
     .resolve = file_resolve,
     .describe = file_describe,
+    .hierarchy = file_hierarchy,
+    .netmap = file_netmap,
     .free_data = file_free,
 };
