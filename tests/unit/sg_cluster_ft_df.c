@@ -360,6 +360,26 @@ START_TEST(test_family_spec_reads_back)
 }
 END_TEST
 
+START_TEST(test_family_hierarchy)
+{
+  static const char *const want[][2] = {
+      {"fattree:4,3/2", "pod-2:4 > pod-1:4 > node:4 > core:2"},
+      {"fattree:2,1", "node:2 > core:1"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+    cs_platform *p = cs_platform_parse(want[i][0], NULL);
+    ck_assert_ptr_nonnull(p);
+    cs_hierarchy h;
+    cs_platform_hierarchy(p, &h);
+    char *d = cs_hier_describe(&h);
+    ck_assert_str_eq(d, want[i][1]);
+    ck_assert_str_eq(h.level[h.node_level].tier, "S1");
+    g_free(d);
+    cs_platform_free(p);
+  }
+}
+END_TEST
+
 START_TEST(test_family_refuses_bad_specs)
 {
   static const char *const bad[] = {"fattree:1,2",    "fattree:2",        "fattree:2,2,2",  "fattree:2,0",
@@ -575,6 +595,7 @@ int main(void)
   tc = tcase_create("emulation");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_family_spec_reads_back);
+  tcase_add_test(tc, test_family_hierarchy);
   tcase_add_test(tc, test_family_refuses_bad_specs);
   tcase_add_test(tc, test_refused_parameters);
   tcase_add_test_raise_signal(tc, test_simgrid_aborts_on_switch_limiter_clash, SIGABRT);
