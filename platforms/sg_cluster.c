@@ -79,6 +79,15 @@ static bool check_params(const cs_sgc_params *p, GError **err)
   return true;
 }
 
+/* Routes hold link ids as int32_t. */
+static bool check_size(const cs_sg_cluster *c, GError **err)
+{
+  if (c->nlinks >= INT32_MAX)
+    return cs_input_error(err, "cluster %s: %" PRId64 " links, more than collsim handles (%d)", c->id, c->nlinks,
+                          INT32_MAX - 1);
+  return true;
+}
+
 static int tier_index(const cs_sg_cluster *c, const char *name)
 {
   for (int t = 0; t < c->ntiers; t++)
@@ -100,7 +109,7 @@ cs_sg_cluster *cs_sg_cluster_new(const cs_sgc_params *p, GError **err)
   if (c->topo == &cs_sgc_flat)
     c->router = p->router_id && *p->router_id ? g_strdup(p->router_id)
                                                : g_strdup_printf("%s%s_router%s", c->prefix, c->id, c->suffix);
-  if (!c->topo->build(c, p->topo_parameters, err)) {
+  if (!c->topo->build(c, p->topo_parameters, err) || !check_size(c, err)) {
     cs_sg_cluster_free(c);
     return NULL;
   }

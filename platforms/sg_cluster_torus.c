@@ -43,6 +43,8 @@ static bool torus_build(cs_sg_cluster *c, const char *topo_parameters, GError **
 {
   torus *t = g_new0(torus, 1);
   c->data = t;
+  if (!(c->bw > 0)) /* create_torus_zone's own checks (lat >= 0 is checked for every cluster) */
+    return cs_input_error(err, "cluster %s: TORUS links need bw > 0", c->id);
   if (!cs_sgc_parse_counts("TORUS topo_parameters", topo_parameters, ',', t->dim, MAX_DIMS, &t->ndims, 1 << 20,
                            err))
     return false;
@@ -64,11 +66,6 @@ static int64_t coord(const torus *t, int64_t n, int j) { return n / t->stride[j]
 static int64_t next_neighbour(const torus *t, int64_t n, int j)
 {
   return coord(t, n, j) == t->dim[j] - 1 ? n - (t->dim[j] - 1) * t->stride[j] : n + t->stride[j];
-}
-
-static int64_t previous_neighbour(const torus *t, int64_t n, int j)
-{
-  return coord(t, n, j) == 0 ? n + (t->dim[j] - 1) * t->stride[j] : n - t->stride[j];
 }
 
 static int64_t link_id(const cs_sg_cluster *c, int64_t n, int j, bool up)
@@ -146,14 +143,20 @@ static int torus_route(const cs_sg_cluster *c, int64_t a, int64_t b, int32_t *li
   }
   int64_t cur = a;
   for (int j = 0; j < t->ndims; j++) {
-    int64_t target = coord(t, b, j);
-    bool forward = target != coord(t, a, j) && goes_forward(coord(t, a, j), target, t->dim[j]);
-    while (coord(t, cur, j) != target) {
-      int64_t next = forward ? next_neighbour(t, cur, j) : previous_neighbour(t, cur, j);
+    int64_t pos = coord(t, a, j), target = coord(t, b, j), d = t->dim[j], stride = t->stride[j];
+    bool forward = pos != target && goes_forward(pos, target, d);
+    while (pos != target) { /* one step: pos and cur move together */
       if (c->has_limiter)
         cs_sgc_push(links, cap, &n, cs_sgc_limiter_id(c, cur));
-      cs_sgc_push(links, cap, &n, forward ? link_id(c, cur, j, true) : link_id(c, next, j, false));
-      cur = next;
+      if (forward) {
+        cs_sgc_push(links, cap, &n, link_id(c, cur, j, true));
+        cur += pos == d - 1 ? -(d - 1) * stride : stride;
+        pos = pos == d - 1 ? 0 : pos + 1;
+      } else {
+        cur += pos == 0 ? (d - 1) * stride : -stride;
+        pos = pos == 0 ? d - 1 : pos - 1;
+        cs_sgc_push(links, cap, &n, link_id(c, cur, j, false));
+      }
     }
   }
   if (c->has_limiter)

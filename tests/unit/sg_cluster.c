@@ -3,6 +3,7 @@
  * element below (Check forks a child per loop iteration: SimGrid loads one
  * platform per process), the element is written to a platform file, loaded
  * in SimGrid, and:
+ *  - SimGrid creates the cluster's hosts, no more;
  *  - the links SimGrid creates are exactly the emulation's, by name, with
  *    equal bandwidth and latency (count = sg_link_count minus SimGrid's own
  *    __loopback__, names all found, none twice);
@@ -12,9 +13,10 @@
  *    seen through a second cluster joined to the first by a zoneRoute
  *    between their routers (SimGrid's route from host i of c to o's host:
  *    c(i -> router), the link between the zones, o(router -> host)).
- * Without SimGrid: the netmap's extra "__loopback__" (only where a host's
- * route to itself is empty), tiers, the torus hierarchy, and the parameters
- * SimGrid would refuse. */
+ * Without SimGrid: the ends of each route's links chain from its source
+ * host to its destination, the netmap's extra "__loopback__" (only where a
+ * host's route to itself is empty), tiers, the torus hierarchy, and the
+ * parameters SimGrid would refuse. */
 #include "platforms/sg_cluster.h"
 
 #include <check.h>
@@ -64,6 +66,9 @@ static const cluster_def cases[] = {
     {.id = "ts", .prefix = "n", .suffix = "", .radical = "0-15", .topology = "TORUS", .topo_parameters = "4,4",
      .sharing = "SHARED", .bw = 1e9, .lat = 1e-7, .limiter = 2e9, .loopback_bw = 3e9},
     {.id = "t6", .prefix = "n", .suffix = "", .radical = "0-17", .topology = "TORUS", .topo_parameters = "6,1,3",
+     .bw = 1e9, .lat = 1e-7},
+    /* more radicals than nodes: SimGrid creates the first 8 hosts only */
+    {.id = "t8", .prefix = "n", .suffix = "", .radical = "0-9", .topology = "TORUS", .topo_parameters = "2,4",
      .bw = 1e9, .lat = 1e-7},
 };
 
@@ -360,6 +365,7 @@ START_TEST(test_routes_equal_simgrids)
   cs_sg_cluster *o = d->outer ? build_ok(&outer_def) : NULL;
   char *path = write_platform(d, c, o);
   load_in_simgrid(path);
+  ck_assert_int_eq((int64_t)sg_host_count(), cs_sg_cluster_hosts(c) + (o ? cs_sg_cluster_hosts(o) : 0));
   check_links(c, o);
   check_host_pairs(c);
   if (o)
@@ -480,11 +486,61 @@ START_TEST(test_refused_parameters)
     ck_assert_msg(err && strstr(err->message, bad[i].message), "%s: %s", bad[i].message, err ? err->message : "");
     g_error_free(err);
   }
-  /* more radicals than torus nodes: SimGrid creates the first ones only */
+  /* SimGrid's create_torus_zone refuses bw 0 */
   cluster_def d = {.id = "c", .prefix = "", .suffix = "", .radical = "0-9", .topology = "TORUS",
-                   .topo_parameters = "2,4", .bw = 1e9, .lat = 1e-6};
+                   .topo_parameters = "2,4", .bw = 0, .lat = 1e-6};
+  GError *err = NULL;
+  ck_assert_ptr_null(build(&d, &err));
+  ck_assert(strstr(err->message, "bw > 0"));
+  g_error_free(err);
+  /* more radicals than torus nodes: SimGrid creates the first ones only */
+  d.bw = 1e9;
   cs_sg_cluster *c = build_ok(&d);
   ck_assert_int_eq(cs_sg_cluster_hosts(c), 8);
+  cs_sg_cluster_free(c);
+}
+END_TEST
+
+/* The ends of a route's links chain from a to b: each link that moves
+ * (its ends differ) leaves where the previous one arrived; a SHARED or
+ * FATPIPE link may be crossed against its direction. */
+static void expect_chain(const cs_sg_cluster *c, bool shared, int64_t a, int64_t b)
+{
+  int32_t links[4096];
+  int n = cs_sg_cluster_route(c, a, b, links, 4096);
+  GString *at = g_string_new(NULL), *want = g_string_new(NULL), *src = g_string_new(NULL), *dst = g_string_new(NULL);
+  cs_sg_cluster_host_name(c, a, at);
+  cs_sg_cluster_host_name(c, b, want);
+  for (int i = 0; i < n; i++) {
+    g_string_truncate(src, 0);
+    g_string_truncate(dst, 0);
+    ck_assert(cs_sg_cluster_link_ends(c, links[i], src, dst));
+    if (strcmp(src->str, dst->str) == 0)
+      continue;
+    if (shared && strcmp(dst->str, at->str) == 0) {
+      g_string_assign(at, src->str);
+      continue;
+    }
+    ck_assert_msg(strcmp(src->str, at->str) == 0, "hop %d leaves %s, not %s", i, src->str,
+                  at->str);
+    g_string_assign(at, dst->str);
+  }
+  ck_assert_msg(strcmp(at->str, want->str) == 0, "route ends at %s, not %s", at->str, want->str);
+  g_string_free(at, TRUE);
+  g_string_free(want, TRUE);
+  g_string_free(src, TRUE);
+  g_string_free(dst, TRUE);
+}
+
+START_TEST(test_link_ends_chain)
+{
+  /* (a host's route to itself over one shared link names the link once) */
+  cs_sg_cluster *c = build_ok(&cases[_i]);
+  bool shared = cases[_i].sharing && strcmp(cases[_i].sharing, "SPLITDUPLEX") != 0;
+  for (int64_t a = 0; a < cs_sg_cluster_hosts(c); a++)
+    for (int64_t b = 0; b < cs_sg_cluster_hosts(c); b++)
+      if (a != b || !shared)
+        expect_chain(c, shared, a, b);
   cs_sg_cluster_free(c);
 }
 END_TEST
@@ -500,6 +556,7 @@ static Suite *sg_cluster_suite(void)
   tcase_add_test(tc, test_netmap_internal_loopback_only_where_needed);
   tcase_add_test(tc, test_tiers_and_hierarchy);
   tcase_add_test(tc, test_refused_parameters);
+  tcase_add_loop_test(tc, test_link_ends_chain, 0, G_N_ELEMENTS(cases));
   suite_add_tcase(s, tc);
   return s;
 }
