@@ -194,7 +194,12 @@ static void router_name(const cs_sg_cluster *c, int64_t r, GString *out)
 static bool df_link_ends(const cs_sg_cluster *c, int64_t id, GString *src, GString *dst)
 {
   const dragonfly *t = df_of(c);
-  if (is_router_limiter(c, id) || t->lpd == 1)
+  if (is_router_limiter(c, id)) { /* sits at its router */
+    router_name(c, id - t->first_limiter_link, src);
+    router_name(c, id - t->first_limiter_link, dst);
+    return true;
+  }
+  if (t->lpd == 1)
     return false;
   df_link d = decode(t, serial_of(t, id));
   bool up = is_up(t, id);

@@ -208,8 +208,14 @@ static void node_name(const cs_sg_cluster *c, int level, int64_t pos, GString *o
 static bool ft_link_ends(const cs_sg_cluster *c, int64_t id, GString *src, GString *dst)
 {
   const fat_tree *t = ft_of(c);
-  if (is_switch_limiter(c, id))
-    return false;
+  if (is_switch_limiter(c, id)) { /* sits at its switch */
+    int level;
+    int64_t pos;
+    limiter_switch(c, id, &level, &pos);
+    node_name(c, level, pos, src);
+    node_name(c, level, pos, dst);
+    return true;
+  }
   ft_cable k = cable_at(t, (id - t->first_cable_link) / t->lpd);
   if (t->lpd == 1)
     return false; /* one link for both directions */
