@@ -6,7 +6,9 @@
  * link worth nb links, C chassis per group joined by black links worth nk,
  * B routers (blades) per chassis joined by green links worth ng, P hosts
  * per router.  Host h (its position) sits on router r = h / P, the router
- * of group r / (C B), chassis r / B mod C, blade r mod B.
+ * of group r / (C B), chassis r / B mod C, blade r mod B.  SimGrid creates
+ * G C B P hosts from the radical (ignoring its extra hosts, aborting when it
+ * has too few).
  *
  * What SimGrid does (src/kernel/routing/DragonflyZone.cpp, v3.32):
  *  - links, numbered n = 0, 1, ... in creation order, each "<name>_<n>"
@@ -192,7 +194,12 @@ static void router_name(const cs_sg_cluster *c, int64_t r, GString *out)
 static bool df_link_ends(const cs_sg_cluster *c, int64_t id, GString *src, GString *dst)
 {
   const dragonfly *t = df_of(c);
-  if (is_router_limiter(c, id) || t->lpd == 1)
+  if (is_router_limiter(c, id)) { /* sits at its router */
+    router_name(c, id - t->first_limiter_link, src);
+    router_name(c, id - t->first_limiter_link, dst);
+    return true;
+  }
+  if (t->lpd == 1)
     return false;
   df_link d = decode(t, serial_of(t, id));
   bool up = is_up(t, id);
@@ -399,9 +406,10 @@ static bool size_dragonfly(cs_sg_cluster *c, dragonfly *t, GError **err)
   double hosts = (double)t->groups * (double)t->chassis * (double)t->blades * (double)t->per_router;
   if (hosts > (double)INT32_MAX)
     return cs_input_error(err, "cluster %s: DRAGONFLY: too many hosts", c->id);
-  if ((int64_t)hosts != c->nhosts)
-    return cs_input_error(err, "cluster %s: DRAGONFLY topo_parameters give %.0f hosts, the radical %lld", c->id, hosts,
-                          (long long)c->nhosts);
+  if ((int64_t)hosts > c->nhosts)
+    return cs_input_error(err, "cluster %s: DRAGONFLY topo_parameters give %.0f hosts, the radical only %lld", c->id,
+                          hosts, (long long)c->nhosts);
+  cs_sgc_set_hosts(c, (int64_t)hosts); /* SimGrid ignores the radical's extra hosts */
   if (t->groups > t->blades)
     return cs_input_error(err, "cluster %s: DRAGONFLY with more groups (%lld) than routers per chassis (%lld): "
                           "SimGrid's routing reaches group g through router g of a chassis",

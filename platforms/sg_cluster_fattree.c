@@ -2,11 +2,12 @@
  * FatTreeZone creates and the routes its get_local_route takes, computed
  * from the tree's arithmetic (no per-link strings or tables).
  *
- * topo_parameters "L;d_0,..;u_0,..;p_0,..": L levels of switches; a node of
- * level i (0: the hosts) has d_i children... precisely, as SimGrid reads
- * them: down[i] children per switch of level i+1, up[i] parents per node
- * of level i, count[i] parallel cables between a node of level i and each
- * of its parents.  Level 0 holds prod(down) hosts, level i >= 1
+ * topo_parameters "L;down;up;count" (each a vector of L numbers): L levels
+ * of switches; as SimGrid reads them, down[i] children per switch of level
+ * i+1, up[i] parents per node of level i (0: the hosts), count[i] parallel
+ * cables between a node of level i and each of its parents.  Level 0 holds
+ * prod(down) hosts (SimGrid creates that many from the radical, ignoring
+ * the radical's extra hosts and aborting when it has too few), level i >= 1
  * prod(up[0..i-1]) * prod(down[i..L-1]) switches.
  *
  * What SimGrid does (src/kernel/routing/FatTreeZone.cpp, v3.32):
@@ -207,8 +208,14 @@ static void node_name(const cs_sg_cluster *c, int level, int64_t pos, GString *o
 static bool ft_link_ends(const cs_sg_cluster *c, int64_t id, GString *src, GString *dst)
 {
   const fat_tree *t = ft_of(c);
-  if (is_switch_limiter(c, id))
-    return false;
+  if (is_switch_limiter(c, id)) { /* sits at its switch */
+    int level;
+    int64_t pos;
+    limiter_switch(c, id, &level, &pos);
+    node_name(c, level, pos, src);
+    node_name(c, level, pos, dst);
+    return true;
+  }
   ft_cable k = cable_at(t, (id - t->first_cable_link) / t->lpd);
   if (t->lpd == 1)
     return false; /* one link for both directions */
@@ -392,9 +399,10 @@ static bool size_tree(cs_sg_cluster *c, fat_tree *t, GError **err)
   for (int i = 0; i < t->levels; i++)
     if ((t->per_level[0] *= t->down[i]) > FT_MAX_IDS)
       return cs_input_error(err, "cluster %s: FAT_TREE: too many hosts", c->id);
-  if (t->per_level[0] != c->nhosts)
-    return cs_input_error(err, "cluster %s: FAT_TREE topo_parameters give %lld hosts, the radical %lld", c->id,
+  if (t->per_level[0] > c->nhosts)
+    return cs_input_error(err, "cluster %s: FAT_TREE topo_parameters give %lld hosts, the radical only %lld", c->id,
                           (long long)t->per_level[0], (long long)c->nhosts);
+  cs_sgc_set_hosts(c, t->per_level[0]); /* SimGrid ignores the radical's extra hosts */
   int64_t switches = 0, cables = 0;
   for (int i = 1; i <= t->levels; i++) {
     int64_t n = 1;
