@@ -350,21 +350,6 @@ START_TEST(test_family_netmap_equals_simgrid)
   }
   emulated e = {m_route, m_name, m_bw, m_lat, m};
   check_all_pairs(&e, hosts, p->nodes);
-  /* the family's own name hooks agree with the netmap */
-  for (int64_t id = 0; id < m->nlinks; id++) {
-    char *name = cs_netmap_link_name(m, id), *src, *dst;
-    ck_assert_str_eq(cs_platform_link_tier(p, name), cs_netmap_link_tier(m, id));
-    GString *s = g_string_new(NULL), *d = g_string_new(NULL);
-    ck_assert(m->ops->link_ends(m, id, s, d));
-    ck_assert_msg(cs_platform_link_ends(p, name, &src, &dst), "%s", name);
-    ck_assert_str_eq(src, s->str);
-    ck_assert_str_eq(dst, d->str);
-    g_free(src);
-    g_free(dst);
-    g_string_free(s, TRUE);
-    g_string_free(d, TRUE);
-    g_free(name);
-  }
   g_free(hosts);
   cs_netmap_free(m);
   cs_platform_free(p);
