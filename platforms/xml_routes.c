@@ -1073,14 +1073,37 @@ static void assign_tiers(cs_netmap *m, xroutes *r)
 
 /* ---- building the map ---- */
 
+/* SimGrid 3.32 numbers the hosts and links of a FAT_TREE (a DRAGONFLY)
+ * cluster with counters that run on from one cluster of that topology to
+ * the next (static members of its zone class), which the emulation of one
+ * cluster does not know: a second cluster of either topology is refused
+ * (one of each is fine: tests/data/platforms/fattree_dragonfly.xml). */
+static const char *numbered_by_simgrid(const xml_cluster *c)
+{
+  if (c->topology && g_ascii_strcasecmp(c->topology, "FAT_TREE") == 0)
+    return "FAT_TREE";
+  if (c->topology && g_ascii_strcasecmp(c->topology, "DRAGONFLY") == 0)
+    return "DRAGONFLY";
+  return NULL;
+}
+
 static bool build_clusters(xroutes *r, int32_t *next, GError **err)
 {
   const cs_xml_platform *x = r->x;
   int ordinal = 0;
+  const char *first_ft = NULL, *first_df = NULL;
   for (guint zi = 0; zi < x->zones->len; zi++) {
     zrouter *zr = &r->zr[zi];
     if (zr->kind != K_CLUSTER)
       continue;
+    const xml_cluster *c = &g_array_index(x->clusters, xml_cluster, xml_zone(x, zi)->cluster);
+    const char *topo = numbered_by_simgrid(c), *id = c->id ? c->id : "";
+    const char **first = topo && topo[0] == 'F' ? &first_ft : &first_df;
+    if (topo && *first)
+      return fail(x, err, "<cluster id=\"%s\">: a second %s cluster (after %s): SimGrid numbers the links of "
+                  "its %s clusters across clusters, which collsim's router does not follow", id, topo, *first, topo);
+    if (topo)
+      *first = id;
     zr->cluster = cluster_of(x, &g_array_index(x->clusters, xml_cluster, xml_zone(x, zi)->cluster), err);
     if (!zr->cluster)
       return false;

@@ -138,38 +138,17 @@ struct cs_coll_session {
   cs_route_buf route_buf;
   int64_t *by_name; /* link ids in natural order of names: the per-link CSV's order and numbers */
   /* --timed --links: SimGrid's own routes, for the links of the messages
-   * delivered, as netmap ids (sg_to_map); and, for a platform without a
-   * netmap of its own, the netmap itself */
+   * delivered, as netmap ids (sg_to_map) */
   cs_routes *sg;
   int64_t *sg_to_map;
   int32_t *sg_buf;
   bool sg_unmapped; /* SimGrid routed over a link the netmap does not have */
 };
 
-/* The platform's netmap; a family without one (transitional) is routed by
- * SimGrid. */
-static bool open_netmap(cs_coll_session *s, GError **err)
-{
-  GError *e = NULL;
-  s->map = cs_platform_netmap(s->platform, &e);
-  if (s->map)
-    return true;
-  g_clear_error(&e);
-  if (!s->xml && !cs_platform_xml_for_run(s->platform, &s->xml, &s->xml_is_temp, err))
-    return false;
-  cs_engine_config ec = s->ec;
-  ec.platform_file = s->xml;
-  s->sg = cs_routes_open(&ec, cs_tt_nodes(&s->tt), NULL, err);
-  if (!s->sg)
-    return false;
-  s->map = cs_routes_netmap(s->sg);
-  return true;
-}
-
 /* SimGrid's routes for the timed run's delivered messages, mapped by name. */
 static bool open_simgrid_routes(cs_coll_session *s, GError **err)
 {
-  if (!s->sg && !(s->sg = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), NULL, err)))
+  if (!(s->sg = cs_routes_open(&s->ec, cs_tt_nodes(&s->tt), NULL, err)))
     return false;
   int64_t n = cs_routes_nlinks(s->sg);
   s->sg_to_map = g_new(int64_t, n > 0 ? n : 1);
@@ -198,7 +177,7 @@ cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_option
     s->host_of = cs_platform_host_map(p, s->tt.p);
     s->ec.host_of = s->host_of;
   }
-  if (!open_netmap(s, err) || (o->links && o->timed && !open_simgrid_routes(s, err)))
+  if (!(s->map = cs_platform_netmap(p, err)) || (o->links && o->timed && !open_simgrid_routes(s, err)))
     goto fail;
   return s;
 fail:

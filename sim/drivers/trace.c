@@ -132,20 +132,13 @@ static void run_end(const cs_engine_config *c, void *user)
   sort_rows(t);
   if (!t->timeline || !fits(t) || t->rows->len == 0)
     return;
+  (void)c;
   GError *e = NULL;
   cs_netmap *map = t->platform ? cs_platform_netmap(t->platform, &e) : NULL;
   g_clear_error(&e);
-  cs_routes *routes = NULL; /* a platform without a netmap of its own: SimGrid's routes */
-  if (!map) {
-    routes = cs_routes_open(c, (int64_t)t->max_host + 1, NULL, &e);
-    g_clear_error(&e);
-    map = routes ? cs_routes_netmap(routes) : NULL;
-  }
   if (!map || !cs_trace_resolve_tiers(t, map))
-    cs_trace_one_tier(t);
+    cs_trace_one_tier(t); /* no platform, or a file whose routes collsim cannot read */
   cs_netmap_free(map);
-  if (routes)
-    cs_routes_close(routes);
 }
 
 void cs_trace_attach(cs_trace *t, const cs_platform *p, cs_engine_config *ec)

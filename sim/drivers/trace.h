@@ -13,7 +13,8 @@
  *              its send overhead)
  *   t_recv_s   simulated time the receiver took it (after its receive
  *              overhead), so t_recv_s >= t_send_s
- *   src, dst   ranks;  src_host, dst_host  their hosts (node-g is host g)
+ *   src, dst   ranks;  src_host, dst_host  their hosts (host g: the g-th
+ *              host in natural order of names, node-g on collsim's families)
  *   bytes      the message's simulated bytes (the Allreduce benchmark's
  *              per-message header included)
  *   tag, ctx   its tag and context id (0 outside communicators)
@@ -30,12 +31,13 @@
  *   - messages per rank: each message a line from (t_send, src) to
  *     (t_recv, dst), coloured by phase;
  *   - link load per tier: each message's bytes spread evenly over
- *     [t_send, t_recv] and charged to every link of its route (SimGrid's
- *     route between the two hosts, a host's loopback for two ranks of one
- *     host), summed per tier (L1, L2, T, X, ...: the links' tier as
- *     --links names them; "network" where the platform names none).  A
- *     platform whose hosts are not node-0, node-1, ... has no routes here:
- *     one "network" series charging each message once.  A message with
+ *     [t_send, t_recv] and charged to every link of its route (the
+ *     platform's netmap, sim/contracts/netmap.h: SimGrid's route between
+ *     the two hosts, a host's loopback for two ranks of one host), summed
+ *     per tier (L1, L2, T, X, ...: the links' tier as --links names them;
+ *     "network" where the platform names none).  A file collsim's router
+ *     cannot read has no routes here: one "network" series charging each
+ *     message once.  A message with
  *     t_recv == t_send is spread over 1 ns.
  * Small runs only: at most CS_TIMELINE_MAX_RANKS ranks (the highest rank
  * that sent or received, plus one) and CS_TIMELINE_MAX_MESSAGES messages;
@@ -48,7 +50,7 @@
 
 #include "platforms/platform.h"
 #include "sim/engine/sg_engine.h"
-#include "sim/engine/sg_routes.h"
+#include "sim/contracts/netmap.h"
 
 #include <glib.h>
 #include <stdbool.h>

@@ -1162,6 +1162,8 @@ static char *platform_key(const char *path)
   return key;
 }
 
+const char *cs_engine_loaded_platform(void) { return loaded_platform; }
+
 gboolean cs_engine_load(const cs_engine_config *c, GError **err)
 {
   char *key = platform_key(c->platform_file);

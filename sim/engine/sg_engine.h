@@ -148,6 +148,9 @@ gboolean cs_engine_check_cfg(const cs_engine_config *c, GError **err);
  * configuration of the first call stays in force) and fail with
  * CS_INPUT_ERROR for another file. */
 gboolean cs_engine_load(const cs_engine_config *c, GError **err);
+/* The platform file this process loaded into SimGrid, or NULL: SimGrid was
+ * never started (the untimed paths never start it; tests check). */
+const char *cs_engine_loaded_platform(void);
 
 /* Load the platform (cs_engine_load), start n processes, run to completion.
  * procs must hold n entries; they are initialised here.  May be called once

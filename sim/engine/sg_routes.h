@@ -25,7 +25,6 @@
 #ifndef COLLSIM_SG_ROUTES_H
 #define COLLSIM_SG_ROUTES_H
 
-#include "sim/contracts/netmap.h"
 #include "sim/engine/sg_engine.h"
 
 #include <glib.h>
@@ -85,10 +84,5 @@ int cs_routes_get_self(cs_routes *r, int64_t a, const int32_t **links);
 
 /* sg_host_get_route calls made so far. */
 int64_t cs_routes_queries(const cs_routes *r);
-
-/* The routes as a netmap (sim/contracts/netmap.h) over r, which must
- * outlive it: for a platform that has no netmap of its own (the untimed
- * path then loads SimGrid).  Tiers in r's order. */
-cs_netmap *cs_routes_netmap(cs_routes *r);
 
 #endif

@@ -14,14 +14,13 @@
  *    node pairs of --pairs, messages and bytes;
  *  - --timeline writes a PNG; the per-tier load the trace module hands
  *    gnuplot (cs_trace_tier_load), integrated over time, is the bytes x
- *    links per tier of --links (routes opened here on the same platform);
+ *    links per tier of --links (the platform's netmap opened here);
  *  - bad input (untimed run, comm ids, a run too large to draw, not .png, a
  *    folder that is a file) exits 2 with one line and leaves no file;
  *  - each comparison fails on a trace with one row dropped or changed. */
 #include "tests/lib/harness.h"
 #include "platforms/platform.h"
 #include "sim/drivers/trace.h"
-#include "sim/engine/sg_routes.h"
 
 #include <check.h>
 #include <math.h>
@@ -311,11 +310,9 @@ static char *pairs_of(const cs_trace *t)
  * must have carried nothing): NULL, or why not. */
 static cs_netmap *routes_of(const char *spec)
 {
-  /* SimGrid loads one platform per process (each test runs in its own) */
   static char *opened;
   static cs_netmap *map;
-  static cs_platform *p; /* kept (static) for the namer and SimGrid until the process ends */
-  static char *xml;
+  static cs_platform *p; /* kept (static): the map may point into it */
   if (opened) {
     ck_assert_str_eq(opened, spec);
     return map;
@@ -324,20 +321,9 @@ static cs_netmap *routes_of(const char *spec)
   p = cs_platform_parse(spec, &e);
   ck_assert_msg(p && cs_platform_resolve(p, 0, &e), "%s", e ? e->message : "?");
   map = cs_platform_netmap(p, &e);
-  if (!map) { /* a family without a netmap of its own: SimGrid's routes */
-    g_clear_error(&e);
-    bool is_temp = false;
-    ck_assert_msg(cs_platform_xml_for_run(p, &xml, &is_temp, &e), "%s", e ? e->message : "?");
-    cs_engine_config ec;
-    cs_engine_config_defaults(&ec);
-    ec.platform_file = xml;
-    ec.cores = p->cores;
-    cs_routes *routes = cs_routes_open(&ec, p->nodes, NULL, &e);
-    ck_assert_msg(routes != NULL, "%s", e ? e->message : "?");
-    map = cs_routes_netmap(routes);
-  }
+  ck_assert_msg(map != NULL, "%s", e ? e->message : "?");
   opened = g_strdup(spec);
-  return map; /* the platform and its file stay until the process ends */
+  return map;
 }
 
 static char *load_violation(cs_trace *t, const char *spec, GHashTable *tiers)

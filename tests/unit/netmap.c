@@ -16,7 +16,9 @@
  * results must not move). */
 #include "platforms/platform.h"
 #include "platforms/two_tier_net.h"
+#include "sim/drivers/collective.h"
 #include "sim/engine/sg_routes.h"
+#include "tests/lib/algos.h"
 #include "tests/lib/platform_specs.h"
 
 #include <check.h>
@@ -203,6 +205,32 @@ START_TEST(test_two_tier_projection_unchanged)
 }
 END_TEST
 
+/* The untimed path (--links, --per-link) routes a collective without ever
+ * starting SimGrid (issue 27), and its traffic adds up: the bytes on the
+ * links of each tier are the bytes x hops of the routes. */
+START_TEST(test_untimed_links_never_load_simgrid)
+{
+  const char *spec = spec_at(_i);
+  cs_platform *p = open_platform(spec);
+  cs_engine_config ec;
+  cs_engine_config_defaults(&ec);
+  cs_coll_options o = {.links = true, .quiet = true, .gamma = 1e-10};
+  GError *err = NULL;
+  cs_coll_session *s = cs_coll_session_open(p, &o, &ec, &err);
+  ck_assert_msg(s, "%s: %s", spec, err ? err->message : "?");
+  cs_coll_item it = {ALGO_binomial_scatter, 1024, NULL};
+  cs_coll_outputs out = {.per_link = g_string_new(NULL)};
+  cs_record *r = cs_coll_run(s, &it, &out, &err);
+  ck_assert_msg(r, "%s: %s", spec, err ? err->message : "?");
+  ck_assert_msg(cs_engine_loaded_platform() == NULL, "%s: the untimed run loaded SimGrid", spec);
+  ck_assert_msg(out.per_link->len > 0, "%s: no per-link CSV", spec);
+  g_string_free(out.per_link, TRUE);
+  cs_record_free(r);
+  cs_coll_session_close(s);
+  cs_platform_free(p);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("netmap");
@@ -211,6 +239,7 @@ int main(void)
   tcase_add_loop_test(tc, test_netmap_equals_simgrid, 0, spec_count());
   tcase_add_loop_test(tc, test_hierarchy_nests, 0, spec_count());
   tcase_add_loop_test(tc, test_two_tier_projection_unchanged, 0, spec_count());
+  tcase_add_loop_test(tc, test_untimed_links_never_load_simgrid, 0, spec_count());
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

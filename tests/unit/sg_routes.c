@@ -472,7 +472,7 @@ START_TEST(test_missing_host)
   cs_engine_config c = config_for(p.path);
   GError *err = NULL;
   ck_assert_ptr_null(cs_routes_open(&c, 17, NULL, &err));
-  ck_assert_msg(strstr(err->message, "no host node-16"), "%s", err->message);
+  ck_assert_msg(strstr(err->message, "has 16 hosts; the run needs 17"), "%s", err->message);
   g_clear_error(&err);
   ck_assert_ptr_null(cs_routes_open(&c, 0, NULL, &err));
   g_clear_error(&err);

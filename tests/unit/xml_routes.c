@@ -11,7 +11,9 @@
  *  - tiers: a <prop id="tier"> wins, links of the top zone's routes are
  *    "zone1", of its children's "zone2", unused links "?", "__loopback__"
  *    is "intra" and internal, tiers listed top first with "intra" last;
- *  - a Vivaldi zone and a <link_ctn> naming no link are refused in one line;
+ *  - a Vivaldi zone, a <link_ctn> naming no link and a second FAT_TREE
+ *    cluster (SimGrid numbers their links across clusters) are refused in
+ *    one line;
  *  - the hierarchy: every host has an index below the count at every level,
  *    two hosts share an index at level zone<D> exactly when they share
  *    their zone of depth D, and the levels are the ones the rules give.
@@ -167,8 +169,14 @@ START_TEST(test_refusals)
       "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/>"
       "<host id=\"b\" speed=\"1Gf\"/><link id=\"l\" bandwidth=\"1GBps\"/><route src=\"a\" dst=\"b\">"
       "<link_ctn id=\"l\" direction=\"UP\"/></route></zone></platform>",
+      "<platform version=\"4.1\"><zone id=\"w\" routing=\"Full\">"
+      "<cluster id=\"f1\" prefix=\"a-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" "
+      "topology=\"FAT_TREE\" topo_parameters=\"2;2,2;1,2;1,1\"/>"
+      "<cluster id=\"f2\" prefix=\"b-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" "
+      "topology=\"FAT_TREE\" topo_parameters=\"2;2,2;1,2;1,1\"/></zone></platform>",
   };
-  static const char *const why[] = {"routing=\"Vivaldi\"", "<link_ctn id=\"l\" direction=\"UP\">"};
+  static const char *const why[] = {"routing=\"Vivaldi\"", "<link_ctn id=\"l\" direction=\"UP\">",
+                                    "a second FAT_TREE cluster (after f1)"};
   for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
     GError *err = NULL;
     cs_xml_platform *x = cs_xml_platform_read("bad.xml", bad[i], strlen(bad[i]), &err);
