@@ -16,7 +16,8 @@
  *    per-link CSV of the timed run (bytes and messages of the messages the
  *    actors delivered, each charged to SimGrid's route between the two
  *    hosts) equals the untimed run's (the pattern routed by linkUsage), on a
- *    small platform of every family.
+ *    small platform of every family, and on files written in SimGrid's own
+ *    conventions (tests/data/platforms/), one rank per host.
  * Check forks each test, and each timed run gets a process of its own
  * (SimGrid initialises once per process). */
 #include "platforms/platform.h"
@@ -402,6 +403,7 @@ typedef struct timed_case {
   size_t algo;
   uint64_t size;
   bool timed;
+  int cores; /* > 0: ranks per host (a file platform's --cores) */
 } timed_case;
 
 typedef struct timed_answer {
@@ -432,6 +434,8 @@ static gboolean timed_child(void *arg, void *out, GError **err)
   const timed_case *tc = arg;
   timed_answer *ans = out;
   cs_platform *p = cs_platform_parse(tc->spec, err);
+  if (p && tc->cores > 0)
+    p->cores = tc->cores;
   if (!p || !cs_platform_resolve(p, cs_platform_slots(p), err))
     return FALSE;
   const cs_coll_algo *a = cs_coll_algo_at(tc->algo);
@@ -467,9 +471,9 @@ static gboolean timed_child(void *arg, void *out, GError **err)
   return ok;
 }
 
-static timed_answer run_case(const char *spec, size_t a, bool timed)
+static timed_answer run_case(const char *spec, size_t a, bool timed, int cores)
 {
-  timed_case tc = {spec, a, cs_coll_per_rank(cs_coll_algo_at(a)->coll) ? 96 : 1000, timed};
+  timed_case tc = {spec, a, cs_coll_per_rank(cs_coll_algo_at(a)->coll) ? 96 : 1000, timed, cores};
   timed_answer ans = {0};
   GError *err = NULL;
   gboolean ok = cs_run_forked(timed_child, &tc, &ans, sizeof ans, &err);
@@ -478,11 +482,12 @@ static timed_answer run_case(const char *spec, size_t a, bool timed)
   return ans;
 }
 
-START_TEST(timed_equals_untimed)
+/* Every algorithm, timed and untimed, on one platform: the same messages,
+ * bytes and per-link CSV. */
+static void check_timed_equals_untimed(const char *spec, int cores)
 {
-  const char *spec = TEST_PLATFORMS[_i];
   for (size_t a = 0; a < cs_coll_algo_count(); a++) {
-    timed_answer t = run_case(spec, a, true), u = run_case(spec, a, false);
+    timed_answer t = run_case(spec, a, true, cores), u = run_case(spec, a, false, cores);
     const char *what = cs_coll_algo_at(a)->name;
     ck_assert_msg(t.ran == u.ran, "%s %s: ran timed %d, untimed %d", spec, what, t.ran, u.ran);
     if (!t.ran)
@@ -493,6 +498,26 @@ START_TEST(timed_equals_untimed)
     ck_assert_msg(strcmp(t.per_link_sha256, u.per_link_sha256) == 0, "%s %s: per-link CSV timed != untimed", spec,
                   what);
   }
+}
+
+START_TEST(timed_equals_untimed) { check_timed_equals_untimed(TEST_PLATFORMS[_i], 0); }
+END_TEST
+
+/* Files written in SimGrid's own conventions (tests/data/platforms/: Full,
+ * Floyd and Dijkstra zones with routers, nested zones with gateways and
+ * bypass routes, several clusters, two tori, a fat tree beside a
+ * Dragonfly; hosts named freely), one rank per host. */
+static const char *const simgrid_files[] = {"full_routers.xml", "floyd_routers.xml", "dijkstra_routers.xml",
+                                            "nested_zones.xml", "clusters_multi.xml", "torus_pair.xml",
+                                            "fattree_dragonfly.xml"};
+
+START_TEST(timed_equals_untimed_on_simgrid_files)
+{
+  char *path = g_build_filename(COLLSIM_SRCDIR, "tests", "data", "platforms", simgrid_files[_i], NULL);
+  char *spec = g_strconcat("file:", path, NULL);
+  check_timed_equals_untimed(spec, 1);
+  g_free(spec);
+  g_free(path);
 }
 END_TEST
 
@@ -510,6 +535,7 @@ int main(void)
   tcase_add_loop_test(tc, every_link_has_a_tier, 0, (int)N_TEST_PLATFORMS + 1);
   tcase_add_test(tc, cpm_routes);
   tcase_add_loop_test(tc, timed_equals_untimed, 0, (int)N_TEST_PLATFORMS);
+  tcase_add_loop_test(tc, timed_equals_untimed_on_simgrid_files, 0, (int)G_N_ELEMENTS(simgrid_files));
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
