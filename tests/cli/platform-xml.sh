@@ -7,7 +7,10 @@
 # line on stderr naming the file and the element, and no output; the same
 # file with the fault mended must run (exit 0), so the refusals are not
 # of the commands.  platforms/xml_validate.c does the checking;
-# tests/unit/xml_validate.c tests it line by line.
+# tests/unit/xml_validate.c tests it line by line.  Then files as SimGrid's
+# own examples write them (a FAT_TREE and a TORUS cluster, hosts named
+# node-N.simgrid.org and c-N.me) run collective --links --timed --per-link
+# --trace and tree, with every link's tier derived from the cluster.
 #
 #   COLLSIM=./collsim tests/cli/platform-xml.sh    (make check sets COLLSIM)
 set -u
@@ -94,6 +97,51 @@ platform two-joined "$host0" "$link" '<route src="node-0" dst="node-1"><link_ctn
 rc=$?
 [ "$rc" -eq 2 ] && grep -qF 'no route to <host id="node-2">' "$work/err" ||
   fail "tree -n 3 on two joined hosts: exit $rc, '$(head -1 "$work/err")'"
+
+# Bring your own machine (issue 27): cluster files as SimGrid's own
+# examples write them, hosts named freely.  Every output works, timed
+# per-link bytes equal untimed (collective checks it itself), and every
+# link has a tier derived from the cluster (S1, S2 on the fat tree; X, Y on
+# the torus; intra the loopbacks), none "?".
+cat > "$work/fat-tree.xml" << XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <cluster id="bob_cluster" prefix="node-" radical="0-15" suffix=".simgrid.org" speed="1Gf" bw="125MBps" lat="50us"
+             topology="FAT_TREE" topo_parameters="2;4,4;1,2;1,2" loopback_bw="100MBps" loopback_lat="0"/>
+  </zone>
+</platform>
+XML
+cat > "$work/torus.xml" << XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="t" prefix="c-" radical="0-11" suffix=".me" speed="1Gf" bw="1GBps" lat="1us"
+           topology="TORUS" topo_parameters="3,2,2" loopback_bw="10GBps" loopback_lat="0"/>
+</platform>
+XML
+for name in fat-tree torus; do
+  file=$work/$name.xml
+  rm -f "$work/links.csv" "$work/trace.csv"
+  "$collsim" collective -c allgather -a ring --block 1KiB --links --timed --per-link "$work/links.csv" \
+    --trace "$work/trace.csv" --platform "$file" --cores 2 -q > "$work/out" 2> "$work/err" ||
+    fail "collective --links --timed on $name.xml: $(head -1 "$work/err")"
+  [ -s "$work/trace.csv" ] || fail "$name.xml: no trace"
+  tiers=$(tail -n +2 "$work/links.csv" | cut -d, -f3 | sort -u | tr '\n' ' ')
+  case $name in
+    fat-tree) want="S1 S2 intra " ;;
+    torus) want="X Y Z intra " ;;
+  esac
+  [ "$tiers" = "$want" ] || fail "$name.xml: per-link tiers '$tiers', not '$want'"
+  "$collsim" tree --algo rank-hash -n 8 -f 1 --platform "$file" --cores 2 -q > /dev/null 2> "$work/err" ||
+    fail "tree on $name.xml: $(head -1 "$work/err")"
+done
+# more ranks than the file's hosts hold: refused naming the hosts and cores
+"$collsim" tree --algo rank-hash -n 65 -f 1 --platform "$work/fat-tree.xml" --cores 4 -q > "$work/out" 2> "$work/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -q "has 16 nodes x 4 cores = 64" "$work/err" ||
+  fail "tree -n 65 on 16 hosts of 4 cores: exit $rc, '$(head -1 "$work/err")'"
 
 if [ "$failures" -gt 0 ]; then
   echo "platform-xml.sh: $failures failure(s)" >&2
