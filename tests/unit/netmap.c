@@ -170,8 +170,19 @@ START_TEST(test_hierarchy_nests)
         ck_assert_int_eq(cs_hier_node_index(&h, g - 1, l - 1), cs_hier_node_index(&h, g, l - 1));
     }
   int64_t p_ranks = cs_platform_slots(p);
-  for (int64_t r = 0; r < p_ranks; r++)
-    ck_assert_int_eq(cs_hier_node_of(&h, r), cs_platform_node_of(p, r));
+  int64_t *on_core = g_new0(int64_t, h.nodes * h.cores); /* ranks per (node, core) */
+  for (int64_t r = 0; r < p_ranks; r++) {
+    int64_t node = cs_hier_node_of(&h, r), core = cs_hier_rank_index(&h, r, h.nlevels - 1);
+    ck_assert_int_eq(node, cs_platform_node_of(p, r));
+    ck_assert_int_eq(cs_hier_rank_index(&h, r, h.node_level), node);
+    ck_assert_msg(core >= 0 && core < h.cores, "%s: rank %lld on core %lld", spec, (long long)r, (long long)core);
+    for (int l = 0; l < h.node_level; l++)
+      ck_assert_int_eq(cs_hier_rank_index(&h, r, l), cs_hier_node_index(&h, node, l));
+    on_core[node * h.cores + core]++;
+  }
+  for (int64_t i = 0; i < h.nodes * h.cores; i++) /* every core holds exactly one rank */
+    ck_assert_int_eq(on_core[i], 1);
+  g_free(on_core);
   cs_platform_free(p);
 }
 END_TEST
