@@ -158,8 +158,9 @@ static void format_speed(GString *s, double v)
   g_string_append_printf(s, "%sf", buf);
 }
 
-static bool parse_shape(cpm *c, const char *shape, GError **err)
+static bool parse_shape(cs_platform *p, const char *shape, GError **err)
 {
+  cpm *c = p->data;
   static const char *const names[] = {"C", "P", "M"};
   int64_t v[3];
   if (!cs_spec_counts("cpm", shape, ',', names, 3, 3, v, err))
@@ -177,8 +178,9 @@ static bool parse_shape(cpm *c, const char *shape, GError **err)
   return true;
 }
 
-static bool parse_param(cpm *c, const cs_spec_item *it, GError **err)
+static bool parse_param(cs_platform *p, const cs_spec_item *it, GError **err)
 {
+  cpm *c = p->data;
   const char *k = it->key, *v = it->value;
   if (!v)
     return cs_input_error(err, "cpm: parameter '%s' is not key=value", k);
@@ -186,7 +188,7 @@ static bool parse_param(cpm *c, const cs_spec_item *it, GError **err)
     const char *key, *what;
     cs_quantity q;
     double min, max, *out;
-  } p[] = {
+  } known[] = {
       {"proc_lat", "cpm proc_lat", CS_QTY_TIME, 0, 1e9, &c->proc_lat},
       {"proc_bw", "cpm proc_bw", CS_QTY_BANDWIDTH, 1, 1e15, &c->proc_bw},
       {"shm_lat", "cpm shm_lat", CS_QTY_TIME, 0, 1e9, &c->shm_lat},
@@ -195,9 +197,9 @@ static bool parse_param(cpm *c, const cs_spec_item *it, GError **err)
       {"net_bw", "cpm net_bw", CS_QTY_BANDWIDTH, 1, 1e15, &c->net_bw},
       {"o_msg", "cpm o_msg", CS_QTY_TIME, 0, 1e9, &c->o_msg},
   };
-  for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
-    if (strcmp(k, p[i].key) == 0)
-      return cs_parse_quantity(p[i].what, v, p[i].q, 1, p[i].min, p[i].max, p[i].out, err);
+  for (size_t i = 0; i < G_N_ELEMENTS(known); i++)
+    if (strcmp(k, known[i].key) == 0)
+      return cs_parse_quantity(known[i].what, v, known[i].q, 1, known[i].min, known[i].max, known[i].out, err);
   if (strcmp(k, "speed") == 0)
     return parse_speed(v, &c->speed, err);
   return cs_input_error(err, "cpm: unknown parameter '%s' (known: proc_lat, proc_bw, shm_lat, shm_bw, net_lat, "
@@ -215,17 +217,7 @@ static bool cpm_parse(cs_platform *p, const char *args, GError **err)
   p->cpu = "one hardware thread per OS process";
   if (!args || !*args)
     return cs_input_error(err, "cpm: empty spec (cpm:C,P,M, e.g. cpm:6875,8,2)");
-  char *shape, *params;
-  cs_spec_split(args, &shape, &params);
-  bool ok = parse_shape(c, shape, err);
-  cs_spec_item *items = ok && params ? cs_spec_items("cpm", params, err) : NULL;
-  if (ok && params && !items)
-    ok = false;
-  for (cs_spec_item *it = items; ok && it && it->key; it++)
-    ok = parse_param(c, it, err);
-  cs_spec_items_free(items);
-  g_free(shape);
-  g_free(params);
+  bool ok = cs_spec_parse(p, "cpm", args, parse_shape, parse_param, err);
   if (ok) {
     p->nodes = c->p * c->m;
     p->cores = (int)c->c;

@@ -65,8 +65,9 @@ static int64_t ipow(int64_t base, int exp)
   return r;
 }
 
-static bool parse_shape(fattree *t, const char *shape, GError **err)
+static bool parse_shape(cs_platform *p, const char *shape, GError **err)
 {
+  fattree *t = p->data;
   static const char *const names[] = {"K", "L"};
   int64_t v[2];
   if (!cs_spec_counts("fattree", shape, ',', names, 2, 2, v, err))
@@ -85,8 +86,9 @@ static bool parse_shape(fattree *t, const char *shape, GError **err)
   return true;
 }
 
-static bool parse_param(cs_platform *p, fattree *t, const cs_spec_item *it, GError **err)
+static bool parse_param(cs_platform *p, const cs_spec_item *it, GError **err)
 {
+  fattree *t = p->data;
   const char *k = it->key;
   if (!it->value || strcmp(k, "cores") == 0) {
     int64_t c;
@@ -137,17 +139,7 @@ static bool fattree_parse(cs_platform *p, const char *args, GError **err)
   *t = (fattree){0, 0, DEFAULT_BW, DEFAULT_LAT, DEFAULT_LO_BW, DEFAULT_LO_LAT, NULL};
   p->data = t;
   p->cores = DEFAULT_CORES;
-  char *shape, *params;
-  cs_spec_split(args, &shape, &params);
-  bool ok = parse_shape(t, shape, err);
-  cs_spec_item *items = ok && params ? cs_spec_items("fattree", params, err) : NULL;
-  if (ok && params && !items)
-    ok = false;
-  for (cs_spec_item *it = items; ok && it && it->key; it++)
-    ok = parse_param(p, t, it, err);
-  cs_spec_items_free(items);
-  g_free(shape);
-  g_free(params);
+  bool ok = cs_spec_parse(p, "fattree", args, parse_shape, parse_param, err);
   if (ok) {
     p->nodes = ipow(t->k, t->levels);
     t->topo_parameters = topo_parameters(t->k, t->levels);

@@ -29,6 +29,23 @@ void cs_spec_split(const char *args, char **shape, char **params)
   *params = slash ? g_strdup(slash + 1) : NULL;
 }
 
+bool cs_spec_parse(cs_platform *p, const char *kind, const char *args, cs_spec_shape_fn shape, cs_spec_param_fn param,
+                   GError **err)
+{
+  char *text, *params;
+  cs_spec_split(args, &text, &params);
+  bool ok = shape(p, text, err);
+  cs_spec_item *items = ok && params ? cs_spec_items(kind, params, err) : NULL;
+  if (ok && params && !items)
+    ok = false;
+  for (cs_spec_item *it = items; ok && it && it->key; it++)
+    ok = param(p, it, err);
+  cs_spec_items_free(items);
+  g_free(text);
+  g_free(params);
+  return ok;
+}
+
 void cs_spec_items_free(cs_spec_item *items)
 {
   for (cs_spec_item *it = items; it && it->key; it++) {

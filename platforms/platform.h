@@ -177,6 +177,12 @@ cs_spec_item *cs_spec_items(const char *kind, const char *text, GError **err);
 void cs_spec_items_free(cs_spec_item *items);
 /* Split "ARGS/PARAMS" at the first '/'. */
 void cs_spec_split(const char *args, char **shape, char **params);
+/* A family's "SHAPE[/PARAMS]": shape() reads SHAPE, param() each item of
+ * PARAMS in order (both into p->data); FALSE at the first refusal. */
+typedef bool (*cs_spec_shape_fn)(cs_platform *p, const char *shape, GError **err);
+typedef bool (*cs_spec_param_fn)(cs_platform *p, const cs_spec_item *item, GError **err);
+bool cs_spec_parse(cs_platform *p, const char *kind, const char *args, cs_spec_shape_fn shape, cs_spec_param_fn param,
+                   GError **err);
 /* Integer fields "a,b,c" or "AxBxC" (sep), min..max fields, each in [1, 2^31-1]. */
 bool cs_spec_counts(const char *kind, const char *text, char sep, const char *const *names, int min, int max,
                     int64_t *v, GError **err);

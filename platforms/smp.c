@@ -111,8 +111,9 @@ static void apply_preset(cs_platform *p, smp *c, const preset *pr)
 }
 
 /* "NODESxCORES[@MHZ]" or a preset name. */
-static bool parse_shape(cs_platform *p, smp *c, const char *spec, GError **err)
+static bool parse_shape(cs_platform *p, const char *spec, GError **err)
 {
+  smp *c = p->data;
   const preset *pr = preset_named(spec);
   if (pr) {
     apply_preset(p, c, pr);
@@ -148,8 +149,9 @@ static bool parse_shape(cs_platform *p, smp *c, const char *spec, GError **err)
   return true;
 }
 
-static bool parse_param(cs_platform *p, smp *c, const cs_spec_item *it, GError **err)
+static bool parse_param(cs_platform *p, const cs_spec_item *it, GError **err)
 {
+  smp *c = p->data;
   const char *k = it->key, *v = it->value;
   if (!v)
     return fail(err, k, "parameters are key=value");
@@ -202,17 +204,7 @@ static bool smp_parse(cs_platform *p, const char *args, GError **err)
   p->model = "CM02";
   if (!args || !*args)
     return fail(err, "", "empty");
-  char *shape, *params;
-  cs_spec_split(args, &shape, &params);
-  bool ok = parse_shape(p, c, shape, err);
-  cs_spec_item *items = ok && params ? cs_spec_items("smp", params, err) : NULL;
-  if (ok && params && !items)
-    ok = false;
-  for (cs_spec_item *it = items; ok && it && it->key; it++)
-    ok = parse_param(p, c, it, err);
-  cs_spec_items_free(items);
-  g_free(shape);
-  g_free(params);
+  bool ok = cs_spec_parse(p, "smp", args, parse_shape, parse_param, err);
   if (ok) {
     p->o_send = p->o_recv = c->cycles / (c->mhz * 1e6);
     p->link_bw = c->net_bw;

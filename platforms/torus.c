@@ -52,8 +52,9 @@ typedef struct torus {
 #define CORE_SPEED 3.4e9
 #define MAX_DIM 4096
 
-static bool parse_shape(torus *t, const char *shape, GError **err)
+static bool parse_shape(cs_platform *p, const char *shape, GError **err)
 {
+  torus *t = p->data;
   if (strcmp(shape, "auto") == 0) {
     t->automatic = true;
     return true;
@@ -72,8 +73,9 @@ static bool parse_shape(torus *t, const char *shape, GError **err)
   return true;
 }
 
-static bool parse_param(cs_platform *p, torus *t, const cs_spec_item *it, GError **err)
+static bool parse_param(cs_platform *p, const cs_spec_item *it, GError **err)
 {
+  torus *t = p->data;
   const char *k = it->key;
   if (!it->value || strcmp(k, "cores") == 0) {
     int64_t c;
@@ -100,17 +102,7 @@ static bool torus_parse(cs_platform *p, const char *args, GError **err)
   *t = (torus){false, 0, 0, 0, DEFAULT_BW, DEFAULT_LAT, DEFAULT_LO_BW, DEFAULT_LO_LAT, CORE_SPEED};
   p->data = t;
   p->cores = DEFAULT_CORES;
-  char *shape, *params;
-  cs_spec_split(args, &shape, &params);
-  bool ok = parse_shape(t, shape, err);
-  cs_spec_item *items = ok && params ? cs_spec_items("torus", params, err) : NULL;
-  if (ok && params && !items)
-    ok = false;
-  for (cs_spec_item *it = items; ok && it && it->key; it++)
-    ok = parse_param(p, t, it, err);
-  cs_spec_items_free(items);
-  g_free(shape);
-  g_free(params);
+  bool ok = cs_spec_parse(p, "torus", args, parse_shape, parse_param, err);
   if (ok && !t->automatic)
     p->nodes = (int64_t)t->x * t->y * t->z;
   p->link_bw = t->link_bw;

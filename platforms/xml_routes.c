@@ -277,6 +277,31 @@ static bool build_full(xroutes *r, int zi, GError **err)
   return true;
 }
 
+/* What a graph zone (Floyd, Dijkstra) does with one declared route from
+ * its vertex a to b. */
+typedef bool (*route_sink)(xroutes *r, zrouter *zr, int a, int b, const zroute *z, const route_decl *d, GError **err);
+
+/* Every route declared in zone zi (bypass routes aside), in declaration
+ * order, and its reverse right after it when symmetrical. */
+static bool each_declared_route(xroutes *r, int zi, route_sink add, GError **err)
+{
+  zrouter *zr = &r->zr[zi];
+  const zone *z = xml_zone(r->x, zi);
+  for (guint i = 0; i < z->routes->len; i++) {
+    const route_decl *d = &g_array_index(z->routes, route_decl, i);
+    int s, t;
+    if (d->bypass)
+      continue;
+    if (!route_ends(r, zi, d, &s, &t, err))
+      return false;
+    int ls = xml_np(r->x, s)->local, lt = xml_np(r->x, t)->local;
+    if (!add(r, zr, ls, lt, declared_route(r, d, false, zr->recursive), d, err) ||
+        (d->symmetrical && !add(r, zr, lt, ls, declared_route(r, d, true, zr->recursive), d, err)))
+      return false;
+  }
+  return true;
+}
+
 static bool floyd_put(xroutes *r, zrouter *zr, int a, int b, const zroute *z, const route_decl *d, GError **err)
 {
   size_t k = (size_t)a * zr->nv + b;
@@ -307,7 +332,6 @@ static void floyd_close(zrouter *zr)
 static bool build_floyd(xroutes *r, int zi, GError **err)
 {
   zrouter *zr = &r->zr[zi];
-  const zone *z = xml_zone(r->x, zi);
   size_t n = (size_t)zr->nv;
   zr->ftable = g_new0(const zroute *, n * n);
   zr->fcost = g_new(uint64_t, n * n);
@@ -316,18 +340,8 @@ static bool build_floyd(xroutes *r, int zi, GError **err)
     zr->fcost[i] = UINT64_MAX;
     zr->fpred[i] = -1;
   }
-  for (guint i = 0; i < z->routes->len; i++) {
-    const route_decl *d = &g_array_index(z->routes, route_decl, i);
-    int s, t;
-    if (d->bypass)
-      continue;
-    if (!route_ends(r, zi, d, &s, &t, err))
-      return false;
-    int ls = xml_np(r->x, s)->local, lt = xml_np(r->x, t)->local;
-    if (!floyd_put(r, zr, ls, lt, declared_route(r, d, false, zr->recursive), d, err) ||
-        (d->symmetrical && !floyd_put(r, zr, lt, ls, declared_route(r, d, true, zr->recursive), d, err)))
-      return false;
-  }
+  if (!each_declared_route(r, zi, floyd_put, err))
+    return false;
   for (size_t v = 0; v < n && !zr->recursive; v++)
     if (!zr->ftable[v * n + v]) {
       zr->ftable[v * n + v] = loopback_route(r);
@@ -444,22 +458,11 @@ static void dj_search(zrouter *zr, int src, uint64_t *pred)
 static bool build_dijkstra(xroutes *r, int zi, GError **err)
 {
   zrouter *zr = &r->zr[zi];
-  const zone *z = xml_zone(r->x, zi);
   zr->gnode = g_new(int, zr->nv > 0 ? zr->nv : 1);
   for (int v = 0; v < zr->nv; v++)
     zr->gnode[v] = -1;
-  for (guint i = 0; i < z->routes->len; i++) {
-    const route_decl *d = &g_array_index(z->routes, route_decl, i);
-    int s, t;
-    if (d->bypass)
-      continue;
-    if (!route_ends(r, zi, d, &s, &t, err))
-      return false;
-    int ls = xml_np(r->x, s)->local, lt = xml_np(r->x, t)->local;
-    if (!dj_new_edge(r, zr, ls, lt, declared_route(r, d, false, zr->recursive), d, err) ||
-        (d->symmetrical && !dj_new_edge(r, zr, lt, ls, declared_route(r, d, true, zr->recursive), d, err)))
-      return false;
-  }
+  if (!each_declared_route(r, zi, dj_new_edge, err))
+    return false;
   for (int g = 0; g < zr->ng && !zr->recursive; g++)
     if (!dj_edge_of(zr, g, g)) {
       dj_edge e = {g, loopback_route(r)};
