@@ -266,14 +266,39 @@ static const char *num(char *buf, double x)
   return buf;
 }
 
-static void write_machine(const cpm *c, FILE *f, int64_t m)
+/* Machine m's cluster element: what cpm_write writes and what the netmap
+ * routes (the strings are g_strdup'd into *own: free it with
+ * free_machine_params). */
+typedef struct machine_strings {
+  int64_t *radical;
+  char *id, *router;
+} machine_strings;
+
+static cs_sgc_params machine_params(const cpm *c, int64_t m, machine_strings *own)
 {
-  char speed[40], bw[40], lat[40], lbw[40], llat[40];
-  fprintf(f, "    <cluster id=\"machine-%lld\" prefix=\"node-\" suffix=\"\" radical=\"%lld-%lld\" speed=\"%sf\" "
-             "core=\"1\" bw=\"%sBps\" lat=\"%ss\" sharing_policy=\"SPLITDUPLEX\" loopback_bw=\"%sBps\" "
-             "loopback_lat=\"%ss\" router_id=\"router-%lld\"/>\n",
-          LL(m), LL(m * c->p), LL(m * c->p + c->p - 1), num(speed, c->speed), num(bw, c->shm_bw),
-          num(lat, c->shm_lat / 2), num(lbw, c->proc_bw), num(llat, c->proc_lat), LL(m));
+  own->radical = cs_sgc_radical_range(m * c->p, c->p);
+  own->id = g_strdup_printf("machine-%lld", LL(m));
+  own->router = g_strdup_printf("router-%lld", LL(m));
+  return (cs_sgc_params){.id = own->id, .prefix = "node-", .suffix = "", .radical = own->radical, .nhosts = c->p,
+                         .bw = c->shm_bw, .lat = c->shm_lat / 2, .sharing_policy = "SPLITDUPLEX",
+                         .loopback_bw = c->proc_bw, .loopback_lat = c->proc_lat, .limiter_link = NAN, .bb_bw = NAN,
+                         .bb_lat = NAN, .router_id = own->router};
+}
+
+static void free_machine_params(machine_strings *own)
+{
+  g_free(own->radical);
+  g_free(own->id);
+  g_free(own->router);
+}
+
+static bool write_machine(const cpm *c, FILE *f, int64_t m)
+{
+  machine_strings own;
+  cs_sgc_params q = machine_params(c, m, &own);
+  bool ok = cs_sg_cluster_write_xml(f, "    ", &q, c->speed, 1);
+  free_machine_params(&own);
+  return ok;
 }
 
 static void write_lan(const cpm *c, FILE *f)
@@ -328,19 +353,11 @@ typedef struct cpm_map {
 
 static cs_sg_cluster *machine_cluster(const cpm *c, int64_t m)
 {
-  int64_t *radical = g_new(int64_t, c->p);
-  for (int64_t i = 0; i < c->p; i++)
-    radical[i] = m * c->p + i;
-  char *id = g_strdup_printf("machine-%lld", LL(m)), *router = g_strdup_printf("router-%lld", LL(m));
-  cs_sgc_params q = {.id = id, .prefix = "node-", .suffix = "", .radical = radical, .nhosts = c->p,
-                     .bw = c->shm_bw, .lat = c->shm_lat / 2, .sharing_policy = "SPLITDUPLEX",
-                     .loopback_bw = c->proc_bw, .loopback_lat = c->proc_lat, .limiter_link = NAN, .bb_bw = NAN,
-                     .bb_lat = NAN, .router_id = router};
+  machine_strings own;
+  cs_sgc_params q = machine_params(c, m, &own);
   cs_sg_cluster *cl = cs_sg_cluster_new(&q, NULL);
   g_assert(cl); /* a flat cluster of valid attributes always builds */
-  g_free(radical);
-  g_free(id);
-  g_free(router);
+  free_machine_params(&own);
   return cl;
 }
 

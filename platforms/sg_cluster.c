@@ -4,6 +4,7 @@
  * gives its hosts (loopback, limiter), dispatches the rest, and wraps a
  * cluster as a netmap. */
 #include "platforms/sg_cluster_impl.h"
+#include "sim/contracts/units.h"
 #include "sim/contracts/errors.h"
 
 #include <inttypes.h>
@@ -389,4 +390,74 @@ cs_netmap *cs_sg_cluster_netmap(cs_sg_cluster *c)
   for (int t = 0; t < c->ntiers; t++)
     cs_netmap_tier(m, c->tier_name[t]);
   return m;
+}
+
+/* ---- the element, written ---- */
+
+int64_t *cs_sgc_radical_range(int64_t first, int64_t n)
+{
+  int64_t *r = g_new(int64_t, n > 0 ? n : 1);
+  for (int64_t i = 0; i < n; i++)
+    r[i] = first + i;
+  return r;
+}
+
+/* " name=\"<value><unit>\"" for a present value (not NAN). */
+static void put_value(GString *s, const char *name, double v, const char *unit)
+{
+  if (isnan(v))
+    return;
+  char num[40];
+  cs_shortest_double(num, sizeof num, v);
+  g_string_append_printf(s, " %s=\"%s%s\"", name, num, unit);
+}
+
+static void put_text(GString *s, const char *name, const char *v)
+{
+  if (v)
+    g_string_append_printf(s, " %s=\"%s\"", name, v);
+}
+
+/* "0-3,7,10-11": runs of consecutive numbers. */
+static void put_radical(GString *s, const int64_t *r, int64_t n)
+{
+  g_string_append(s, " radical=\"");
+  for (int64_t i = 0; i < n;) {
+    int64_t j = i;
+    while (j + 1 < n && r[j + 1] == r[j] + 1)
+      j++;
+    g_string_append_printf(s, "%s%" PRId64, i ? "," : "", r[i]);
+    if (j > i)
+      g_string_append_printf(s, "-%" PRId64, r[j]);
+    i = j + 1;
+  }
+  g_string_append_c(s, '"');
+}
+
+bool cs_sg_cluster_write_xml(FILE *out, const char *indent, const cs_sgc_params *p, double speed, int cores)
+{
+  GString *s = g_string_new(indent);
+  g_string_append(s, "<cluster");
+  put_text(s, "id", p->id);
+  put_text(s, "prefix", p->prefix ? p->prefix : "");
+  put_text(s, "suffix", p->suffix ? p->suffix : "");
+  put_radical(s, p->radical, p->nhosts);
+  put_value(s, "speed", speed, "f");
+  g_string_append_printf(s, " core=\"%d\"", cores);
+  put_value(s, "bw", p->bw, "Bps");
+  put_value(s, "lat", p->lat, "s");
+  put_text(s, "topology", p->topology);
+  put_text(s, "topo_parameters", p->topo_parameters);
+  put_text(s, "sharing_policy", p->sharing_policy);
+  put_value(s, "loopback_bw", p->loopback_bw, "Bps");
+  put_value(s, "loopback_lat", p->loopback_lat, "s");
+  put_value(s, "limiter_link", p->limiter_link, "Bps");
+  put_value(s, "bb_bw", p->bb_bw, "Bps");
+  put_value(s, "bb_lat", p->bb_lat, "s");
+  put_text(s, "bb_sharing_policy", p->bb_sharing_policy);
+  put_text(s, "router_id", p->router_id);
+  g_string_append(s, "/>\n");
+  bool ok = fwrite(s->str, 1, s->len, out) == s->len;
+  g_string_free(s, TRUE);
+  return ok;
 }

@@ -34,6 +34,7 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The attributes of a <cluster> element, as SimGrid reads them (values in
  * base units: bytes/s, seconds). */
@@ -89,6 +90,15 @@ int cs_sg_cluster_tiers(const cs_sg_cluster *c, const char **names, int max);
 /* The hierarchy of the cluster's hosts (levels down to "node", then "core"
  * with `cores` per host). */
 void cs_sg_cluster_hierarchy(const cs_sg_cluster *c, int64_t cores, cs_hierarchy *out);
+
+/* Write p as a <cluster> element (indent, then the element and a newline)
+ * with hosts of `speed` flop/s and `cores` cores: the element a family
+ * writes is the one its netmap routes (values in base units, shortest
+ * exact decimals, so SimGrid reads back the same doubles; the radical as
+ * runs "a-b,c").  FALSE on a write error. */
+bool cs_sg_cluster_write_xml(FILE *out, const char *indent, const cs_sgc_params *p, double speed, int cores);
+/* Host numbers 0 .. n-1 as a radical (g_free it). */
+int64_t *cs_sgc_radical_range(int64_t first, int64_t n);
 
 /* The cluster as a whole platform's netmap (nodes = its hosts in radical
  * order; a == b routes as above, with SimGrid's "__loopback__" as an extra
