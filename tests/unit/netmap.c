@@ -16,6 +16,7 @@
  * results must not move). */
 #include "platforms/platform.h"
 #include "platforms/two_tier_net.h"
+#include "sim/contracts/tempdir.h"
 #include "sim/drivers/collective.h"
 #include "sim/engine/sg_routes.h"
 #include "tests/lib/algos.h"
@@ -77,6 +78,18 @@ static bool open_both(both *b, const char *spec)
   return true;
 }
 
+static void close_both(both *b)
+{
+  if (b->r)
+    cs_routes_close(b->r);
+  cs_netmap_free(b->m);
+  if (b->xml)
+    cs_tempfile_remove(b->xml);
+  g_free(b->xml);
+  g_free(b->sg_to_map);
+  cs_platform_free(b->p);
+}
+
 static void check_link(const both *b, const char *spec, int64_t sg)
 {
   int64_t id = b->sg_to_map[sg];
@@ -124,7 +137,7 @@ START_TEST(test_netmap_equals_simgrid)
   const char *spec = spec_at(_i);
   both b;
   if (!open_both(&b, spec)) {
-    cs_platform_free(b.p);
+    close_both(&b);
     return;
   }
   int64_t own = 0;
@@ -141,6 +154,7 @@ START_TEST(test_netmap_equals_simgrid)
     for (int64_t y = 0; y < b.p->nodes; y++)
       check_route(&b, spec, &buf, x, y);
   cs_route_buf_clear(&buf);
+  close_both(&b);
 }
 END_TEST
 
