@@ -5,6 +5,8 @@
 #   scripts/install-deps.sh           build, tests, figures, valgrind
 #   scripts/install-deps.sh --fuzz    also clang and libFuzzer (tests/fuzz/)
 set -euo pipefail
+# libsimgrid-dev also gives smpicc and smpirun (dpkg -S /usr/bin/smpirun), which
+# bench/smpi/ and tests/cli/smpi_agreement.sh run.
 # (simgrid is a virtual package that libsimgrid-dev provides: dpkg never
 # lists it as installed, so naming it made every run apt-get update.)
 packages=(build-essential autoconf automake libtool pkg-config

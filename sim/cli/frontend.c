@@ -19,6 +19,7 @@
 const char *const cs_models[] = {"LV08", "CM02", "SMPI", "IB", NULL};
 static const char *const formats[] = {"table", "csv", "json", NULL};
 static const char *const factories[] = {"raw", "ucontext", "thread", NULL};
+static const char *const semantics[] = {"eager", "mpi", NULL};
 
 /* ---- the common options ---- */
 
@@ -52,6 +53,9 @@ static void add_common(cs_cli *c)
        0, 0, factories},
       {"crosstraffic", 0, CS_OPT_FLAG, &c->crosstraffic, NULL, "model acknowledgement cross-traffic (8x slower)", 0,
        0, 0, 0, NULL},
+      {"semantics", 0, CS_OPT_CHOICE, &c->semantics, "NAME", "messages: eager (default; a send flows at once, as "
+       "a message-driven runtime) or mpi (SimGrid SMPI's: a message flows when its receive is posted, sends of "
+       "64 KiB or more wait for it, no software overheads unless --o-send/--o-recv, model SMPI unless --model)", 0, 0, 0, 0, semantics},
   };
   const cs_opt platform[] = {
       {"platform", 0, CS_OPT_STRING, &c->platform, "SPEC", "the machine: torus:8x8x16/4, percs:64,16,16, "
@@ -462,6 +466,7 @@ void cs_cli_free(cs_cli *c)
   g_free(c->out);
   g_free(c->model);
   g_free(c->factory);
+  g_free(c->semantics);
   g_free(c->platform);
   g_free(c->torus);
   g_free(c->net);
@@ -836,9 +841,14 @@ bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send,
   if (!cfg_values_in_range(c->cfg, err))
     return false;
   cs_engine_config_defaults(ec);
-  ec->o_send = !isnan(c->o_send) ? c->o_send : p && !isnan(p->o_send) ? p->o_send : default_o_send;
-  ec->o_recv = !isnan(c->o_recv) ? c->o_recv : p && !isnan(p->o_recv) ? p->o_recv : default_o_recv;
-  ec->model = c->model ? c->model : p && p->model ? p->model : "LV08";
+  bool mpi = c->semantics && strcmp(c->semantics, "mpi") == 0;
+  ec->semantics = mpi ? CS_SEMANTICS_MPI : CS_SEMANTICS_EAGER;
+  if (mpi) /* SMPI injects no overhead by default (smpi/os, smpi/or: 0) */
+    default_o_send = default_o_recv = 0;
+  bool platform_overheads = p && !mpi;
+  ec->o_send = !isnan(c->o_send) ? c->o_send : platform_overheads && !isnan(p->o_send) ? p->o_send : default_o_send;
+  ec->o_recv = !isnan(c->o_recv) ? c->o_recv : platform_overheads && !isnan(p->o_recv) ? p->o_recv : default_o_recv;
+  ec->model = c->model ? c->model : mpi ? "SMPI" : p && p->model ? p->model : "LV08";
   ec->stack_kib = (int)c->stack_kib;
   ec->factory = c->factory;
   ec->crosstraffic = c->crosstraffic;

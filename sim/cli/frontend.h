@@ -9,7 +9,7 @@
  *  - Common option groups, added by flags: output (--format, --out,
  *    --no-header, --quiet, --with-config), engine (--model from one list, --o-send,
  *    --o-recv, --cfg checked before SimGrid sees it, --stack-kib,
- *    --factory, --crosstraffic), platform (--platform SPEC and the older
+ *    --factory, --crosstraffic, --semantics eager|mpi), platform (--platform SPEC and the older
  *    aliases --torus/--cores/--link-bw/--link-lat, --net, --cluster and its
  *    --cycles/--net-lat/--shm-lat), seed (--seed).
  *  - Message trace (CS_CLI_TRACE, for subcommands that run a simulation):
@@ -99,6 +99,7 @@ typedef struct cs_cli {
   int64_t stack_kib;
   char *factory;
   bool crosstraffic;
+  char *semantics;           /* "eager", "mpi" or NULL (eager) */
   /* platform */
   char *platform, *torus, *net, *cluster;
   int64_t cores;             /* 0: not given */

@@ -6,6 +6,10 @@
  * - One mailbox per rank, with its actor declared as permanent receiver, and
  *   asynchronous sends: a message starts flowing when it is sent (eager, like
  *   a message-driven runtime), whether or not the receiver is waiting.
+ * - Or (semantics CS_SEMANTICS_MPI) SMPI's protocol: one mailbox per
+ *   ordered pair of ranks, without a permanent receiver, so a message flows
+ *   once its receive is posted; small sends detached, large ones waited for
+ *   at the sender's next call (sg_engine.h says exactly what).
  * - Software overhead: the sender sleeps o_send before injecting, the receiver
  *   sleeps o_recv after taking a message.  Each rank has a core of its own
  *   (BG/P virtual-node mode), so sleeping is the same as computing; with
@@ -105,6 +109,8 @@ void cs_engine_config_defaults(cs_engine_config *c)
   c->stack_kib = CS_DEFAULT_STACK_KIB;
   c->model = "LV08";
   c->crosstraffic = 0;
+  c->semantics = CS_SEMANTICS_EAGER;
+  c->mpi_detach_below = CS_MPI_DETACH_BELOW;
   c->fail_rank = -1;
 }
 
@@ -164,6 +170,10 @@ typedef struct outbox {
   /* Inside sg_comm_wait_any: SimGrid holds the posted receives, and when the
    * actor is killed there (the end of the run) it releases them itself. */
   int in_wait_any;
+  /* CS_SEMANTICS_MPI: sends of mpi_detach_below bytes or more that the
+   * process has not yet waited for (at most one, as MPI_Send). */
+  sg_comm_t rdv_comm;
+  delivery *rdv_note;
 } outbox;
 
 static void outbox_reap(outbox *o)
@@ -429,15 +439,182 @@ static void channel_push(int src, int dst, cs_msg *m)
   sg_sem_release(ch->ready);
 }
 
+/* ---- MPI semantics (CS_SEMANTICS_MPI, sg_engine.h) ---- */
+
+/* An ordered pair of ranks that has exchanged a message: its mailbox, with
+ * no permanent receiver (a message waits there until its receive is
+ * posted, as in SMPI), and how many of its entries in the receiver's
+ * arrival list a receive by source has already taken. */
+typedef struct mpi_pair {
+  sg_mailbox_t mbox;
+  int stale;
+} mpi_pair;
+
+/* Per rank: the pairs of the messages posted to it, oldest first, for a
+ * receive from any source (entries taken by a receive by source are
+ * skipped as stale), and the bell such a receive waits on when none is
+ * posted. */
+typedef struct mpi_rank {
+  GQueue arrivals; /* of mpi_pair * */
+  sg_sem_t bell;   /* made on first use */
+  bool waiting;    /* a receive from any source waits on bell */
+} mpi_rank;
+
+static struct {
+  GHashTable *pairs; /* src * n + dst -> mpi_pair */
+  mpi_rank *ranks;   /* per rank */
+} mpi;
+
+static bool mpi_semantics(void) { return eng.cfg->semantics == CS_SEMANTICS_MPI; }
+
+static mpi_pair *mpi_pair_of(int src, int dst)
+{
+  gint64 key = (gint64)src * eng.cfg->n + dst;
+  mpi_pair *pair = g_hash_table_lookup(mpi.pairs, &key);
+  if (pair)
+    return pair;
+  char name[40];
+  snprintf(name, sizeof name, "mpi-%d-%d", src, dst);
+  sg_mailbox_t mbox = sg_mailbox_by_name(name); /* a simcall: the other actors run meanwhile */
+  pair = g_hash_table_lookup(mpi.pairs, &key);   /* the receiver or the sender may have made it */
+  if (pair)
+    return pair;
+  pair = g_new0(mpi_pair, 1);
+  pair->mbox = mbox;
+  g_hash_table_insert(mpi.pairs, g_memdup2(&key, sizeof key), pair);
+  return pair;
+}
+
+/* Drop the stale entries at the head of a rank's arrival list. */
+static void mpi_purge(mpi_rank *r)
+{
+  mpi_pair *head;
+  while ((head = g_queue_peek_head(&r->arrivals)) != NULL && head->stale > 0) {
+    head->stale--;
+    g_queue_pop_head(&r->arrivals);
+  }
+}
+
+/* The process's send that is not detached, if any, ends before it goes on. */
+static void mpi_wait_rendezvous(cs_proc *p)
+{
+  outbox *o = p->backend;
+  if (!o || !o->rdv_comm)
+    return;
+  sg_comm_wait(o->rdv_comm); /* releases it */
+  delivery_release(o->rdv_note);
+  o->rdv_comm = NULL;
+  o->rdv_note = NULL;
+}
+
+/* Post m to dst's mailbox for this pair: it flows once dst's receive is
+ * posted.  A small message is detached (reaped later, as eager sends are);
+ * a large one is waited for at the process's next engine call. */
+static void mpi_send(cs_proc *p, int dst, cs_msg *m)
+{
+  outbox *o = outbox_of(p);
+  outbox_reap(o);
+  mpi_pair *pair = mpi_pair_of(p->rank, dst);
+  delivery *note = g_new0(delivery, 1);
+  note->refs = 2;
+  m->note = note;
+  sg_comm_t c = sg_mailbox_put_async(pair->mbox, m, (long)(m->bytes + CS_MPI_ENVELOPE_BYTES));
+  if (m->bytes < eng.cfg->mpi_detach_below) {
+    outbox_push(o, c, dst, note);
+  } else {
+    o->rdv_comm = c;
+    o->rdv_note = note;
+  }
+  mpi_rank *r = &mpi.ranks[dst];
+  g_queue_push_tail(&r->arrivals, pair);
+  if (r->waiting) {
+    r->waiting = false;
+    sg_sem_release(r->bell);
+  }
+}
+
+/* Post the receive of the pair's oldest message, end the process's
+ * pending send, then wait for the message (MPI_Sendrecv's waitall). */
+static cs_msg *mpi_receive_from(cs_proc *p, mpi_pair *pair)
+{
+  void *data = NULL;
+  sg_comm_t c = sg_mailbox_get_async(pair->mbox, &data);
+  mpi_wait_rendezvous(p);
+  sg_comm_wait(c); /* releases it */
+  return data;
+}
+
+/* A receive from the oldest message posted to p, or NULL if none is
+ * posted and may_wait is false. */
+static cs_msg *mpi_receive_any(cs_proc *p, bool may_wait)
+{
+  mpi_rank *r = &mpi.ranks[p->rank];
+  mpi_purge(r);
+  if (g_queue_is_empty(&r->arrivals)) {
+    if (!may_wait)
+      return NULL;
+    mpi_wait_rendezvous(p);
+    if (!r->bell)
+      r->bell = sg_sem_init(0);
+    while (g_queue_is_empty(&r->arrivals)) {
+      r->waiting = true;
+      sg_sem_acquire(r->bell);
+      mpi_purge(r); /* a receive by source may have taken what rang the bell */
+    }
+  }
+  return mpi_receive_from(p, g_queue_pop_head(&r->arrivals));
+}
+
+/* The next message for what p's receive waits for: from its source, or
+ * from any. */
+static cs_msg *mpi_wait_message(cs_proc *p)
+{
+  if (!p->wait.active || p->wait.src == CS_ANY)
+    return mpi_receive_any(p, true);
+  mpi_pair *pair = mpi_pair_of(p->wait.src, p->rank);
+  cs_msg *m = mpi_receive_from(p, pair);
+  pair->stale++;
+  mpi_purge(&mpi.ranks[p->rank]);
+  return m;
+}
+
+static void mpi_start(int n)
+{
+  mpi.pairs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+  mpi.ranks = g_new0(mpi_rank, n);
+}
+
+static void mpi_end(int n)
+{
+  if (!mpi.ranks)
+    return;
+  for (int r = 0; r < n; r++) {
+    g_queue_clear(&mpi.ranks[r].arrivals);
+    if (mpi.ranks[r].bell)
+      sg_sem_destroy(mpi.ranks[r].bell);
+  }
+  g_free(mpi.ranks);
+  mpi.ranks = NULL;
+  g_hash_table_destroy(mpi.pairs);
+  mpi.pairs = NULL;
+}
+
 static void sg_send(cs_proc *p, int dst, cs_msg *m)
 {
   m->t_sent = simgrid_get_clock();
   die_if_failed(p, (held){m, false});
+  bool mpi_mode = mpi_semantics();
+  if (mpi_mode)
+    mpi_wait_rendezvous(p); /* MPI_Send: the previous send ends first */
   bool local = same_host(p->rank, dst);
-  bool copied = local && eng.cfg->local_copy_bw > 0;
+  bool copied = local && eng.cfg->local_copy_bw > 0 && !mpi_mode;
   double copy_s = copied ? (double)m->bytes / eng.cfg->local_copy_bw : 0;
   cpu_busy(p, eng.cfg->o_send + copy_s, (held){m, false});
   eng.in_flight++;
+  if (mpi_mode) {
+    mpi_send(p, dst, m);
+    return;
+  }
   if (eng.cfg->host_channels && !local) {
     channel_push(p->rank, dst, m);
     return;
@@ -499,6 +676,8 @@ static cs_msg *next_arrived(cs_proc *p)
  * left posted by a poll, a plain blocking get, as always. */
 static cs_msg *wait_message(cs_proc *p)
 {
+  if (mpi_semantics())
+    return mpi_wait_message(p);
   const outbox *o = p->backend;
   if (eng.cfg->recv_window > 1 || (o && o->posted > 0))
     return next_arrived(p);
@@ -546,6 +725,10 @@ static cs_msg *sg_next(cs_proc *p)
 static cs_msg *sg_poll(cs_proc *p)
 {
   die_if_failed(p, NOTHING);
+  if (mpi_semantics()) {
+    cs_msg *m = mpi_receive_any(p, false);
+    return m ? take(p, m) : NULL;
+  }
   outbox *o = outbox_of(p);
   post_receives(p, o);
   int w = window();
@@ -571,6 +754,8 @@ static bool sg_failed(const cs_proc *p, int rank)
 static void sg_compute(cs_proc *p, double seconds)
 {
   die_if_failed(p, NOTHING);
+  if (mpi_semantics())
+    mpi_wait_rendezvous(p);
   cpu_busy(p, seconds, NOTHING);
   if (seconds > 0) /* the main thread is its only writer: load, add, store */
     atomic_store_explicit(&published.computed,
@@ -587,6 +772,8 @@ static double sg_now(const cs_proc *p)
 static void sg_retire(cs_proc *p)
 {
   die_if_failed(p, NOTHING);
+  if (mpi_semantics())
+    mpi_wait_rendezvous(p); /* its last MPI_Send ends */
   eng.st[p->rank].retired = true;
   eng.retired++;
 }
@@ -1118,10 +1305,14 @@ static void actor_main(int argc, char **argv)
   (void)argc;
   (void)argv;
   cs_proc *p = sg_actor_self_get_data();
-  char name[24];
-  snprintf(name, sizeof name, "m%d", p->rank);
-  sg_mailbox_set_receiver(name);
+  if (!mpi_semantics()) {
+    char name[24];
+    snprintf(name, sizeof name, "m%d", p->rank);
+    sg_mailbox_set_receiver(name);
+  }
   eng.fn(p, eng.user);
+  if (mpi_semantics())
+    mpi_wait_rendezvous(p);
   /* Returned instead of serving: no longer live (it can never receive). */
   eng.st[p->rank].exited = true;
   eng.exited++;
@@ -1213,6 +1404,11 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
     free(hosts);
     return FALSE;
   }
+  if (c->semantics == CS_SEMANTICS_MPI && c->fail_rank >= 0) {
+    g_set_error(err, CS_INPUT_ERROR, 1, "--semantics mpi does not model process failure");
+    free(hosts);
+    return FALSE;
+  }
   eng.cfg = c;
   eng.procs = procs;
   eng.fn = fn;
@@ -1221,6 +1417,8 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   eng.retired = 0;
   eng.taken = 0;
   reset_ends(c);
+  if (c->semantics == CS_SEMANTICS_MPI)
+    mpi_start(c->n);
   eng.mailboxes = g_new(sg_mailbox_t, c->n);
   eng.busy_until = g_new0(double, nhosts);
   char name[24];
@@ -1248,6 +1446,10 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
         sg_comm_unref(o->comm[i]); /* finished: the run ends with nothing in flight */
         delivery_release(o->note[i]);
       }
+      if (o->rdv_comm) { /* the actor was killed while its last send was in flight (a deadlock) */
+        sg_comm_unref(o->rdv_comm);
+        delivery_release(o->rdv_note);
+      }
       for (int i = 0; i < CS_MAX_RECV_WINDOW && !o->in_wait_any; i++)
         if (o->rcomm[i])
           sg_comm_unref(o->rcomm[i]); /* receives posted ahead, never matched (released by SimGrid
@@ -1259,6 +1461,7 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
       procs[r].backend = NULL;
     }
   }
+  mpi_end(c->n);
   g_free(eng.mailboxes);
   eng.mailboxes = NULL;
   g_free(eng.busy_until);

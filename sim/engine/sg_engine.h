@@ -30,6 +30,31 @@ typedef struct cs_delivery {
 
 typedef struct cs_engine_config cs_engine_config;
 
+/* How messages behave (cs_engine_config.semantics). */
+typedef enum {
+  /* A message-driven runtime (Charm++, seed 000): a send starts flowing at
+   * once, whether or not the receiver is waiting. */
+  CS_SEMANTICS_EAGER = 0,
+  /* SimGrid's SMPI (3.32): a message starts flowing when its receiver posts
+   * the matching receive (SimGrid's rendezvous on a mailbox without a
+   * permanent receiver); below mpi_detach_below bytes the sender goes on at
+   * once (SMPI's detached sends, smpi/send-is-detached-thresh), from there
+   * on it waits until the message has arrived, at its next engine call (a
+   * send after it: MPI_Send; a receive after it: both end together, as
+   * MPI_Sendrecv).  Every message carries SMPI's 16-byte envelope on the
+   * wire.  Receives match by source in order of sending per pair (MPI's
+   * non-overtaking rule; tags are matched above, by msg.c); a receive from
+   * any source takes the oldest message posted to the process.  The
+   * platform's fifo_channels, recv_window, host_channels and local_copy_bw
+   * do not apply; process failure is refused. */
+  CS_SEMANTICS_MPI = 1,
+} cs_semantics;
+
+/* SMPI's envelope (tag, source, communicator) added to every message. */
+#define CS_MPI_ENVELOPE_BYTES 16
+/* SMPI 3.32's default of smpi/send-is-detached-thresh. */
+#define CS_MPI_DETACH_BELOW 65536
+
 struct cs_engine_config {
   const char *platform_file;  /* SimGrid XML */
   int n;                      /* simulated processes */
@@ -41,6 +66,8 @@ struct cs_engine_config {
   const char *factory;        /* contexts/factory, NULL = SimGrid's default */
   const char *model;          /* network/model */
   int crosstraffic;           /* network/crosstraffic */
+  cs_semantics semantics;     /* eager (default) or SMPI's (see cs_semantics) */
+  size_t mpi_detach_below;    /* CS_SEMANTICS_MPI: sends below this many bytes are detached */
   /* FIFO channels: a process has at most one message in flight to each
    * destination; a second send to it blocks the sender until the first is
    * delivered (in-order delivery per pair, as MPI and a NIC queue behave).

@@ -43,6 +43,8 @@ runs=(
   "tree --algo rank-hash -n 16 -f 0.5 -q"
   "tree --algo centralized -n 16 -f 0.5 -q"
   "collective --platform percs:2,2,2 --coll scatter --algo binomial --block 1KiB --timed -q"
+  "collective --platform percs:2,2,2 --coll allgather --algo ring --block 64KiB --timed --semantics mpi -q"
+  "mcmc --platform percs:2,2,2 --balance async --semantics mpi -q"
   "collective --platform dragonfly:3,2,1,1,2 --coll bcast --algo two-tier --bytes 4KiB --timed -q"
   "allreduce --cluster 2x4@100 -n 8 --iterations 2 -q"
   "tree-script --from lam -n 8 --out $work/lam.yaml"

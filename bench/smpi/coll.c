@@ -1,0 +1,101 @@
+/* The SMPI side of bench/smpi/compare.sh: one collective, once, from
+ * MPI_Init (every rank starts at simulated time 0, no barrier before it),
+ * then every rank prints its MPI_Wtime() before and after it,
+ *   rank=<r> start_s=<seconds> end_s=<seconds>
+ * (compare.sh takes the largest end_s: the last rank's time).
+ * Usage (under smpirun): coll COLL SIZE
+ *   COLL  allgather | scatter | gather | bcast | reduce-scatter | reduce |
+ *         scatter-mpich-p2p (MPICH's binomial scatter in MPI_Send/MPI_Recv)
+ *   SIZE  bytes: per rank for allgather/scatter/gather/reduce-scatter, the
+ *         whole buffer for bcast/reduce (collsim's --block and --bytes).
+ * The algorithm is SMPI's, pinned by smpirun's --cfg=smpi/<coll>:<algo>.
+ * Buffers come from SMPI_SHARED_MALLOC (one copy for all ranks: the
+ * content is garbage, the timing is not affected).  Reductions use MPI_INT
+ * with MPI_SUM; their computation is not timed when the run sets
+ * smpi/simulate-computation:no (compare.sh does). */
+#include <mpi.h>
+#include <smpi/smpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(void)
+{
+  fprintf(stderr, "usage: coll allgather|scatter|gather|bcast|reduce-scatter|reduce BYTES\n");
+  MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+/* MPICH's binomial scatter from rank 0 (MPIR_Scatter_intra_binomial),
+ * written with MPI_Send/MPI_Recv: the parent sends each child its
+ * subtree's blocks, farthest child (largest subtree) first.  SMPI's only
+ * binomial scatter, ompi_binomial, sends nearest child first; this lets
+ * compare.sh tell the order's effect from the rest. */
+static void scatter_mpich_p2p(char *buf, long block, int rank, int size)
+{
+  int mask = 1;
+  while (mask < size) {
+    if (rank & mask) {
+      int blocks = size - rank < mask ? size - rank : mask;
+      MPI_Recv(buf, (int)(blocks * block), MPI_BYTE, rank - mask, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (rank + mask < size) {
+      int blocks = size - rank - mask < mask ? size - rank - mask : mask;
+      MPI_Send(buf, (int)(blocks * block), MPI_BYTE, rank + mask, 7, MPI_COMM_WORLD);
+    }
+}
+
+/* Run the collective `coll` over `bytes` (see the top of the file). */
+static void run(const char *coll, long bytes, int size)
+{
+  size_t all = (size_t)bytes * (size_t)size;
+  char *a = SMPI_SHARED_MALLOC(all > 0 ? all : 1);
+  char *b = SMPI_SHARED_MALLOC(all > 0 ? all : 1);
+  int n = (int)bytes;
+  if (strcmp(coll, "allgather") == 0)
+    MPI_Allgather(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
+  else if (strcmp(coll, "scatter") == 0)
+    MPI_Scatter(a, n, MPI_BYTE, b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+  else if (strcmp(coll, "scatter-mpich-p2p") == 0) {
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    scatter_mpich_p2p(a, bytes, rank, size);
+  } else if (strcmp(coll, "gather") == 0)
+    MPI_Gather(a, n, MPI_BYTE, b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+  else if (strcmp(coll, "bcast") == 0)
+    MPI_Bcast(a, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+  else if (strcmp(coll, "reduce-scatter") == 0) {
+    int *counts = malloc(sizeof(int) * (size_t)size);
+    for (int i = 0; i < size; i++)
+      counts[i] = n / (int)sizeof(int);
+    MPI_Reduce_scatter(a, b, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    free(counts);
+  }
+  else if (strcmp(coll, "reduce") == 0)
+    MPI_Reduce(a, b, n / (int)sizeof(int), MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  else
+    usage();
+  SMPI_SHARED_FREE(a);
+  SMPI_SHARED_FREE(b);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc != 3)
+    usage();
+  double start = MPI_Wtime();
+  run(argv[1], atol(argv[2]), size);
+  /* No message after the collective: one would share links with the
+   * collective's last messages (an MPI_Reduce of the times slowed the last
+   * rank by up to 0.5 % on a fat tree). */
+  printf("rank=%d start_s=%.9e end_s=%.9e\n", rank, start, MPI_Wtime());
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# collsim against SimGrid's own MPI (SMPI) on the same platform file, the
+# same algorithm and the same network model (issue 28).  For every case
+# "PLATFORM COLL ALGO SIZE [PROGRAM]" (collsim's names; SIZE as collsim
+# reads it: per rank for scatter/gather/allgather/reduce-scatter, the whole
+# buffer for bcast/reduce; PROGRAM: one of coll.c's point-to-point versions,
+# e.g. scatter-mpich-p2p, run instead of SMPI's collective) it runs
+#   collsim collective --platform PLATFORM --coll COLL --algo ALGO ... \
+#       --timed --model SMPI --semantics mpi --gamma 0
+#   smpirun -platform <collsim platform's XML> -hostfile <rank r on host r/cores> \
+#       --cfg=smpi/<coll>:<SMPI's algorithm> coll COLL SIZE   (bench/smpi/coll.c)
+# and prints one CSV row per case: both simulated times (SMPI's: the last
+# rank's MPI_Wtime after the collective), their ratio, and both wall times.
+# SMPI runs without simulated computation (smpi/simulate-computation:no),
+# without the 10 ns MPI_Wtime injects (smpi/wtime:0), and with its shared
+# buffers mapped in one piece (smpi/shared-malloc-blocksize:1 GiB: 1 MiB
+# pieces exceed vm.max_map_count at 256 ranks x 1 MiB).
+#
+#   bench/smpi/compare.sh [CASES]    CASES: a file of cases (default: stdin),
+#                                    '#' starts a comment
+#   Env: COLLSIM (binary, default ./collsim), SMPI_TIMEOUT (seconds per SMPI
+#        run, default 600), KEEP (a folder to keep the platform files in),
+#        CFG (SimGrid settings NAME:VALUE, space-separated, given to both
+#        tools, e.g. CFG=network/optim:Full)
+# Needs smpicc and smpirun (Debian: libsimgrid-dev, simgrid).  Exit 77 without them.
+set -euo pipefail
+COLLSIM=${COLLSIM:-./collsim}
+SMPI_TIMEOUT=${SMPI_TIMEOUT:-600}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if ! command -v smpicc > /dev/null || ! command -v smpirun > /dev/null; then
+  echo "compare.sh: smpicc/smpirun not found (Debian: apt-get install libsimgrid-dev)" >&2
+  exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+smpicc -O1 -o "$tmp/coll" "$here/coll.c" 2> "$tmp/smpicc.log" || { cat "$tmp/smpicc.log" >&2; exit 1; }
+
+# SMPI's name of collsim's algorithm (smpi/<coll>:<algo>), or "" if SMPI has none.
+smpi_algo() { # coll algo
+  case "$1/$2" in
+    allgather/ring) echo NTSLR ;;              # MPICH's ring (SMPI's "ring" sends rank+i each step)
+    allgather/recursive-doubling) echo rdb ;;
+    scatter/binomial) echo ompi_binomial ;;
+    gather/binomial) echo ompi_binomial ;;
+    bcast/vandegeijn) echo scatter_LR_allgather ;;
+    reduce-scatter/pairwise) echo mpich_pair ;;
+    reduce/rabenseifner) echo scatter_gather ;; # MPICH's (SMPI's "rab" is Rabenseifner's own code)
+    *) echo "" ;;
+  esac
+}
+
+smpi_coll_key() { # collsim's collective -> SMPI's setting name
+  case "$1" in reduce-scatter) echo reduce_scatter ;; *) echo "$1" ;; esac
+}
+
+size_option() { # coll -> collsim's size option
+  case "$1" in bcast | reduce) echo --bytes ;; *) echo --block ;; esac
+}
+
+bytes_of() { # SIZE (8, 64KiB, 1MiB) -> bytes
+  local s=$1
+  case "$s" in
+    *KiB) echo $((${s%KiB} * 1024)) ;;
+    *MiB) echo $((${s%MiB} * 1048576)) ;;
+    *) echo "$s" ;;
+  esac
+}
+
+# The platform's XML (collsim platform) and a hostfile listing each host
+# once per core in natural order (node-0 x cores, node-1, ...): rank r on
+# host r / cores, collsim's mapping.  Sets xml, hosts, ranks.
+prepare_platform() { # spec
+  local key
+  key=$(echo "$1" | tr -c 'A-Za-z0-9\n' '_')
+  xml=$tmp/$key.xml
+  hosts=$tmp/$key.hosts
+  if [ ! -f "$xml" ]; then
+    "$COLLSIM" platform --platform "$1" --out "$xml"
+    local nhosts cores
+    if grep -q '<cluster ' "$xml"; then
+      local radical
+      radical=$(grep -o 'radical="[0-9]*-[0-9]*"' "$xml" | head -1 | sed 's/.*-\([0-9]*\)"/\1/')
+      nhosts=$((radical + 1))
+      cores=$(grep -o ' core="[0-9]*"' "$xml" | head -1 | tr -dc 0-9)
+    else
+      nhosts=$(grep -c '<host ' "$xml")
+      cores=$(grep -o '<host [^>]* core="[0-9]*"' "$xml" | head -1 | sed 's/.*core="\([0-9]*\)"/\1/')
+    fi
+    : > "$hosts"
+    for ((h = 0; h < nhosts; h++)); do
+      for ((c = 0; c < cores; c++)); do echo "node-$h" >> "$hosts"; done
+    done
+    [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$xml" "$hosts" "$KEEP/"
+  fi
+  ranks=$(wc -l < "$hosts")
+}
+
+now() { date +%s.%N; }
+
+echo "platform,coll,algo,smpi_algo,size_bytes,ranks,collsim_s,smpi_s,ratio,collsim_wall_s,smpi_wall_s"
+grep -v '^\s*#' "${1:-/dev/stdin}" | while read -r platform coll algo size program; do
+  [ -n "${platform:-}" ] || continue
+  salgo=$(smpi_algo "$coll" "$algo")
+  [ -n "$salgo" ] || { echo "compare.sh: SMPI has no $coll $algo" >&2; continue; }
+  select=--cfg=smpi/"$(smpi_coll_key "$coll")":"$salgo"
+  if [ -n "${program:-}" ]; then # coll.c's own point-to-point version instead of SMPI's collective
+    salgo="p2p:$program"
+    select=--cfg=smpi/coll-selector:default
+  fi
+  prepare_platform "$platform"
+  bytes=$(bytes_of "$size")
+  t0=$(now)
+  both=() # CFG's settings, for each tool
+  scfg=()
+  for setting in ${CFG:-}; do
+    both+=(--cfg "$setting")
+    scfg+=("--cfg=$setting")
+  done
+  ctime=$("$COLLSIM" collective --platform "$platform" --coll "$coll" --algo "$algo" "$(size_option "$coll")" "$bytes" "${both[@]}" \
+    --timed --model SMPI --semantics mpi --gamma 0 -q --format json < /dev/null |
+    sed -n 's/.*"sim_time_s": *\([^,}]*\).*/\1/p' || true)
+  [ -n "$ctime" ] || ctime=nan
+  t1=$(now)
+  stime=$(timeout "$SMPI_TIMEOUT" smpirun -platform "$xml" -hostfile "$hosts" -np "$ranks" \
+    "$select" --cfg=network/model:SMPI --cfg=network/crosstraffic:0 \
+    --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/display-timing:no \
+    --cfg=smpi/shared-malloc-blocksize:1073741824 "${scfg[@]}" \
+    --log=root.thres:critical "$tmp/coll" "${program:-$coll}" "$bytes" < /dev/null 2> "$tmp/smpi.err" |
+    awk '/^rank=/ { split($3, e, "="); if (n++ == 0 || e[2] + 0 > m) m = e[2] + 0 }
+         END { if (n) printf "%.9e\n", m }' || true)
+  t2=$(now)
+  [ -n "$stime" ] || { echo "compare.sh: SMPI failed on $platform $coll $algo $size:" >&2; tail -3 "$tmp/smpi.err" >&2; stime=nan; }
+  awk -v p="$platform" -v c="$coll" -v a="$algo" -v sa="$salgo" -v b="$bytes" -v n="$ranks" -v ct="$ctime" \
+    -v st="$stime" -v w1="$(echo "$t1 - $t0" | bc)" -v w2="$(echo "$t2 - $t1" | bc)" \
+    'BEGIN { r = (st == "nan" || st == 0) ? "nan" : sprintf("%.6f", ct / st);
+             printf "\"%s\",%s,%s,%s,%s,%s,%.9e,%s,%s,%.2f,%.2f\n", p, c, a, sa, b, n, ct, st, r, w1, w2 }'
+done
