@@ -10,6 +10,7 @@ struct cs_linkusage {
   void *route_ctx;
   uint64_t *bytes, *messages; /* per link */
   cs_linkusage_totals totals;
+  int64_t unrouted_a, unrouted_b; /* the first pair without a route (-1: none) */
 };
 
 cs_linkusage *cs_linkusage_new(int64_t nlinks, int64_t nodes, cs_route_fn route, void *route_ctx)
@@ -17,6 +18,7 @@ cs_linkusage *cs_linkusage_new(int64_t nlinks, int64_t nodes, cs_route_fn route,
   cs_linkusage *lu = g_new0(cs_linkusage, 1);
   lu->nlinks = nlinks;
   lu->nodes = nodes;
+  lu->unrouted_a = lu->unrouted_b = -1;
   lu->route = route;
   lu->route_ctx = route_ctx;
   lu->bytes = g_new0(uint64_t, nlinks > 0 ? nlinks : 1);
@@ -39,6 +41,13 @@ void cs_linkusage_add(cs_linkusage *lu, int64_t a, int64_t b, uint64_t bytes, ui
     return;
   const int32_t *links = NULL;
   int n = lu->route(lu->route_ctx, a, b, &links);
+  if (n < 0) { /* no route: nothing charged, the pair reported */
+    if (lu->unrouted_a < 0) {
+      lu->unrouted_a = a;
+      lu->unrouted_b = b;
+    }
+    return;
+  }
   for (int i = 0; i < n; i++) {
     lu->bytes[links[i]] += bytes;
     lu->messages[links[i]] += messages;
@@ -52,6 +61,13 @@ void cs_linkusage_add(cs_linkusage *lu, int64_t a, int64_t b, uint64_t bytes, ui
   lu->totals.network_messages += messages;
   lu->totals.byte_hops += bytes * (uint64_t)n;
   lu->totals.node_pairs++;
+}
+
+bool cs_linkusage_unrouted(const cs_linkusage *lu, int64_t *a, int64_t *b)
+{
+  *a = lu->unrouted_a;
+  *b = lu->unrouted_b;
+  return lu->unrouted_a >= 0;
 }
 
 uint64_t cs_linkusage_link_bytes(const cs_linkusage *lu, int64_t link) { return lu->bytes[link]; }

@@ -23,8 +23,12 @@ typedef struct cs_linkusage cs_linkusage;
 cs_linkusage *cs_linkusage_new(int64_t nlinks, int64_t nodes, cs_route_fn route, void *route_ctx);
 void cs_linkusage_free(cs_linkusage *lu);
 
-/* Charge `messages` messages totalling `bytes` from node a to node b. */
+/* Charge `messages` messages totalling `bytes` from node a to node b.  A
+ * pair the route function has no route for (-1) is charged nothing and
+ * remembered: cs_linkusage_unrouted. */
 void cs_linkusage_add(cs_linkusage *lu, int64_t a, int64_t b, uint64_t bytes, uint64_t messages);
+/* TRUE when some exchange had no route; *a, *b: the first such pair. */
+bool cs_linkusage_unrouted(const cs_linkusage *lu, int64_t *a, int64_t *b);
 
 uint64_t cs_linkusage_link_bytes(const cs_linkusage *lu, int64_t link);
 uint64_t cs_linkusage_link_messages(const cs_linkusage *lu, int64_t link);

@@ -2,6 +2,7 @@
  * resolving, describing, the rank mapping, the two-tier view, and writing
  * the XML, with the checks every family shares. */
 #include "platforms/platform.h"
+#include "platforms/xml_validate.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/tempdir.h"
 
@@ -248,6 +249,13 @@ void cs_platform_two_tier(const cs_platform *p, cs_two_tier *out)
   cs_hierarchy h;
   cs_platform_hierarchy(p, &h);
   cs_hier_two_tier(&h, out);
+}
+
+char *cs_platform_host_name(const cs_platform *p, int64_t g)
+{
+  if (p->user_file && p->data && g >= 0 && (size_t)g < cs_xml_platform_host_count(p->data))
+    return g_strdup(cs_xml_platform_host(p->data, (size_t)g));
+  return g_strdup_printf("node-%lld", (long long)g);
 }
 
 void cs_platform_hierarchy(const cs_platform *p, cs_hierarchy *out)

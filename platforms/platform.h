@@ -145,6 +145,9 @@ int64_t cs_platform_slots(const cs_platform *p); /* nodes x cores */
 
 /* Node of rank r of n ranks, by the platform's mapping. */
 int64_t cs_platform_node_of(const cs_platform *p, int64_t rank);
+/* The name of node g's host: node-<g> on the families, the g-th host in
+ * natural order of names on a file (g_free it). */
+char *cs_platform_host_name(const cs_platform *p, int64_t g);
 /* host_of[r] for r < n (g_free it). */
 int *cs_platform_host_map(const cs_platform *p, int64_t n);
 

@@ -523,13 +523,13 @@ static bool zone_kind(const cs_xml_platform *x, int zi, zkind *k, GError **err)
   const char *rn = z->routing_name;
   if (z->cluster >= 0)
     *k = K_CLUSTER;
-  else if (zi == 0 || g_ascii_strcasecmp(rn, "Full") == 0)
+  else if ((zi == 0 && strcmp(rn, "Cluster") == 0) || strcmp(rn, "Full") == 0) /* SimGrid's names, case and all */
     *k = K_FULL;
-  else if (g_ascii_strcasecmp(rn, "None") == 0)
+  else if (strcmp(rn, "None") == 0)
     *k = K_NONE;
-  else if (g_ascii_strcasecmp(rn, "Floyd") == 0)
+  else if (strcmp(rn, "Floyd") == 0)
     *k = K_FLOYD;
-  else if (g_ascii_strcasecmp(rn, "Dijkstra") == 0 || g_ascii_strcasecmp(rn, "DijkstraCache") == 0)
+  else if (strcmp(rn, "Dijkstra") == 0 || strcmp(rn, "DijkstraCache") == 0)
     *k = K_DIJKSTRA;
   else
     return fail(x, err, "<zone id=\"%s\" routing=\"%s\">: collsim's router does not know this routing",

@@ -240,6 +240,8 @@ static bool check_value(cs_xml_platform *x, GError **err, const char *el, const 
     g_free(st);
     return false;
   }
+  if (!*text) /* SimGrid cannot parse a number out of "" (xbt_parse_units) */
+    return check_one(x, err, el, id, name, text, text, kind, range);
   char **items = g_strsplit(text, ",", -1);
   bool ok = true;
   for (char **i = items; ok && *i; i++)
@@ -386,10 +388,10 @@ static double checked_value(const char *text, cs_sg_quantity kind, double absent
 {
   if (!text)
     return absent;
-  char **items = g_strsplit(text, ",", 2);
+  char **items = g_strsplit(text, ",", 2); /* "" splits into no item at all */
   double v = NAN;
   const char *why = NULL;
-  if (!cs_sg_parse_value(items[0], kind, &v, &why))
+  if (!items[0] || !cs_sg_parse_value(items[0], kind, &v, &why))
     v = NAN;
   g_strfreev(items);
   return v;
@@ -651,8 +653,24 @@ static cs_xml_platform *platform_new(const char *path)
   return x;
 }
 
+/* XML forbids the character NUL; GMarkup would keep it inside a value,
+ * which C strings then cut short. */
+static bool has_nul(const char *path, const char *text, size_t len, GError **err)
+{
+  const char *nul = memchr(text, '\0', len);
+  if (!nul)
+    return false;
+  int line = 1;
+  for (const char *c = text; c < nul; c++)
+    line += *c == '\n';
+  g_set_error(err, CS_INPUT_ERROR, 1, "%s: malformed XML: a NUL byte on line %d", path, line);
+  return true;
+}
+
 cs_xml_platform *cs_xml_platform_read(const char *path, const char *text, size_t len, GError **err)
 {
+  if (has_nul(path, text, len, err))
+    return NULL;
   cs_xml_platform *x = platform_new(path);
   GMarkupParser parser = {parse_start, parse_end, NULL, NULL, NULL};
   GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, G_MARKUP_IGNORE_QUALIFIED, x, NULL);

@@ -286,6 +286,23 @@ static void run_pattern(run_state *R)
   cs_progress_finish(pg);
 }
 
+/* Every exchange had a route (a user's file may lack one that SimGrid would
+ * stop on, e.g. a host's route to itself in a Dijkstra zone without
+ * routes). */
+static bool all_routed(const run_state *R, GError **err)
+{
+  int64_t a, b;
+  if (!cs_linkusage_unrouted(R->lu, &a, &b))
+    return true;
+  char *pa = cs_platform_host_name(R->S->platform, a), *pb = cs_platform_host_name(R->S->platform, b);
+  char *d = cs_platform_describe(R->S->platform);
+  cs_input_error(err, "platform %s has no route from host %s to host %s, which the run needs", d, pa, pb);
+  g_free(d);
+  g_free(pa);
+  g_free(pb);
+  return false;
+}
+
 static bool verify(run_state *R, GError **err)
 {
   double need = cs_replay_state_bytes(&R->prm);
@@ -544,6 +561,8 @@ cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outpu
     g_string_append(R.pairs_csv, "src_node,dst_node,messages,bytes\n");
   if (ok)
     run_pattern(&R);
+  if (ok && R.lu)
+    ok = all_routed(&R, err);
   if (ok && S->opt.timed)
     ok = run_timed(&R, err);
   if (ok && R.lu)

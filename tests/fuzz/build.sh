@@ -88,7 +88,7 @@ declare -A deps=(
   [fuzz_rank_list]="sim/contracts/rank_list.c $reader"
   [fuzz_platform_spec]="$platforms sim/contracts/units.c $reader sim/contracts/tempdir.c sim/contracts/signals.c sim/contracts/output_path.c sim/contracts/natural_order.c sim/contracts/hierarchy.c sim/contracts/netmap.c"
   [fuzz_tree_script]="sim/contracts/tree_script.c sim/contracts/schedule.c sim/contracts/cost.c sim/checks/tree_script_check.c sim/checks/replay.c $collectives $shapes $reader"
-  [fuzz_platform_xml]="platforms/xml_validate.c sim/contracts/errors.c sim/contracts/natural_order.c"
+  [fuzz_platform_xml]="platforms/xml_validate.c platforms/xml_routes.c $(am_sources PLATFORMS | grep sg_cluster | tr '\n' ' ') sim/contracts/errors.c sim/contracts/natural_order.c sim/contracts/netmap.c sim/contracts/hierarchy.c sim/contracts/units.c"
   [fuzz_experiment]="sim/sweep/experiment.c sim/drivers/run_config.c sim/drivers/record.c $spanning_trees $shapes sim/contracts/msg.c $reader"
   [fuzz_csv]="sim/contracts/csv.c sim/contracts/errors.c sim/drivers/record.c"
 )

@@ -16,9 +16,16 @@
  *    (routes between all hosts imply routes between the first 2 and 3, a
  *    failure among the first 2 implies one among all); checking 0 or 1
  *    host always succeeds.
+ *  - collsim's own router (platforms/xml_routes.h) either refuses the file
+ *    with one line of bad input or builds a netmap whose routes among the
+ *    first 12 hosts are deterministic, name only existing links, and
+ *    whose links all have a tier; a file whose hosts all have
+ *    routes (the check above) has a route of at least one link between
+ *    every two of them.
  * Inputs with a number of 6 digits or more (100000 and up) just after the
  * word "radical" are skipped: a cluster of that many hosts is valid and
  * only costs time (up to 2^22 hosts: seconds). */
+#include "platforms/xml_routes.h"
 #include "platforms/xml_validate.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/natural_order.h"
@@ -105,6 +112,51 @@ static void check_routes(cs_xml_platform *x)
   g_free(m_again);
 }
 
+#define ROUTED_HOSTS 12
+
+static void check_route(const cs_netmap *m, cs_route_buf *buf, int64_t a, int64_t b, bool connected)
+{
+  const int32_t *l;
+  int n = cs_netmap_route(m, buf, a, b, &l);
+  CHECK(n >= -1, "route %lld -> %lld: %d links", (long long)a, (long long)b, n);
+  /* a host's route to itself may be missing (SimGrid crashes on it in a
+   * Dijkstra zone whose routes do not name the host): only a != b counts */
+  CHECK(!connected || a == b || n >= 1, "route %lld -> %lld: %d links although the hosts are connected",
+        (long long)a, (long long)b, n);
+  int32_t *first = n > 0 ? g_memdup2(l, sizeof *l * (size_t)n) : NULL;
+  for (int i = 0; i < n; i++)
+    CHECK(l[i] >= 0 && l[i] < m->nlinks, "route %lld -> %lld: link id %d of %lld", (long long)a, (long long)b, l[i],
+          (long long)m->nlinks);
+  int again = cs_netmap_route(m, buf, a, b, &l);
+  CHECK(again == n && (n <= 0 || memcmp(first, l, sizeof *l * (size_t)n) == 0), "route %lld -> %lld not the same twice",
+        (long long)a, (long long)b);
+  g_free(first);
+}
+
+static void check_router(const cs_xml_platform *x, bool connected)
+{
+  GError *err = NULL;
+  cs_netmap *m = cs_xml_routes_netmap(x, &err);
+  CHECK((m == NULL) == (err != NULL), "netmap %p with error %s", (void *)m, err ? err->message : "(none)");
+  if (!m) {
+    check_error_line("netmap", err, PATH ": ");
+    g_error_free(err);
+    return;
+  }
+  for (int64_t l = 0; l < m->nlinks && l < 256; l++) { /* a name ("" if the file says id=""), a tier */
+    char *name = cs_netmap_link_name(m, l);
+    CHECK(cs_netmap_link_tier(m, l)[0] != '\0', "link '%s' has no tier", name);
+    g_free(name);
+  }
+  int64_t hosts = m->nodes < ROUTED_HOSTS ? m->nodes : ROUTED_HOSTS;
+  cs_route_buf buf = {0};
+  for (int64_t a = 0; a < hosts; a++)
+    for (int64_t b = 0; b < hosts; b++)
+      check_route(m, &buf, a, b, connected);
+  cs_route_buf_clear(&buf);
+  cs_netmap_free(m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   const char *text = (const char *)data;
@@ -122,6 +174,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   check_hosts(x);
   check_routes(x);
+  GError *e = NULL;
+  bool connected = cs_xml_platform_check_routes(x, ROUTED_HOSTS, &e);
+  g_clear_error(&e);
+  check_router(x, connected);
   cs_xml_platform_free(x);
   return 0;
 }

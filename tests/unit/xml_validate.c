@@ -81,6 +81,9 @@ static const bad_file BAD[] = {
     {FOUR(HOST0, "<link id=\"l\" bandwidth=\"1GB\" latency=\"1us\"/>"), "<link id=\"l\">", "unknown unit 'GB'"},
     {FOUR(HOST0, "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1sec\"/>"), "<link id=\"l\">", "unknown unit 'sec'"},
     {FOUR(HOST0, "<link id=\"l\" bandwidth=\"fast\" latency=\"1us\"/>"), "<link id=\"l\">", "not a number"},
+    /* empty: SimGrid cannot parse it either (a fuzzed file once crashed the reader here) */
+    {FOUR(HOST0, "<link id=\"l\" bandwidth=\"1GBps\" latency=\"\"/>"), "<link id=\"l\">", "latency=\"\": not a number"},
+    {FOUR("<host id=\"node-0\" speed=\"\"/>", LINK), "<host id=\"node-0\">", "speed=\"\": not a number"},
     {FOUR(HOST0, "<link id=\"l\" bandwidth=\"1GBps,2GBps\" latency=\"1us\"/>"), "<link id=\"l\">",
      "one value expected"},
     {FOUR("<host id=\"node-0\" speed=\"1Gf\" core=\"0\"/>", LINK), "<host id=\"node-0\">", "core=\"0\" must be"},
