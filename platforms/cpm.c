@@ -230,28 +230,19 @@ static bool cpm_parse(cs_platform *p, const char *args, GError **err)
   return ok;
 }
 
-static void append_param(GString *s, char *sep, const char *key, double v, double def, cs_quantity q)
-{
-  if (v == def)
-    return;
-  g_string_append_printf(s, "%c%s=", *sep, key);
-  cs_format_quantity(s, v, q);
-  *sep = ',';
-}
-
 static char *cpm_describe(const cs_platform *p)
 {
   const cpm *c = p->data;
   GString *s = g_string_new(NULL);
   g_string_printf(s, "cpm:%lld,%lld,%lld", LL(c->c), LL(c->p), LL(c->m));
   char sep = '/';
-  append_param(s, &sep, "proc_lat", c->proc_lat, PROC_LAT, CS_QTY_TIME);
-  append_param(s, &sep, "proc_bw", c->proc_bw, PROC_BW, CS_QTY_BANDWIDTH);
-  append_param(s, &sep, "shm_lat", c->shm_lat, SHM_LAT, CS_QTY_TIME);
-  append_param(s, &sep, "shm_bw", c->shm_bw, SHM_BW, CS_QTY_BANDWIDTH);
-  append_param(s, &sep, "net_lat", c->net_lat, NET_LAT, CS_QTY_TIME);
-  append_param(s, &sep, "net_bw", c->net_bw, NET_BW, CS_QTY_BANDWIDTH);
-  append_param(s, &sep, "o_msg", c->o_msg, O_MSG, CS_QTY_TIME);
+  cs_spec_append_param(s, &sep, "proc_lat", c->proc_lat, PROC_LAT, CS_QTY_TIME);
+  cs_spec_append_param(s, &sep, "proc_bw", c->proc_bw, PROC_BW, CS_QTY_BANDWIDTH);
+  cs_spec_append_param(s, &sep, "shm_lat", c->shm_lat, SHM_LAT, CS_QTY_TIME);
+  cs_spec_append_param(s, &sep, "shm_bw", c->shm_bw, SHM_BW, CS_QTY_BANDWIDTH);
+  cs_spec_append_param(s, &sep, "net_lat", c->net_lat, NET_LAT, CS_QTY_TIME);
+  cs_spec_append_param(s, &sep, "net_bw", c->net_bw, NET_BW, CS_QTY_BANDWIDTH);
+  cs_spec_append_param(s, &sep, "o_msg", c->o_msg, O_MSG, CS_QTY_TIME);
   if (c->speed != SPEED) {
     g_string_append_printf(s, "%cspeed=", sep);
     format_speed(s, c->speed);

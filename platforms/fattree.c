@@ -149,14 +149,6 @@ static bool fattree_parse(cs_platform *p, const char *args, GError **err)
   return ok;
 }
 
-static void append_param(GString *s, const char *key, double value, double def, cs_quantity q)
-{
-  if (value == def)
-    return;
-  g_string_append_printf(s, ",%s=", key);
-  cs_format_quantity(s, value, q);
-}
-
 static char *fattree_describe(const cs_platform *p)
 {
   const fattree *t = p->data;
@@ -166,10 +158,11 @@ static char *fattree_describe(const cs_platform *p)
                 t->loopback_bw != DEFAULT_LO_BW || t->loopback_lat != DEFAULT_LO_LAT;
   if (params)
     g_string_append_printf(s, "/%d", p->cores);
-  append_param(s, "bw", t->link_bw, DEFAULT_BW, CS_QTY_BANDWIDTH);
-  append_param(s, "lat", t->link_lat, DEFAULT_LAT, CS_QTY_TIME);
-  append_param(s, "loopback", t->loopback_bw, DEFAULT_LO_BW, CS_QTY_BANDWIDTH);
-  append_param(s, "loopback_lat", t->loopback_lat, DEFAULT_LO_LAT, CS_QTY_TIME);
+  char sep = ','; /* the parameters follow the cores */
+  cs_spec_append_param(s, &sep, "bw", t->link_bw, DEFAULT_BW, CS_QTY_BANDWIDTH);
+  cs_spec_append_param(s, &sep, "lat", t->link_lat, DEFAULT_LAT, CS_QTY_TIME);
+  cs_spec_append_param(s, &sep, "loopback", t->loopback_bw, DEFAULT_LO_BW, CS_QTY_BANDWIDTH);
+  cs_spec_append_param(s, &sep, "loopback_lat", t->loopback_lat, DEFAULT_LO_LAT, CS_QTY_TIME);
   return g_string_free(s, FALSE);
 }
 

@@ -30,6 +30,15 @@ void cs_spec_split(const char *args, char **shape, char **params)
   *params = slash ? g_strdup(slash + 1) : NULL;
 }
 
+void cs_spec_append_param(GString *s, char *sep, const char *key, double value, double def, cs_quantity q)
+{
+  if (value == def)
+    return;
+  g_string_append_printf(s, "%c%s=", *sep, key);
+  cs_format_quantity(s, value, q);
+  *sep = ',';
+}
+
 bool cs_spec_parse(cs_platform *p, const char *kind, const char *args, cs_spec_shape_fn shape, cs_spec_param_fn param,
                    GError **err)
 {

@@ -33,6 +33,7 @@
 #include "sim/contracts/hierarchy.h"
 #include "sim/contracts/netmap.h"
 #include "sim/contracts/two_tier.h"
+#include "sim/contracts/units.h"
 
 #include <glib.h>
 #include <stdbool.h>
@@ -178,6 +179,9 @@ typedef struct cs_spec_item {
  * an error.  NULL-terminated by key == NULL; free with cs_spec_items_free. */
 cs_spec_item *cs_spec_items(const char *kind, const char *text, GError **err);
 void cs_spec_items_free(cs_spec_item *items);
+/* For describe: append "<*sep>key=value" (value in units of q) unless
+ * value == def, and make *sep ',' after the first one appended. */
+void cs_spec_append_param(GString *s, char *sep, const char *key, double value, double def, cs_quantity q);
 /* Split "ARGS/PARAMS" at the first '/'. */
 void cs_spec_split(const char *args, char **shape, char **params);
 /* A family's "SHAPE[/PARAMS]": shape() reads SHAPE, param() each item of

@@ -213,27 +213,18 @@ static bool smp_parse(cs_platform *p, const char *args, GError **err)
   return ok;
 }
 
-static void append_param(GString *s, char *sep, const char *key, double v, double def, cs_quantity q)
-{
-  if (v == def)
-    return;
-  g_string_append_printf(s, "%c%s=", *sep, key);
-  cs_format_quantity(s, v, q);
-  *sep = ',';
-}
-
 static char *smp_describe(const cs_platform *p)
 {
   const smp *c = p->data;
   GString *s = g_string_new("smp:");
   g_string_append(s, p->label);
   char sep = '/';
-  append_param(s, &sep, "cycles", c->cycles, CYCLES, CS_QTY_NUMBER);
-  append_param(s, &sep, "net_lat", c->net_lat, NET_LAT, CS_QTY_TIME);
-  append_param(s, &sep, "shm_lat", c->shm_lat, SHM_LAT, CS_QTY_TIME);
-  append_param(s, &sep, "net_bw", c->net_bw, NET_BW, CS_QTY_BANDWIDTH);
-  append_param(s, &sep, "shm_bw", c->shm_bw, SHM_BW, CS_QTY_BANDWIDTH);
-  append_param(s, &sep, "header", p->header_bytes, HEADER_BYTES, CS_QTY_NUMBER);
+  cs_spec_append_param(s, &sep, "cycles", c->cycles, CYCLES, CS_QTY_NUMBER);
+  cs_spec_append_param(s, &sep, "net_lat", c->net_lat, NET_LAT, CS_QTY_TIME);
+  cs_spec_append_param(s, &sep, "shm_lat", c->shm_lat, SHM_LAT, CS_QTY_TIME);
+  cs_spec_append_param(s, &sep, "net_bw", c->net_bw, NET_BW, CS_QTY_BANDWIDTH);
+  cs_spec_append_param(s, &sep, "shm_bw", c->shm_bw, SHM_BW, CS_QTY_BANDWIDTH);
+  cs_spec_append_param(s, &sep, "header", p->header_bytes, HEADER_BYTES, CS_QTY_NUMBER);
   if (p->mapping != CS_MAP_SPREAD)
     g_string_append_printf(s, "%cmap=inorder", sep);
   return g_string_free(s, FALSE);

@@ -411,16 +411,20 @@ static int nm_tier(const cs_netmap *m, int64_t id)
   }
 }
 
+/* Bandwidth or latency of link id, from its class alone (no names built:
+ * the cost parameters ask it for every hop of every route they read). */
 static double nm_value(const cs_netmap *m, int64_t id, bool latency)
 {
-  GString *name = g_string_new(NULL), *src = g_string_new(NULL), *dst = g_string_new(NULL);
-  const char *tier;
-  double bw, lat;
-  describe_link(map_net(m), id, name, src, dst, &tier, &bw, &lat);
-  g_string_free(name, TRUE);
-  g_string_free(src, TRUE);
-  g_string_free(dst, TRUE);
-  return latency ? lat : bw;
+  const cs_net *n = map_net(m);
+  int64_t idx;
+  switch (classify(n, id, &idx)) {
+  case LINK_LOOPBACK:
+    return latency ? n->loopback_lat : n->loopback_bw;
+  case LINK_L2:
+    return latency ? n->latency : n->l2_bw;
+  default:
+    return latency ? n->latency : idx < cs_net_count_links(n).l1 ? n->l1_bw : n->term_bw;
+  }
 }
 
 static double nm_bw(const cs_netmap *m, int64_t id) { return nm_value(m, id, false); }
