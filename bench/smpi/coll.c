@@ -81,8 +81,10 @@ static void buffer_sizes(const char *coll, size_t bytes, size_t size, int rank, 
     *a = rank == 0 ? all : 0;
   else if (strcmp(coll, "gather") == 0)
     *b = rank == 0 ? all : 0;
-  else if (strcmp(coll, "reduce-scatter") == 0 || strcmp(coll, "scatter-mpich-p2p") == 0)
+  else if (strcmp(coll, "reduce-scatter") == 0)
     *a = all;
+  else if (strcmp(coll, "scatter-mpich-p2p") == 0) /* rank r > 0 gets at most its lowest set bit's blocks */
+    *a = rank == 0 ? all : bytes * (size_t)(rank & -rank);
 }
 
 /* Run the collective `coll` over `bytes` (see the top of the file). */

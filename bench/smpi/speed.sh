@@ -13,7 +13,11 @@
 # rank's; the agreement itself is results/smpi/'s business).
 #
 # Cases (collsim's algorithm : SMPI's):
-#   scatter binomial : ompi_binomial (the same messages at 8 B)
+#   scatter binomial : coll.c's scatter-mpich-p2p, MPICH's binomial scatter in
+#                      MPI_Send/MPI_Recv (SMPI's ompi_binomial sends nearest
+#                      child first: from 8,192 ranks on its messages of
+#                      64 KiB and more make its time another one,
+#                      results/smpi/README.md's "order")
 #   bcast binomial   : binomial_tree (collsim's --algo script with an MPICH
 #                      binomial tree written by this script: collsim has no
 #                      built-in binomial bcast; its van de Geijn sends p^2
@@ -59,9 +63,10 @@ else
   echo "speed.sh: smpicc/smpirun not found (Debian: apt-get install libsimgrid-dev): collsim alone" >&2
 fi
 
-smpi_algo() { # coll algo -> SMPI's algorithm
+smpi_algo() { # coll algo -> SMPI's algorithm (p2p:PROGRAM: coll.c's own version)
   case "$1/$2" in
-    scatter/binomial | gather/binomial) echo ompi_binomial ;;
+    scatter/binomial) echo p2p:scatter-mpich-p2p ;;
+    gather/binomial) echo ompi_binomial ;;
     bcast/binomial) echo binomial_tree ;;
     allgather/ring) echo NTSLR ;;
     allgather/recursive-doubling) echo rdb ;;
@@ -137,6 +142,10 @@ for family in $families; do
     coll=${case%%:*}
     algo=${case#*:}
     salgo=$(smpi_algo "$coll" "$algo")
+    select=--cfg=smpi/"$coll":"$salgo" program=$coll
+    if [ "${salgo#p2p:}" != "$salgo" ]; then
+      select=--cfg=smpi/coll-selector:default program=${salgo#p2p:}
+    fi
     smpi_gave_up=
     for n in $SIZES; do
       spec=$(spec_of "$family" "$n")
@@ -157,10 +166,10 @@ for family in $families; do
         smpi_platform "$spec" "$tmp"
         if timeout "$SMPI_TIMEOUT" /usr/bin/time -f '%U %S %M' -o "$tmp/stime" smpirun -no-privatize \
           -platform "$xml" -hostfile "$hosts" -np "$ranks" \
-          --cfg=smpi/"$coll":"$salgo" --cfg=network/model:SMPI --cfg=network/crosstraffic:0 \
+          "$select" --cfg=network/model:SMPI --cfg=network/crosstraffic:0 \
           --cfg=contexts/stack-size:16 --cfg=contexts/guard-size:0 \
           --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/display-timing:no \
-          --log=root.thres:critical "$tmp/coll" "$coll" 8 < /dev/null > "$tmp/sout" 2> "$tmp/serr"; then
+          --log=root.thres:critical "$tmp/coll" "$program" 8 < /dev/null > "$tmp/sout" 2> "$tmp/serr"; then
           scpu=$(cpu_of "$tmp/stime")
           srss=$(rss_of "$tmp/stime")
           ssim=$(awk '/^rank=/ { split($3, e, "="); if (n++ == 0 || e[2] + 0 > m) m = e[2] + 0 }
