@@ -9,8 +9,12 @@
  *   SIZE  bytes: per rank for allgather/scatter/gather/reduce-scatter, the
  *         whole buffer for bcast/reduce (collsim's --block and --bytes).
  * The algorithm is SMPI's, pinned by smpirun's --cfg=smpi/<coll>:<algo>.
- * Buffers come from SMPI_SHARED_MALLOC (one copy for all ranks: the
- * content is garbage, the timing is not affected).  Reductions use MPI_INT
+ * Each rank allocates what its role needs (the root alone holds the p
+ * blocks of a scatter or a gather); buffers of 64 KiB or more come from
+ * SMPI_SHARED_MALLOC (one copy for all ranks: the content is garbage, the
+ * timing is not affected), smaller ones from malloc, so that runs of
+ * 131,072 ranks (bench/smpi/speed.sh) do not map two files per rank
+ * (vm.max_map_count).  Reductions use MPI_INT
  * with MPI_SUM; their computation is not timed when the run sets
  * smpi/simulate-computation:no (compare.sh does). */
 #include <mpi.h>
@@ -48,22 +52,58 @@ static void scatter_mpich_p2p(char *buf, long block, int rank, int size)
     }
 }
 
+#define SHARED_FROM (64 * 1024)
+
+/* A buffer of `bytes` (at least 1): shared from SHARED_FROM bytes on. */
+static char *buffer_new(size_t bytes)
+{
+  if (bytes == 0)
+    bytes = 1;
+  return bytes >= SHARED_FROM ? SMPI_SHARED_MALLOC(bytes) : malloc(bytes);
+}
+
+static void buffer_free(char *buf, size_t bytes)
+{
+  if (bytes >= SHARED_FROM)
+    SMPI_SHARED_FREE(buf);
+  else
+    free(buf);
+}
+
+/* Bytes of the send (a) and receive (b) buffers of `rank` for `coll`. */
+static void buffer_sizes(const char *coll, size_t bytes, size_t size, int rank, size_t *a, size_t *b)
+{
+  size_t all = bytes * size;
+  *a = *b = bytes;
+  if (strcmp(coll, "allgather") == 0)
+    *b = all;
+  else if (strcmp(coll, "scatter") == 0)
+    *a = rank == 0 ? all : 0;
+  else if (strcmp(coll, "gather") == 0)
+    *b = rank == 0 ? all : 0;
+  else if (strcmp(coll, "reduce-scatter") == 0)
+    *a = all;
+  else if (strcmp(coll, "scatter-mpich-p2p") == 0) /* rank r > 0 gets at most its lowest set bit's blocks */
+    *a = rank == 0 ? all : bytes * (size_t)(rank & -rank);
+}
+
 /* Run the collective `coll` over `bytes` (see the top of the file). */
 static void run(const char *coll, long bytes, int size)
 {
-  size_t all = (size_t)bytes * (size_t)size;
-  char *a = SMPI_SHARED_MALLOC(all > 0 ? all : 1);
-  char *b = SMPI_SHARED_MALLOC(all > 0 ? all : 1);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  size_t na, nb;
+  buffer_sizes(coll, (size_t)bytes, (size_t)size, rank, &na, &nb);
+  char *a = buffer_new(na);
+  char *b = buffer_new(nb);
   int n = (int)bytes;
   if (strcmp(coll, "allgather") == 0)
     MPI_Allgather(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
   else if (strcmp(coll, "scatter") == 0)
     MPI_Scatter(a, n, MPI_BYTE, b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
-  else if (strcmp(coll, "scatter-mpich-p2p") == 0) {
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  else if (strcmp(coll, "scatter-mpich-p2p") == 0)
     scatter_mpich_p2p(a, bytes, rank, size);
-  } else if (strcmp(coll, "gather") == 0)
+  else if (strcmp(coll, "gather") == 0)
     MPI_Gather(a, n, MPI_BYTE, b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
   else if (strcmp(coll, "bcast") == 0)
     MPI_Bcast(a, n, MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -78,8 +118,8 @@ static void run(const char *coll, long bytes, int size)
     MPI_Reduce(a, b, n / (int)sizeof(int), MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   else
     usage();
-  SMPI_SHARED_FREE(a);
-  SMPI_SHARED_FREE(b);
+  buffer_free(a, na);
+  buffer_free(b, nb);
 }
 
 int main(int argc, char **argv)

@@ -66,33 +66,11 @@ bytes_of() { # SIZE (8, 64KiB, 1MiB) -> bytes
   esac
 }
 
-# The platform's XML (collsim platform) and a hostfile listing each host
-# once per core in natural order (node-0 x cores, node-1, ...): rank r on
-# host r / cores, collsim's mapping.  Sets xml, hosts, ranks.
+# The platform's XML and hostfile (bench/smpi/platform.sh); KEEP keeps them.
+. "$here/platform.sh"
 prepare_platform() { # spec
-  local key
-  key=$(echo "$1" | tr -c 'A-Za-z0-9\n' '_')
-  xml=$tmp/$key.xml
-  hosts=$tmp/$key.hosts
-  if [ ! -f "$xml" ]; then
-    "$COLLSIM" platform --platform "$1" --out "$xml"
-    local nhosts cores
-    if grep -q '<cluster ' "$xml"; then
-      local radical
-      radical=$(grep -o 'radical="[0-9]*-[0-9]*"' "$xml" | head -1 | sed 's/.*-\([0-9]*\)"/\1/')
-      nhosts=$((radical + 1))
-      cores=$(grep -o ' core="[0-9]*"' "$xml" | head -1 | tr -dc 0-9)
-    else
-      nhosts=$(grep -c '<host ' "$xml")
-      cores=$(grep -o '<host [^>]* core="[0-9]*"' "$xml" | head -1 | sed 's/.*core="\([0-9]*\)"/\1/')
-    fi
-    : > "$hosts"
-    for ((h = 0; h < nhosts; h++)); do
-      for ((c = 0; c < cores; c++)); do echo "node-$h" >> "$hosts"; done
-    done
-    [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$xml" "$hosts" "$KEEP/"
-  fi
-  ranks=$(wc -l < "$hosts")
+  smpi_platform "$1" "$tmp"
+  if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$xml" "$hosts" "$KEEP/"; fi
 }
 
 now() { date +%s.%N; }

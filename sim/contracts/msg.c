@@ -276,6 +276,8 @@ void cs_serve(cs_proc *p)
   p->transport->retire(p);
   for (;;) {
     cs_msg *m = p->transport->next(p);
+    if (!m)
+      return; /* the run is over (see msg.h) */
     if (is_handled(p, m))
       dispatch(p, m);
     else

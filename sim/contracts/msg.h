@@ -129,8 +129,10 @@ void cs_set_handler_owned(cs_proc *p, int tag_lo, int tag_hi, cs_handler_fn fn, 
 /* Serve handler messages until the simulation ends (the process has finished
  * its own part but may still be asked to act for others).  The timed backend
  * ends the run at quiescence: every process serving and no message in
- * flight (or at a deadlock it reports, sg_engine.h).  Never returns in the
- * timed backend. */
+ * flight (or at a deadlock it reports, sg_engine.h).  Returns only when
+ * the transport's next() gives NULL: the run is over (the timed backend
+ * ends its serving processes so under MPI semantics, instead of killing
+ * them); the caller then returns at once. */
 void cs_serve(cs_proc *p);
 
 /* Memory the algorithm holds, counted in 8-byte words (rounded up). */

@@ -9,7 +9,8 @@
 typedef struct cs_transport {
   /* Deliver m to dst; takes ownership of m. */
   void (*send)(cs_proc *p, int dst, cs_msg *m);
-  /* Block until the next message addressed to p arrives; return it. */
+  /* Block until the next message addressed to p arrives; return it, or
+   * NULL when the run is over (only to a process in cs_serve). */
   cs_msg *(*next)(cs_proc *p);
   void (*compute)(cs_proc *p, double seconds);
   double (*now)(const cs_proc *p);

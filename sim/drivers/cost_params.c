@@ -11,21 +11,32 @@ typedef struct deriving {
   cs_route_buf buf;
   const cs_two_tier *tt;
   double lat_factor, bw_factor;
-  int *stamp, *count; /* per link: the group last counted, routes of that group using it */
+  double *latency, *beta; /* per link: its latency, its seconds per byte (1 / (bandwidth x bw_factor)) */
+  int *stamp, *count;     /* per link: the group last counted, routes of that group using it */
   int group;
 } deriving;
 
-static double link_beta(const deriving *D, int32_t l)
+/* Each link's latency and seconds per byte, asked of the netmap once:
+ * the routes below cross millions of links on large platforms. */
+static void link_tables(deriving *D)
 {
-  return 1.0 / (D->map->ops->link_bandwidth(D->map, l) * D->bw_factor);
+  int64_t n = D->map->nlinks;
+  D->latency = g_new(double, n + 1);
+  D->beta = g_new(double, n + 1);
+  for (int64_t l = 0; l < n; l++) {
+    D->latency[l] = D->map->ops->link_latency(D->map, l);
+    D->beta[l] = 1.0 / (D->map->ops->link_bandwidth(D->map, l) * D->bw_factor);
+  }
 }
+
+static double link_beta(const deriving *D, int32_t l) { return D->beta[l]; }
 
 /* Latency and seconds per byte of a route, kept if larger than *lat, *beta. */
 static void take_route(const deriving *D, const int32_t *links, int n, double *lat, double *beta)
 {
   double sum = 0;
   for (int i = 0; i < n; i++) {
-    sum += D->map->ops->link_latency(D->map, links[i]);
+    sum += D->latency[links[i]];
     *beta = fmax(*beta, link_beta(D, links[i]));
   }
   *lat = fmax(*lat, sum * D->lat_factor);
@@ -87,42 +98,41 @@ static int64_t source(const cs_two_tier *tt, int64_t i)
   return k < 2 ? 0 : i * (tt->nps - 1) / (k - 1);
 }
 
-/* The slowest link on every route from the sources to supernode t. */
-static double l2_beta_to(deriving *D, int64_t t)
-{
-  int32_t *first = NULL;
-  int nfirst = 0, routes = 0;
-  group_start(D);
-  for (int64_t i = 0; i < source_count(D->tt); i++)
-    for (int64_t j = 0; j < D->tt->nps; j++) {
-      const int32_t *links;
-      int n = cs_netmap_route(D->map, &D->buf, source(D->tt, i), t * D->tt->nps + j, &links);
-      if (!first) {
-        first = g_memdup2(links, sizeof *links * (size_t)(n > 0 ? n : 1));
-        nfirst = n;
-      }
-      group_add(D, links, n);
-      routes++;
-    }
-  double beta = group_common_beta(D, first, nfirst, routes);
-  g_free(first);
-  return beta;
-}
-
-/* a1 B1, a2 B2 from the sources to every other node. */
+/* From the sources to every other node: a1 B1 (the nodes of supernode 0)
+ * and a2 B2 (the others), the longest and the slowest route; and BL, the
+ * slowest link that all the routes to supernode t take, the slowest over
+ * t != 0.  One pass over the routes for both (the routes to t are taken
+ * once, not once for the levels and once for BL); the maxima do not depend
+ * on the order the routes are taken in. */
 static void levels(deriving *D, cs_cost_params *c)
 {
-  int64_t nodes = cs_tt_nodes(D->tt);
-  for (int64_t i = 0; i < source_count(D->tt); i++)
-    for (int64_t g = 0; g < nodes; g++) {
-      int64_t a = source(D->tt, i);
-      if (g == a)
-        continue;
-      const int32_t *links;
-      int n = cs_netmap_route(D->map, &D->buf, a, g, &links);
-      int lvl = g < D->tt->nps ? CS_LVL_NODE : CS_LVL_SUPERNODE;
-      take_route(D, links, n, &c->alpha[lvl], &c->beta[lvl]);
-    }
+  const cs_two_tier *tt = D->tt;
+  for (int64_t t = 0; t < tt->sn; t++) {
+    int lvl = t == 0 ? CS_LVL_NODE : CS_LVL_SUPERNODE;
+    int32_t *first = NULL; /* the group's first route */
+    int nfirst = 0, routes = 0;
+    group_start(D);
+    for (int64_t i = 0; i < source_count(tt); i++)
+      for (int64_t j = 0; j < tt->nps; j++) {
+        int64_t a = source(tt, i), g = t * tt->nps + j;
+        if (g == a)
+          continue;
+        const int32_t *links;
+        int n = cs_netmap_route(D->map, &D->buf, a, g, &links);
+        take_route(D, links, n, &c->alpha[lvl], &c->beta[lvl]);
+        if (t == 0)
+          continue;
+        if (!first) {
+          first = g_memdup2(links, sizeof *links * (size_t)(n > 0 ? n : 1));
+          nfirst = n;
+        }
+        group_add(D, links, n);
+        routes++;
+      }
+    if (t > 0)
+      c->beta_l2 = fmax(c->beta_l2, group_common_beta(D, first, nfirst, routes));
+    g_free(first);
+  }
 }
 
 static void gateways(deriving *D, cs_cost_params *c)
@@ -150,13 +160,15 @@ void cs_cost_params_derive(cs_cost_params *out, const cs_netmap *map, const cs_t
   *out = (cs_cost_params){.o_send = ec->o_send, .o_recv = ec->o_recv, .gamma = gamma};
   cs_model_factors(ec, message_bytes, &out->lat_factor, &out->bw_factor);
   int64_t nlinks = map->nlinks;
-  deriving D = {map, {0}, tt, out->lat_factor, out->bw_factor, g_new0(int, nlinks + 1), g_new0(int, nlinks + 1), 0};
+  deriving D = {map, {0}, tt, out->lat_factor, out->bw_factor, NULL, NULL, g_new0(int, nlinks + 1),
+                g_new0(int, nlinks + 1), 0};
+  link_tables(&D);
   within_node(&D, ec, out);
   levels(&D, out);
   gateways(&D, out);
   out->beta_port = fmax(port_beta(&D, true), port_beta(&D, false));
-  for (int64_t t = 1; t < tt->sn; t++)
-    out->beta_l2 = fmax(out->beta_l2, l2_beta_to(&D, t));
+  g_free(D.latency);
+  g_free(D.beta);
   g_free(D.stamp);
   g_free(D.count);
   cs_route_buf_clear(&D.buf);

@@ -84,6 +84,7 @@ static struct {
   size_t nhosts;
   GHashTable *channels; /* host_channels: src_host * nhosts + dst_host -> channel */
   proc_state *st;      /* per rank */
+  aid_t *pids;         /* per rank: its actor's pid */
   int exited;          /* processes that returned from their main function */
   int blocked;         /* live processes blocked in sg_next */
   /* Failure (cs_engine_config's fail_rank, fail_at), kept after the run. */
@@ -93,6 +94,7 @@ static struct {
   double fail_time;
   int failed_live;     /* 1 once the failed process stopped counting as live */
   int failed_retired;  /* 1 if it had retired before it failed */
+  bool ending;         /* the run is over: processes woken now return (end_processes) */
   /* Deadlock found by the engine (kept after the run). */
   bool deadlocked;
   double end_clock;    /* when the run ended (cs_engine_clock), -1 before */
@@ -267,6 +269,36 @@ static void record_deadlock(void)
   }
 }
 
+static bool mpi_wake_to_return(int r);
+
+/* Ends every other actor.  A process serving (cs_serve) under MPI
+ * semantics waits on its bell: woken with eng.ending set, it returns from
+ * cs_serve and from its main function, as SMPI's ranks end, instead of
+ * being killed (a kill unwinds the actor's stack by a C++ exception, about
+ * 12 us each: 11 % of a binomial scatter at 65,536 ranks).  The others are
+ * killed one at a time: SimGrid 3.32's kill_all
+ * puts all of them in the run list in one go, searching the list before
+ * each insertion (EngineImpl::add_actor_to_run_list), which made the end of
+ * a run quadratic in its actors (about 1 s at 65,536, 9 % of a binomial
+ * scatter); a kill per simcall lets each killed actor end in the next
+ * sub-round, so the list stays short.  The processes that returned from
+ * their main function are gone (sg_actor_by_pid gives NULL); kill_all ends
+ * what is left (a failure actor, channel daemons).  The clock is already
+ * read: nothing that follows is simulated. */
+static void end_processes(void)
+{
+  sg_actor_t self = sg_actor_self();
+  eng.ending = true;
+  for (int r = 0; r < eng.cfg->n; r++) {
+    if (eng.st[r].exited || mpi_wake_to_return(r))
+      continue;
+    sg_actor_t a = sg_actor_by_pid(eng.pids[r]);
+    if (a && a != self)
+      sg_actor_kill(a);
+  }
+  sg_actor_kill_all();
+}
+
 /* Termination by quiescence, as a message-driven runtime detects it: the run
  * is over when every live process has finished its own part and no message
  * is in flight.  Until then finished processes keep serving (e.g. as hash
@@ -290,7 +322,7 @@ static void end_if_stuck(void)
     record_deadlock();
   }
   eng.end_clock = simgrid_get_clock();
-  sg_actor_kill_all();
+  end_processes();
   sg_actor_exit();
 }
 
@@ -559,6 +591,8 @@ static cs_msg *mpi_receive_any(cs_proc *p, bool may_wait)
     while (g_queue_is_empty(&r->arrivals)) {
       r->waiting = true;
       sg_sem_acquire(r->bell);
+      if (eng.ending)
+        return NULL; /* the run is over (end_processes) */
       mpi_purge(r); /* a receive by source may have taken what rang the bell */
     }
   }
@@ -576,6 +610,17 @@ static cs_msg *mpi_wait_message(cs_proc *p)
   pair->stale++;
   mpi_purge(&mpi.ranks[p->rank]);
   return m;
+}
+
+/* At the end of the run: a serving process waiting on its bell is woken
+ * to return (end_processes); false if r is not one. */
+static bool mpi_wake_to_return(int r)
+{
+  if (!mpi_semantics() || !eng.st[r].retired || !mpi.ranks[r].waiting)
+    return false;
+  mpi.ranks[r].waiting = false;
+  sg_sem_release(mpi.ranks[r].bell);
+  return true;
 }
 
 static void mpi_start(int n)
@@ -713,7 +758,7 @@ static cs_msg *sg_next(cs_proc *p)
   end_if_stuck();
   cs_msg *m = wait_message(p);
   set_blocked(p->rank, false);
-  return take(p, m);
+  return m ? take(p, m) : NULL; /* NULL: the run is over, p returns (end_processes) */
 }
 
 /* Polling (cs_recv_try): the window's receives stay posted between polls
@@ -1294,6 +1339,7 @@ static void reset_ends(const cs_engine_config *c)
   eng.failed_live = 0;
   eng.failed_retired = 0;
   eng.deadlocked = false;
+  eng.ending = false;
   eng.end_clock = -1;
   g_free(eng.stuck);
   eng.stuck = NULL;
@@ -1311,6 +1357,8 @@ static void actor_main(int argc, char **argv)
     sg_mailbox_set_receiver(name);
   }
   eng.fn(p, eng.user);
+  if (eng.ending)
+    return; /* woken at the end of the run (end_processes) */
   if (mpi_semantics())
     mpi_wait_rendezvous(p);
   /* Returned instead of serving: no longer live (it can never receive). */
@@ -1419,12 +1467,14 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   reset_ends(c);
   if (c->semantics == CS_SEMANTICS_MPI)
     mpi_start(c->n);
-  eng.mailboxes = g_new(sg_mailbox_t, c->n);
+  eng.mailboxes = g_new0(sg_mailbox_t, c->n); /* one per rank for eager sends (MPI's are per pair) */
+  eng.pids = g_new(aid_t, c->n);
   eng.busy_until = g_new0(double, nhosts);
   char name[24];
   for (int r = 0; r < c->n; r++) {
     snprintf(name, sizeof name, "m%d", r);
-    eng.mailboxes[r] = sg_mailbox_by_name(name);
+    if (c->semantics != CS_SEMANTICS_MPI)
+      eng.mailboxes[r] = sg_mailbox_by_name(name);
     cs_proc_init(&procs[r], r, c->n, &sg_transport, NULL);
     procs[r].observer = c->observer;
     procs[r].observer_user = c->observer_user;
@@ -1432,6 +1482,7 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
     sg_actor_t a = sg_actor_init(name, hosts[c->host_of ? c->host_of[r] : r / c->cores]);
     sg_actor_set_data(a, &procs[r]);
     sg_actor_start(a, actor_main, 0, NULL);
+    eng.pids[r] = sg_actor_get_pid(a);
   }
   eng.hosts = hosts;
   eng.nhosts = nhosts;
@@ -1464,6 +1515,8 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
   mpi_end(c->n);
   g_free(eng.mailboxes);
   eng.mailboxes = NULL;
+  g_free(eng.pids);
+  eng.pids = NULL;
   g_free(eng.busy_until);
   eng.busy_until = NULL;
   g_hash_table_destroy(eng.channels);

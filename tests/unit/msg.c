@@ -13,6 +13,7 @@
  *  - handlers: messages in the range go to the handler inside cs_recv and are
  *    never queued, its sends count in the phase current at installation,
  *    already queued messages are dispatched at installation, removal, cs_serve;
+ *    cs_serve returns when the transport says the run is over (NULL);
  *  - the send observer sees every (src, dst, bytes, phase);
  *  - cs_compute / cs_now reach the transport. */
 #include "sim/contracts/transport.h"
@@ -39,6 +40,7 @@ static struct {
   int compute_calls;
   int retired;
   jmp_buf *serve_exit; /* when set, `next` on an empty inbox jumps here */
+  bool run_over;       /* when set, `next` on an empty inbox returns NULL: the run is over */
   int polls;           /* calls of `poll` */
   int failed_rank;     /* the fake failure detector reports this rank (-1: none) */
   int waits;           /* calls of `next` */
@@ -58,6 +60,8 @@ static cs_msg *fake_next(cs_proc *p)
   GQueue *q = &net.inbox[p->rank];
   if (g_queue_is_empty(q) && net.serve_exit)
     longjmp(*net.serve_exit, 1);
+  if (g_queue_is_empty(q) && net.run_over)
+    return NULL;
   ck_assert_msg(!g_queue_is_empty(q), "rank %d would block: nothing was sent to it", p->rank);
   return g_queue_pop_head(q);
 }
@@ -642,6 +646,25 @@ START_TEST(test_serve_retires_and_dispatches)
   ck_assert_int_eq(s.count, 2);
   ck_assert_int_eq(s.value[0], 1);
   ck_assert_int_eq(s.value[1], 3);
+  ck_assert_int_eq(g_queue_get_length(&P(2)->pending), 1);
+}
+END_TEST
+
+/* The transport ends a serving process by giving NULL (the timed backend
+ * does so under MPI semantics, sg_engine.c's end_processes): cs_serve
+ * dispatches what came before, then returns. */
+START_TEST(test_serve_returns_when_the_run_is_over)
+{
+  seen s;
+  memset(&s, 0, sizeof s);
+  cs_set_handler(P(2), 10, 19, record_handler, &s);
+  send_int(0, 2, 10, 1);
+  send_int(1, 2, 50, 2); /* nobody wants it: kept */
+  net.run_over = true;
+  cs_serve(P(2));
+  ck_assert_int_eq(net.retired, 1);
+  ck_assert_int_eq(s.count, 1);
+  ck_assert_int_eq(s.value[0], 1);
   ck_assert_int_eq(g_queue_get_length(&P(2)->pending), 1);
 }
 END_TEST
@@ -1252,7 +1275,7 @@ static Suite *msg_suite(void)
     {"handlers", {test_handler_gets_its_range_during_recv, test_handled_message_is_held_only_inside_the_handler,
                   test_handler_sends_count_in_installation_phase, test_handler_installed_in_bracket_counts_there,
                   test_handler_dispatches_already_queued, test_removed_handler_lets_messages_queue,
-                  test_serve_retires_and_dispatches}},
+                  test_serve_retires_and_dispatches, test_serve_returns_when_the_run_is_over}},
     {"observer", {test_observer_sees_every_send, test_compute_and_now_reach_the_transport}},
     {"polling", {test_recv_try_returns_null_when_nothing_arrived, test_recv_try_queues_what_does_not_match,
                  test_recv_try_dispatches_handler_messages, test_recv_try_without_poll_sees_the_queue_only,
