@@ -54,23 +54,25 @@ static void note_largest(gen *G, uint64_t bytes)
     G->tot->max_message_bytes = bytes;
 }
 
+/* The largest message of iterations [i0, i0+count) of a loop op, into the
+ * totals: an exact scan only while the bound says it could raise them. */
+static void note_largest_of(gen *G, const cs_op *op, int64_t i0, int64_t count)
+{
+  if (cs_units_largest_bytes(G->prm, op->units) <= G->tot->max_message_bytes)
+    return;
+  if (op->unit_step == 0 || cs_units_uniform(G->prm)) {
+    note_largest(G, op_bytes(G, op, i0));
+    return;
+  }
+  for (int64_t i = i0; i < i0 + count; i++)
+    note_largest(G, op_bytes(G, op, i));
+}
+
 /* A send repeated `it` times by its loop, peer fixed. */
 static void send_fixed_peer(gen *G, const cs_op *op, int64_t it)
 {
-  int64_t node = cs_rank_node(G->prm, op->peer);
-  uint64_t bytes = 0;
-  if (op->unit_step == 0 || cs_units_uniform(G->prm)) {
-    uint64_t one = op_bytes(G, op, 0);
-    note_largest(G, one);
-    bytes = one * (uint64_t)it;
-  } else {
-    for (int64_t i = 0; i < it; i++) {
-      uint64_t one = op_bytes(G, op, i);
-      note_largest(G, one);
-      bytes += one;
-    }
-  }
-  charge(G, node, bytes, (uint64_t)it);
+  note_largest_of(G, op, 0, it);
+  charge(G, cs_rank_node(G->prm, op->peer), cs_loop_op_bytes(G->prm, op, 0, it), (uint64_t)it);
 }
 
 /* Iterations from i on whose peer stays on the node of peer(i). */
@@ -90,23 +92,11 @@ static void send_moving_peer(gen *G, const cs_op *op, int64_t it)
   int64_t p = G->prm->p, step = cs_mod(op->peer_step, p);
   if (step > p / 2)
     step -= p; /* walk the short way: same peers, longer runs */
-  bool uniform = op->unit_step == 0 || cs_units_uniform(G->prm);
-  uint64_t one = uniform ? op_bytes(G, op, 0) : 0;
   for (int64_t i = 0; i < it;) {
     int64_t peer = cs_mod(op->peer + i * op->peer_step, p);
     int64_t run = cs_tt_in_order(G->prm->tt) && llabs(step) < G->prm->tt->cpn ? same_node_run(G, peer, step, it - i) : 1;
-    uint64_t bytes = 0;
-    if (uniform) {
-      bytes = one * (uint64_t)run;
-      note_largest(G, one);
-    } else {
-      for (int64_t j = 0; j < run; j++) {
-        uint64_t b = op_bytes(G, op, i + j);
-        note_largest(G, b);
-        bytes += b;
-      }
-    }
-    charge(G, cs_rank_node(G->prm, peer), bytes, (uint64_t)run);
+    note_largest_of(G, op, i, run);
+    charge(G, cs_rank_node(G->prm, peer), cs_loop_op_bytes(G->prm, op, i, run), (uint64_t)run);
     i += run;
   }
 }

@@ -135,6 +135,64 @@ uint64_t cs_units_bytes(const cs_sched_params *prm, cs_units u)
   return sum;
 }
 
+/* Bytes of units [0, y) of the unbounded line of units, y of any sign:
+ * the buffer repeats every nunits units (B(y + nunits) = B(y) + all). */
+static __int128 line_prefix_bytes(const cs_sched_params *prm, int64_t y)
+{
+  int64_t n = prm->nunits, whole = y / n, rest = y % n;
+  if (rest < 0) {
+    rest += n;
+    whole--;
+  }
+  return (__int128)whole * prefix_bytes(prm, n) + prefix_bytes(prm, rest);
+}
+
+/* Sum of B(first + i*step) over i in [i0, i0 + count). */
+static __int128 line_prefix_sum(const cs_sched_params *prm, int64_t first, int64_t step, int64_t i0, int64_t count)
+{
+  __int128 sum = 0;
+  for (int64_t i = i0; i < i0 + count; i++)
+    sum += line_prefix_bytes(prm, first + i * step);
+  return sum;
+}
+
+/* Iterations [i0, i0+count) of a one-run op whose start moves by s units
+ * and whose length L is a multiple k of |s|: window i ends where window
+ * i+k (s > 0) or i-k (s < 0) starts, so the sum of B(end) - B(start)
+ * telescopes to 2k prefix sums instead of `count` window sums. */
+static uint64_t telescoped_bytes(const cs_sched_params *prm, int64_t a, int64_t s, int64_t k, int64_t i0,
+                                 int64_t count)
+{
+  __int128 sum;
+  if (s > 0)
+    sum = line_prefix_sum(prm, a, s, i0 + count, k) - line_prefix_sum(prm, a, s, i0, k);
+  else
+    sum = line_prefix_sum(prm, a, s, i0 - k, k) - line_prefix_sum(prm, a, s, i0 + count - k, k);
+  return (uint64_t)sum;
+}
+
+uint64_t cs_loop_op_bytes(const cs_sched_params *prm, const cs_op *op, int64_t i0, int64_t count)
+{
+  if (count <= 0 || cs_units_count(op->units) == 0)
+    return 0;
+  if (op->unit_step == 0 || cs_units_uniform(prm))
+    return (uint64_t)count * cs_units_bytes(prm, op->units);
+  int64_t s = op->unit_step, len = op->units.len, as = s < 0 ? -s : s;
+  if (op->units.runs == 1 && len % as == 0 && len / as < count)
+    return telescoped_bytes(prm, op->units.first, s, len / as, i0, count);
+  uint64_t sum = 0;
+  for (int64_t i = i0; i < i0 + count; i++)
+    sum += cs_units_bytes(prm, cs_op_at_iteration(prm, op, i).units);
+  return sum;
+}
+
+uint64_t cs_units_largest_bytes(const cs_sched_params *prm, cs_units u)
+{
+  /* The bigger units open each spread (cs_unit_bytes), so a run placed at
+   * unit 0 holds the most bytes a run of its length can. */
+  return (uint64_t)u.runs * cs_units_bytes(prm, cs_units_range(0, u.len));
+}
+
 /* ---- op lists ---- */
 
 void cs_oplist_init(cs_oplist *o) { memset(o, 0, sizeof *o); }

@@ -151,6 +151,14 @@ void cs_ops_step(cs_oplist *o, int64_t peer_step, int64_t unit_step);
 /* An op as executed in iteration i of its loop (i = 0 outside loops). */
 cs_op cs_op_at_iteration(const cs_sched_params *prm, const cs_op *op, int64_t i);
 
+/* Bytes of iterations [i0, i0+count) of op inside its loop (units moving
+ * by unit_step): in O(1) for the usual loops (uniform sizes, or a ring's
+ * windows tiling the buffer), so a size that does not divide evenly costs
+ * the consumers no more than one that does. */
+uint64_t cs_loop_op_bytes(const cs_sched_params *prm, const cs_op *op, int64_t i0, int64_t count);
+/* At least the bytes of any set shaped like u wherever it starts (a bound
+ * on the largest message of a loop op; exact for one run). */
+uint64_t cs_units_largest_bytes(const cs_sched_params *prm, cs_units u);
 /* Calls fn for every SEND/RECV/RECV_REDUCE op of the list, loops expanded,
  * in execution order.  Stops early and returns false if fn returns false. */
 typedef bool (*cs_op_visit_fn)(const cs_op *op, void *user);

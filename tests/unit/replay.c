@@ -208,6 +208,37 @@ START_TEST(unit_bytes)
 }
 END_TEST
 
+/* cs_loop_op_bytes (the O(1) sum over a loop's iterations) equals the sum
+ * of each iteration's bytes, and cs_units_largest_bytes bounds each, on
+ * random sizes that do not divide evenly, both spreads, steps of either
+ * sign, tiling and overlapping windows, strided sets. */
+START_TEST(loop_bytes_equal_iteration_sums)
+{
+  cs_net net = cs_net_percs(1, 7, 1);
+  GRand *r = g_rand_new_with_seed(20261128);
+  for (int t = 0; t < 20000; t++) {
+    int64_t p = 7, m = g_rand_int_range(r, 1, 4);
+    bool per_rank = g_rand_boolean(r);
+    uint64_t size = (uint64_t)g_rand_int_range(r, 0, 200);
+    cs_sched_params prm = {.coll = per_rank ? CS_COLL_SCATTER : CS_COLL_BCAST, .tt = &net.tt, .p = p,
+                           .block = size, .bytes = per_rank ? size * (uint64_t)p : size, .nunits = p * m};
+    cs_op op = {.kind = CS_OP_SEND, .peer = 1};
+    int64_t len = g_rand_int_range(r, 0, 9), runs = g_rand_int_range(r, 1, 3);
+    op.units = cs_units_strided(g_rand_int_range(r, -30, 30), len, g_rand_int_range(r, 1, 5), runs);
+    op.unit_step = g_rand_int_range(r, -6, 7);
+    int64_t i0 = g_rand_int_range(r, 0, 20), count = g_rand_int_range(r, 0, 40);
+    uint64_t want = 0, bound = cs_units_largest_bytes(&prm, op.units);
+    for (int64_t i = i0; i < i0 + count; i++) {
+      uint64_t b = cs_units_bytes(&prm, cs_op_at_iteration(&prm, &op, i).units);
+      ck_assert_uint_le(b, bound);
+      want += b;
+    }
+    ck_assert_uint_eq(cs_loop_op_bytes(&prm, &op, i0, count), want);
+  }
+  g_rand_free(r);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("replay");
@@ -218,6 +249,7 @@ int main(void)
   tcase_add_test(tc, scatter_defects);
   tcase_add_test(tc, every_registered_algorithm);
   tcase_add_test(tc, unit_bytes);
+  tcase_add_test(tc, loop_bytes_equal_iteration_sums);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
