@@ -120,9 +120,6 @@ const cs_record_kind cs_coll_record_kind = {"collective", "one collective on one
 
 /* --verify refuses shapes whose replay state would exceed this. */
 #define MAX_REPLAY_BYTES (4.0 * (1 << 30))
-/* SimGrid's cost per message on the reference machine (a timed run of more
- * messages than this many hours' worth gets a note first). */
-#define SECONDS_PER_SIMULATED_MESSAGE 40e-6
 
 struct cs_coll_session {
   const cs_platform *platform;
@@ -348,18 +345,8 @@ static bool same_links(const run_state *R, GError **err)
   return true;
 }
 
-static void warn_if_long(const run_state *R)
-{
-  double hours = (double)R->pattern.messages * SECONDS_PER_SIMULATED_MESSAGE / 3600;
-  if (R->S->opt.quiet || hours < 0.5)
-    return;
-  fprintf(stderr, "collsim collective: note: a timed run of %" PRIu64 " messages takes about %.0f hours here "
-                  "(~40 us per message); the untimed --links run takes seconds\n", R->pattern.messages, hours);
-}
-
 static bool run_timed(run_state *R, GError **err)
 {
-  warn_if_long(R);
   R->timed_pairs = g_array_new(FALSE, FALSE, sizeof(pair_rec));
   R->S->ec.progress_messages = (double)R->pattern.messages; /* the untimed pattern's: progress against it */
   if (!cs_coll_run_timed(R->it->algo, &R->prm, &R->S->ec, R->S->opt.gamma, to_timed, R->timed_pairs, R->delivered,

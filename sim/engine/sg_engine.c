@@ -39,6 +39,7 @@
 #include "sim/contracts/natural_order.h"
 #include "sim/contracts/transport.h"
 #include "sim/contracts/progress.h"
+#include "sim/contracts/run_cost.h"
 #include "sim/contracts/signals.h"
 
 #include <errno.h>
@@ -1427,6 +1428,22 @@ gboolean cs_engine_load(const cs_engine_config *c, GError **err)
   return TRUE;
 }
 
+/* A run estimated to take longer than CS_RUN_WARN_SECONDS says so before it
+ * starts, --quiet or not (quiet silences progress, never a warning). */
+static void warn_if_long(const cs_engine_config *c)
+{
+  double s = cs_run_seconds_estimate(c->n, c->progress_messages);
+  if (s < CS_RUN_WARN_SECONDS)
+    return;
+  GString *what = g_string_new(NULL);
+  g_string_printf(what, "%d processes", c->n);
+  if (c->progress_messages > 0)
+    g_string_append_printf(what, ", %.0f messages", c->progress_messages);
+  fprintf(stderr, "collsim: warning: this timed run (%s) is estimated to take about %.1f hours here "
+                  "(sim/contracts/run_cost.h)\n", what->str, s / 3600);
+  g_string_free(what, TRUE);
+}
+
 gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_fn fn, void *user,
                        GError **err)
 {
@@ -1435,6 +1452,7 @@ gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_f
     write_plan_and_exit(c, plan);
   if (!cs_engine_load(c, err))
     return FALSE;
+  warn_if_long(c);
 
   size_t nhosts = sg_host_count();
   sg_host_t *hosts = sg_host_list();

@@ -96,10 +96,9 @@ void cs_point_costs_estimate(const int64_t *planned_n, const double *planned_mes
     out[i] = (cs_point_cost){0, -1};
     if (n <= 0)
       continue; /* below: the mean */
-    double size = pow((double)n, POINT_COST_SIZE_EXPONENT);
-    out[i].fixed = (POINT_COST_PER_RUN + POINT_COST_PER_PROCESS * (double)n) * size;
-    out[i].variable =
-        (knows_messages(planned_n, planned_messages, i) ? planned_messages[i] : per_process * (double)n) * size;
+    out[i].fixed = cs_run_cost_fixed(n);
+    out[i].variable = cs_run_cost_variable(
+        n, knows_messages(planned_n, planned_messages, i) ? planned_messages[i] : per_process * (double)n);
     sum += cs_point_cost_total(&out[i]);
     known++;
   }

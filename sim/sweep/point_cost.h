@@ -3,24 +3,9 @@
  * Before the sweep runs its points, each pending point's command is run once
  * with COLLSIM_PLAN (sim/engine/sg_engine.h): it stops before SimGrid starts
  * and tells its process count n and the messages its progress line counts
- * (0 when not known).  A point's cost, in messages of simulation, is then
- *
- *     fixed    = (POINT_COST_PER_RUN + POINT_COST_PER_PROCESS x n) x n^E
- *     variable = its messages x n^E
- *
- * the fixed part for the start of a run (the process, the platform's hosts,
- * one actor per process), the variable part for its simulation, both
- * growing as n^E (E = POINT_COST_SIZE_EXPONENT): SimGrid's wall time per
- * message grows with the number of processes.  The constants come from two
- * sweeps on the machine of bench/out/eta.txt.  The 23 timed runs of
- * experiments/seed001-table2.yaml: a run of n processes and M messages took
- * about 0.17 s + 30 us x n + 20 us x M (1,023 to 1,048,575 messages, n =
- * 1,024 and 16,384), so a run costs as much as 7,500 messages and a process
- * 1.5.  The 22 runs of experiments/seed000-table2.yaml: 18 us per message at
- * n = 4,096, 62 us at n = 131,072 (n^0.35), where seed001's grew as n^0.07;
- * E = 0.2 keeps the ETA of both within 2x (0.35 to 0.92 and 0.73 to 1.41
- * with E = 0, replayed from the runs' own times).  Every other sweep is a
- * prediction (bench/eta.sh).
+ * (0 when not known).  A point's cost, in messages of simulation, is the
+ * fixed and variable parts of sim/contracts/run_cost.h (where the fit and its
+ * data are), the same estimate that warns of a long run before it starts.
  *
  * Planning stops at POINT_PLAN_BUDGET_S, killing a plan still running then
  * (a command that never reaches the simulation would run whole).
@@ -35,13 +20,12 @@
 #ifndef COLLSIM_POINT_COST_H
 #define COLLSIM_POINT_COST_H
 
+#include "sim/contracts/run_cost.h"
 #include "sim/sweep/experiment.h"
 
 #include <glib.h>
 
-#define POINT_COST_PER_RUN 7500.0
-#define POINT_COST_PER_PROCESS 1.5
-#define POINT_COST_SIZE_EXPONENT 0.2
+#define POINT_COST_PER_RUN CS_RUN_COST_PER_RUN /* the fit: sim/contracts/run_cost.h */
 #define POINT_PLAN_BUDGET_S 5.0 /* planning stops after this long; the rest is estimated */
 
 typedef struct cs_point_cost {

@@ -816,11 +816,11 @@ START_TEST(point_costs_estimate)
   const int64_t point_n[] = {0, 0, 0, 10, 0};
   cs_point_cost c[5];
   cs_point_costs_estimate(planned_n, planned_messages, point_n, 5, c);
-  double per_process = 4000.0 / 300.0, e = POINT_COST_SIZE_EXPONENT;
-  ck_assert_double_eq_tol(c[0].fixed, (POINT_COST_PER_RUN + 100 * POINT_COST_PER_PROCESS) * pow(100, e), 1e-6);
+  double per_process = 4000.0 / 300.0, e = CS_RUN_COST_SIZE_EXPONENT;
+  ck_assert_double_eq_tol(c[0].fixed, (CS_RUN_COST_PER_RUN + 100 * CS_RUN_COST_PER_PROCESS) * pow(100, e), 1e-6);
   ck_assert_double_eq_tol(c[0].variable, 1000 * pow(100, e), 1e-6);
   ck_assert_double_eq_tol(c[1].variable, 3000 * pow(200, e), 1e-6);
-  ck_assert_double_eq_tol(c[2].fixed, (POINT_COST_PER_RUN + 50 * POINT_COST_PER_PROCESS) * pow(50, e), 1e-6);
+  ck_assert_double_eq_tol(c[2].fixed, (CS_RUN_COST_PER_RUN + 50 * CS_RUN_COST_PER_PROCESS) * pow(50, e), 1e-6);
   ck_assert_double_eq_tol(c[2].variable, 50 * per_process * pow(50, e), 1e-6);
   ck_assert_double_eq_tol(c[3].variable, 10 * per_process * pow(10, e), 1e-6);
   double mean = 0;
@@ -831,7 +831,7 @@ START_TEST(point_costs_estimate)
   const int64_t none[] = {0, 0};
   const double zero[] = {0, 0};
   cs_point_costs_estimate(none, zero, none, 2, c);
-  ck_assert_double_eq_tol(cs_point_cost_total(&c[0]), POINT_COST_PER_RUN, 1e-9);
+  ck_assert_double_eq_tol(cs_point_cost_total(&c[0]), CS_RUN_COST_PER_RUN, 1e-9);
 }
 END_TEST
 
