@@ -11,7 +11,8 @@ set -euo pipefail
 # lists it as installed, so naming it made every run apt-get update.)
 packages=(build-essential autoconf automake libtool pkg-config
           libsimgrid-dev libglib2.0-dev libyaml-dev check libjson-glib-dev gnuplot-nox
-          libbdd-dev libbz2-dev libroaring-dev valgrind)
+          libbdd-dev libbz2-dev libroaring-dev valgrind
+          libmatheval-dev)
 case ${1:-} in
   --fuzz) packages+=(clang libclang-rt-dev) ;;
   '') ;;

@@ -1,5 +1,6 @@
 /* The shared front-end layer (see frontend.h). */
 #include "sim/cli/frontend.h"
+#include "sim/cli/expect.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
 #include "sim/contracts/tree_script.h"
@@ -37,6 +38,10 @@ static void add_common(cs_cli *c)
       {"with-config", 0, CS_OPT_FLAG, &c->with_config, NULL, "add the run's whole configuration to every row "
        "(resolved platform, model, overheads, options, seed, collsim version, config_key; collsim sweep always does)",
        0, 0, 0, 0, NULL},
+      {"expect-messages", 0, CS_OPT_STRING, &c->expect[0], "EXPR", "after writing the rows, check each row's "
+       "messages against the formula EXPR over its numeric fields (n, m, k, s, c, p, bytes, ...; + - * / ^, floor, "
+       "ceil, sqrt, log): one line per mismatch and exit status 1", 0, 0, 0, 0, NULL},
+      {"expect-bytes", 0, CS_OPT_STRING, &c->expect[1], "EXPR", "the same for each row's bytes", 0, 0, 0, 0, NULL},
   };
   const cs_opt engine[] = {
       {"model", 0, CS_OPT_CHOICE, &c->model, "MODEL", "SimGrid network model: LV08, CM02, SMPI or IB (default: the "
@@ -387,7 +392,7 @@ static bool finish_parse(cs_cli *c, GError **err)
   c->run->seed = c->seed;
   if (c->timeline && !g_str_has_suffix(c->timeline, ".png"))
     return cs_input_error(err, "--timeline %s: the timeline is a PNG image, name it FILE.png", c->timeline);
-  if (!paths_distinct(c, err))
+  if (!paths_distinct(c, err) || !cs_cli_expect_parse(c, err))
     return false;
   if (c->trace || c->timeline)
     c->tracer = cs_trace_new(c->trace != NULL, c->timeline != NULL);
@@ -473,6 +478,9 @@ void cs_cli_free(cs_cli *c)
   g_free(c->cluster);
   g_free(c->trace);
   g_free(c->timeline);
+  for (int i = 0; i < CS_CLI_NEXPECT; i++)
+    g_free(c->expect[i]);
+  cs_cli_expect_free(c);
   cs_trace_free(c->tracer);
   if (c->cfg)
     g_ptr_array_free(c->cfg, TRUE);
@@ -932,5 +940,5 @@ int cs_cli_emit(const cs_cli *c, cs_record *const *records, size_t n, const char
   fclose(mem);
   int rc = cs_cli_emit_text(c, buf, len);
   free(buf);
-  return rc;
+  return rc ? rc : cs_cli_expect_check(c, records, n, columns);
 }

@@ -92,6 +92,10 @@ typedef struct cs_cli {
   char *format, *out;
   bool no_header, quiet, with_config;
   cs_format fmt;
+  /* --expect-messages, --expect-bytes (sim/cli/expect.h) */
+#define CS_CLI_NEXPECT 2
+  char *expect[CS_CLI_NEXPECT];
+  struct cs_formula *expect_formula[CS_CLI_NEXPECT];
   /* engine */
   char *model;
   double o_send, o_recv;     /* seconds; NAN: not given */
