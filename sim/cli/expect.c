@@ -4,6 +4,8 @@
  * colors and p for n where the record has no such column.  A count matches
  * when it equals the formula's value to 1e-9 relative: counts are exact. */
 #include "sim/cli/expect.h"
+#include "sim/cli/commands.h"
+#include "sim/drivers/record.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/formula.h"
 
@@ -24,6 +26,48 @@ static const expectation expectations[CS_CLI_NEXPECT] = {
 
 static const char *const aliases[][2] = {{"c", "colors"}, {"p", "n"}};
 
+/* Is `name` a numeric column of one of the command's kinds of record? */
+static bool numeric_column(const cs_command *cmd, const char *name)
+{
+  for (size_t k = 0; cmd && cmd->records && cmd->records[k]; k++)
+    for (size_t i = 0; i < cmd->records[k]->ncolumns; i++) {
+      const cs_column *col = &cmd->records[k]->columns[i];
+      if ((col->type == CS_COL_INT || col->type == CS_COL_NUM) && strcmp(col->name, name) == 0)
+        return true;
+    }
+  return false;
+}
+
+static const char *unalias(const cs_command *cmd, const char *name)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
+    if (strcmp(name, aliases[i][0]) == 0 && !numeric_column(cmd, name))
+      return aliases[i][1];
+  return name;
+}
+
+/* Before the run: the count checked and every variable are numeric fields
+ * of the command's records (so a typo is refused before a long run, and
+ * nothing is written). */
+static bool fields_exist(const cs_cli *c, int i, GError **err)
+{
+  char *name = g_strndup(c->cmd, strcspn(c->cmd, " ")); /* "comm split": comm's */
+  const cs_command *cmd = cs_command_named(name);
+  g_free(name);
+  if (!numeric_column(cmd, expectations[i].column))
+    return cs_input_error(err, "%s: the records of collsim %s have no %s", expectations[i].option, c->cmd,
+                          expectations[i].column);
+  GPtrArray *names = cs_formula_variables(c->expect_formula[i]);
+  bool ok = true;
+  for (guint v = 0; ok && v < names->len; v++)
+    if (!numeric_column(cmd, unalias(cmd, g_ptr_array_index(names, v))))
+      ok = cs_input_error(err, "%s: formula '%s': collsim %s's records have no number '%s' (collsim %s "
+                          "--list-columns lists them)", expectations[i].option, c->expect[i], c->cmd,
+                          (const char *)g_ptr_array_index(names, v), c->cmd);
+  g_ptr_array_unref(names);
+  return ok;
+}
+
 bool cs_cli_expect_parse(cs_cli *c, GError **err)
 {
   for (int i = 0; i < CS_CLI_NEXPECT; i++) {
@@ -36,6 +80,8 @@ bool cs_cli_expect_parse(cs_cli *c, GError **err)
       g_error_free(e);
       return false;
     }
+    if (!fields_exist(c, i, err))
+      return false;
   }
   return true;
 }
@@ -103,7 +149,8 @@ static char *variables_offered(const cs_record *r, const char *const *columns)
   return g_string_free(s, FALSE);
 }
 
-/* 0 match, 1 mismatch (reported), 2 bad formula or column (reported). */
+/* 0 match, 1 mismatch or a variable empty in this row (reported), 2 the
+ * count's column absent (reported). */
 static int check_one(const cs_cli *c, int i, const cs_record *r, size_t row, const char *const *columns)
 {
   double measured, expected;
@@ -116,12 +163,13 @@ static int check_one(const cs_cli *c, int i, const cs_record *r, size_t row, con
   GError *e = NULL;
   int rc = 0;
   if (!cs_formula_eval(c->expect_formula[i], lookup_variable, &L, &expected, &e)) {
+    /* a field the command's records have, empty in this one (e.g. a count only some protocols have) */
     char *offered = variables_offered(r, columns);
-    fprintf(stderr, "collsim %s: error: %s: %s (variables: %s)\n", c->cmd, expectations[i].option, e->message,
-            offered);
+    fprintf(stderr, "collsim %s: expectation failed (row %zu): %s: %s (variables: %s)\n", c->cmd, row + 1,
+            expectations[i].option, e->message, offered);
     g_free(offered);
     g_error_free(e);
-    rc = 2;
+    rc = 1;
   } else if (!counts_equal(measured, expected)) {
     fprintf(stderr, "collsim %s: expectation failed (row %zu): %s = %.17g, %s '%s' = %.17g (%s)\n", c->cmd, row + 1,
             expectations[i].column, measured, expectations[i].option, c->expect[i], expected, L.used->str);

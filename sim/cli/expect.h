@@ -13,8 +13,8 @@ bool cs_cli_expect_parse(cs_cli *c, GError **err);
 void cs_cli_expect_free(cs_cli *c);
 
 /* 0 when every record matches every formula given; else 1 after one line
- * per mismatch, or 2 after one line when a formula names a variable the
- * records lack. */
+ * per mismatch (a variable empty in a row is one).  The variables were
+ * checked against the command's columns by cs_cli_expect_parse. */
 int cs_cli_expect_check(const cs_cli *c, cs_record *const *records, size_t n, const char *const *columns);
 
 #endif

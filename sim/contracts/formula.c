@@ -119,6 +119,24 @@ void cs_formula_free(cs_formula *f)
 
 const char *cs_formula_text(const cs_formula *f) { return f->text; }
 
+static bool is_part_name(const char *name) { return g_str_has_prefix(name, PART_PREFIX); }
+
+GPtrArray *cs_formula_variables(const cs_formula *f)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+  for (guint k = 0; k < f->parts->len; k++) {
+    char **names;
+    int count;
+    evaluator_get_variables(g_array_index(f->parts, part, k).eval, &names, &count);
+    for (int i = 0; i < count; i++) {
+      guint at;
+      if (!is_part_name(names[i]) && !g_ptr_array_find_with_equal_func(out, names[i], g_str_equal, &at))
+        g_ptr_array_add(out, g_strdup(names[i]));
+    }
+  }
+  return out;
+}
+
 /* Values of one part's variables: earlier parts' results or the lookup's. */
 static bool part_variables(const cs_formula *f, const part *p, const double *done, cs_formula_lookup lookup,
                            void *user, char **names, int count, double *values, GError **err)
@@ -128,7 +146,7 @@ static bool part_variables(const cs_formula *f, const part *p, const double *don
     if (sscanf(names[i], PART_PREFIX "%u", &k) == 1 && k < f->parts->len && &g_array_index(f->parts, part, k) < p) {
       values[i] = done[k];
     } else if (!lookup(names[i], &values[i], user)) {
-      cs_input_error(err, "formula '%s': no variable '%s' here", f->text, names[i]);
+      cs_input_error(err, "formula '%s': no value for '%s' in this row", f->text, names[i]);
       return false;
     }
   }

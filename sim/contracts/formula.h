@@ -20,6 +20,10 @@ cs_formula *cs_formula_parse(const char *text, GError **err);
 void cs_formula_free(cs_formula *f);
 const char *cs_formula_text(const cs_formula *f);
 
+/* The variables the formula names (floor/ceil parts resolved), each once,
+ * in first-seen order; g_ptr_array_unref it. */
+GPtrArray *cs_formula_variables(const cs_formula *f);
+
 /* The value for the variables given by lookup (true: found, *value set).
  * False with a bad-input error naming the first variable lookup lacks. */
 typedef bool (*cs_formula_lookup)(const char *name, double *value, void *user);

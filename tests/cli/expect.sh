@@ -9,8 +9,8 @@
 #  - messages_expected equals messages on every row of every algorithm that
 #    has a count, and the formula text is in the JSON but not in the CSV;
 #  - a formula with a character outside the grammar, unbalanced parentheses
-#    or an unknown variable: one line, exit 2 (and nothing on stdout for the
-#    first two, which are refused before the run);
+#    or a variable the command's records do not have: one line, exit 2,
+#    refused before the run (nothing on stdout);
 #  - --expect-bytes reads the bytes column.
 #   COLLSIM=./collsim tests/cli/expect.sh    (make check sets COLLSIM)
 set -u
@@ -66,8 +66,8 @@ refused() { # expected-stdout-lines formula
 }
 refused 0 'n > 3'
 refused 0 'ceil(n/3'
-refused 2 'n + zz'
-grep -q "no variable 'zz'" "$tmp/err" || bad "unknown variable not named: $(cat "$tmp/err")"
+refused 0 'n + zz'
+grep -q "no number 'zz'" "$tmp/err" || bad "unknown variable not named: $(cat "$tmp/err")"
 
 [ $fail = 0 ] && echo "PASS: --expect-messages and --expect-bytes"
 exit $fail
