@@ -35,7 +35,7 @@ enum { TAG_COUNT_UP = CS_TAG_ALGO_BASE, TAG_RANKS_DOWN };
 void rank_hash_run(cs_proc *p, const cs_tree_ctx *ctx, cs_tree_node *out);
 
 /* s: non-root vertices of the parent heap whose subtree holds a member. */
-static uint64_t vertices_above_members(const cs_tree_shape *s)
+uint64_t cs_tree_vertices_above_members(const cs_tree_shape *s)
 {
   int64_t *below = g_new0(int64_t, s->n > 0 ? s->n : 1);
   uint64_t count = 0;
@@ -57,7 +57,7 @@ uint64_t rank_and_hash_messages(const cs_tree_shape *s)
     if (mc > 0)
       total += (2 * mc - 1) + (mc - 1) + (mc - 1 + k - 1) / k;
   }
-  return m > 0 ? total + vertices_above_members(s) : total;
+  return m > 0 ? total + cs_tree_vertices_above_members(s) : total;
 }
 
 static int64_t sum_of(const int64_t *v, int colors)

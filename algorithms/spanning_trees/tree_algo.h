@@ -67,7 +67,17 @@ typedef struct cs_tree_algo {
   cs_tree_messages_fn messages;  /* NULL: no closed form (data-dependent) */
   cs_tree_work_fn work;          /* total cs_message_work of its messages, for the
                                     progress line; NULL: it counts messages */
+  /* `messages` as a formula over the tree record's fields (n, m, k, s,
+   * root_joins; issue 32), for --expect-messages and the reader; NULL
+   * where there is none. */
+  const char *messages_formula;
 } cs_tree_algo;
+
+/* The quantities the exact counts depend on besides n, m and k, reported
+ * with every run (the tree record's s and root_joins):
+ * s = non-root vertices of the parent tree (the k-ary heap over 0..n-1)
+ * whose subtree holds a member, any colour (algorithms/spanning_trees/rank_hash.c). */
+uint64_t cs_tree_vertices_above_members(const cs_tree_shape *s);
 
 /* The registry (algorithms/spanning_trees/registry.c). */
 extern const cs_tree_algo cs_tree_algos[];

@@ -365,9 +365,9 @@ static bool verify_run(run_state *st, cs_comm_result *res)
   if (ok && group_op && res->nonmember_messages > 0)
     ok = fail(&v, "processes outside the groups sent or received %llu messages",
               (unsigned long long)res->nonmember_messages);
-  if (ok && res->has_formula && !res->exhausted && res->messages != res->messages_formula)
+  if (ok && res->has_formula && !res->exhausted && res->messages != res->messages_expected)
     ok = fail(&v, "%llu messages, the documented formula gives %llu", (unsigned long long)res->messages,
-              (unsigned long long)res->messages_formula);
+              (unsigned long long)res->messages_expected);
   if (ok && !group_op && !res->exhausted && res->maps_built != res->maps_expected)
     ok = fail(&v, "group maps built %lld times, expected %lld (once per %s and communicator)",
               (long long)res->maps_built, (long long)res->maps_expected,
@@ -441,7 +441,7 @@ static void count_formula(const run_state *st, cs_comm_result *res)
   if (!prm->proto->messages || prm->bench || prm->proto->op == CS_COMM_SPLIT)
     return;
   res->has_formula = true;
-  res->messages_formula = prm->proto->messages(prm->n, st->rq.group_size, st->rq.ngroups) * (uint64_t)prm->repeat;
+  res->messages_expected = prm->proto->messages(prm->n, st->rq.group_size, st->rq.ngroups) * (uint64_t)prm->repeat;
 }
 
 static void summarise(run_state *st, cs_comm_result *res)
@@ -557,7 +557,7 @@ int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err)
   ec.shared_cpu = prm->per_process > 1; /* proclets of an OS process take turns on its processor */
   cs_comm_result expected = {0};
   count_formula(&st, &expected);
-  ec.progress_messages = expected.has_formula ? (double)expected.messages_formula : 0; /* progress against it */
+  ec.progress_messages = expected.has_formula ? (double)expected.messages_expected : 0; /* progress against it */
   gint64 t0 = g_get_monotonic_time();
   int rc = 0;
   if (!check_map_fits(&st, err))
@@ -589,7 +589,7 @@ void cs_comm_result_clear(cs_comm_result *r)
 
 enum {
   C_OP, C_SET, C_IMPL, C_METHOD, C_CPM, C_N, C_COLORS, C_GROUPS, C_GROUP_SIZE, C_MAP, C_SHARED, C_IDS, C_REPEAT,
-  C_VERIFIED, C_CREATED, C_EXHAUSTED, C_SIM_TIME, C_MESSAGES, C_MESSAGES_FORMULA, C_NONMEMBER_MESSAGES, C_BYTES,
+  C_VERIFIED, C_CREATED, C_EXHAUSTED, C_SIM_TIME, C_MESSAGES, C_MESSAGES_EXPECTED, C_NONMEMBER_MESSAGES, C_BYTES,
   C_WAKEUPS, C_PEAK_PROCLET, C_PEAK_PROCESS, C_MAP_BYTES_PROCESS, C_MAP_BYTES_TOTAL, C_MAPS_BUILT, C_CREATE_S,
   C_P2P_MESSAGES, C_P2P_S, C_GATHERS, C_GATHER_S, C_SPACE_COMMS, C_SPACE_SAVED, C_PLATFORM, C_SEED, C_WALL,
 };
@@ -617,8 +617,8 @@ static const cs_column columns[] = {
     [C_EXHAUSTED] = {"exhausted", CS_COL_INT, NULL, "creations", NULL, 0, "creations that ran out of context ids"},
     [C_SIM_TIME] = {"sim_time_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "simulated time of the whole run"},
     [C_MESSAGES] = {"messages", CS_COL_INT, NULL, "messages", NULL, 0, "messages sent"},
-    [C_MESSAGES_FORMULA] = {"messages_formula", CS_COL_INT, NULL, "messages", "the protocol has a formula", 0,
-                            "the protocol's documented message count"},
+    [C_MESSAGES_EXPECTED] = {"messages_expected", CS_COL_INT, NULL, "messages", "the protocol has a formula", 0,
+                            "the protocol's documented message count (its formula is at the top of its file)"},
     [C_NONMEMBER_MESSAGES] = {"nonmember_messages", CS_COL_INT, NULL, "messages", "create, create-group", 0,
                               "messages sent or received by processes in no group"},
     [C_BYTES] = {"bytes", CS_COL_INT, NULL, "bytes", NULL, 0, "bytes sent"},
@@ -657,7 +657,7 @@ static const int split_csv[] = {
 
 static const int create_csv[] = {
     C_OP, C_IMPL, C_METHOD, C_CPM, C_N, C_GROUPS, C_GROUP_SIZE, C_MAP, C_SHARED, C_IDS, C_REPEAT, C_VERIFIED,
-    C_CREATED, C_EXHAUSTED, C_SIM_TIME, C_CREATE_S, C_MESSAGES, C_MESSAGES_FORMULA, C_NONMEMBER_MESSAGES, C_BYTES,
+    C_CREATED, C_EXHAUSTED, C_SIM_TIME, C_CREATE_S, C_MESSAGES, C_MESSAGES_EXPECTED, C_NONMEMBER_MESSAGES, C_BYTES,
     C_WAKEUPS, C_PEAK_PROCLET, C_PEAK_PROCESS, C_MAP_BYTES_PROCESS, C_MAP_BYTES_TOTAL, C_MAPS_BUILT, C_PLATFORM,
     C_SEED, C_WALL, -1};
 
@@ -695,7 +695,7 @@ cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result
   cs_col_num(r, &columns[C_SIM_TIME], res->sim_time_s);
   cs_col_u64(r, &columns[C_MESSAGES], res->messages);
   if (res->has_formula)
-    cs_col_u64(r, &columns[C_MESSAGES_FORMULA], res->messages_formula);
+    cs_col_u64(r, &columns[C_MESSAGES_EXPECTED], res->messages_expected);
   if (prm->proto->op != CS_COMM_SPLIT)
     cs_col_u64(r, &columns[C_NONMEMBER_MESSAGES], res->nonmember_messages);
   cs_col_u64(r, &columns[C_BYTES], res->bytes);

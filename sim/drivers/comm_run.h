@@ -60,7 +60,7 @@ typedef struct cs_comm_result {
   int64_t created;          /* communicators created (distinct context ids x creations) */
   uint64_t nonmember_messages; /* sent or received by processes in no group (create, create-group) */
   bool has_formula;
-  uint64_t messages_formula; /* the protocol's documented count, when it has one */
+  uint64_t messages_expected; /* the protocol's documented count, when it has one */
   int64_t exhausted;        /* creations that ran out of context ids */
   char *reps;               /* representations built, comma-separated */
   double create_s, p2p_s, gather_s; /* phase times: last proclet's end minus the previous phase's */

@@ -11,6 +11,8 @@ typedef struct cs_tree_result {
   const char *algo;
   int n;
   int64_t m;                 /* members over all colours */
+  uint64_t s;                /* non-root parent-tree vertices above a member (cs_tree_vertices_above_members) */
+  int root_joins;            /* rank 0 joins a new group */
   double f;                  /* participation fraction asked (-1 with --members) */
   int k;
   int colors;
@@ -20,6 +22,8 @@ typedef struct cs_tree_result {
   double sim_time_s;         /* bracket broadcast + algorithm + bracket reduction */
   double sim_time_alg_s;     /* algorithm alone (see README) */
   uint64_t messages;         /* algorithm alone */
+  int64_t messages_expected; /* the algorithm's exact count (-1: it has none) */
+  const char *messages_formula; /* that count as a formula, or NULL */
   uint64_t messages_bracketed;
   uint64_t bytes;            /* algorithm alone */
   uint64_t bytes_bracketed;

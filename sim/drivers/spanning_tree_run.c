@@ -191,6 +191,16 @@ static void expected_totals(const cs_tree_params *prm, const cs_group *g, double
                           : 0;
 }
 
+/* The drawn group's quantities and the algorithm's exact count (issue 32). */
+static void count_quantities(const cs_tree_params *prm, const cs_group *g, cs_tree_result *res)
+{
+  cs_tree_shape shape = {.n = g->n, .k = prm->k, .colors = g->colors, .color = g->color, .m_color = g->m_color};
+  res->s = cs_tree_vertices_above_members(&shape);
+  res->root_joins = g->n > 0 && g->color[0] >= 0;
+  res->messages_expected = prm->algo->messages ? (int64_t)prm->algo->messages(&shape) : -1;
+  res->messages_formula = prm->algo->messages_formula;
+}
+
 static void state_free(run_state *st)
 {
   for (int r = 0; r < st->prm->n; r++) {
@@ -236,6 +246,7 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   res->seed = prm->seed;
   res->platform = prm->platform_desc;
   res->model = prm->engine.model;
+  count_quantities(prm, group, res);
 
   int rc = 0;
   cs_engine_config ec = prm->engine;

@@ -244,7 +244,7 @@ static int fake_tree(int argc, char **argv)
              arg_value(argc, argv, "cores", "4"));
   char *config = fake_config("tree", argv + 1);
   /* f printed like collsim does (%g) */
-  printf("%s,%s,10,%g,%s,%s,%s,%s,LV08,0.001,0.0005,100,200,800,1600,8,12,3.5,4,4,yes,0.010%s\n", algo, n,
+  printf("%s,%s,10,9,0,%g,%s,%s,%s,%s,LV08,0.001,0.0005,100,100,200,800,1600,8,12,3.5,4,4,yes,0.010%s\n", algo, n,
          atof(arg_value(argc, argv, "f", "0")), arg_value(argc, argv, "k", "0"), arg_value(argc, argv, "colors", "1"),
          arg_value(argc, argv, "seed", "1"), platform, config);
   g_free(config);
@@ -472,8 +472,8 @@ END_TEST
 /* A tree row of the point p (its config_key last); key: another key. */
 static char *row_of(const cs_point *p, const char *key)
 {
-  return g_strdup_printf("%s,%d,10,0.5,%d,%d,%" G_GUINT64_FORMAT ",\"torus:2x2x4/4,bw=1GBps\",LV08,0.001,0.0005,100,"
-                         "200,800,1600,8,12,3.5,4,4,yes,0.01,\"torus:2x2x4/4,bw=1GBps\",LV08,1.5e-06,1.5e-06,,1,"
+  return g_strdup_printf("%s,%d,10,9,0,0.5,%d,%d,%" G_GUINT64_FORMAT ",\"torus:2x2x4/4,bw=1GBps\",LV08,0.001,0.0005,"
+                         "100,100,200,800,1600,8,12,3.5,4,4,yes,0.01,\"torus:2x2x4/4,bw=1GBps\",LV08,1.5e-06,1.5e-06,,1,"
                          "\"tree --a=b,c\",0.1.0,%s",
                          p->algo, p->n, p->k, p->colors, p->seed, key ? key : p->config_key);
 }
