@@ -76,7 +76,9 @@ static bool options_agree(cs_cli *c, int *status, const char *out, bool dry_run,
   else if (jobs && slurm)
     problem = "--jobs does not go with --runner slurm (use --throttle K)";
   else if (!out && !dry_run && !(plan && (!remote || (slurm && !wait))))
-    problem = gather ? "--gather needs --out FILE" : "--out FILE is required";
+    problem = gather ? "--gather needs --out FILE"
+              : plan   ? "--runner parallel and slurm --wait need --out FILE (the rows are gathered there)"
+                       : "--out FILE is required";
   if (problem)
     *status = cs_cli_usage(c, "%s", problem);
   return problem == NULL;

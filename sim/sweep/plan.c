@@ -57,10 +57,28 @@ static char *manifest_value(const char *text, const char *name)
   return value;
 }
 
+/* A folder that does not exist yet can be made: the nearest existing one
+ * above it is a folder we may write in. */
+static gboolean can_make(const char *dir, GError **err)
+{
+  char *above = g_path_get_dirname(dir);
+  while (!g_file_test(above, G_FILE_TEST_EXISTS) && strcmp(above, ".") != 0 && strcmp(above, "/") != 0) {
+    char *up = g_path_get_dirname(above);
+    g_free(above);
+    above = up;
+  }
+  gboolean ok = g_file_test(above, G_FILE_TEST_IS_DIR) && access(above, W_OK | X_OK) == 0;
+  if (!ok)
+    cs_input_error(err, "%s: cannot make the folder: %s %s", dir, above,
+                   g_file_test(above, G_FILE_TEST_IS_DIR) ? "cannot be written" : "is not a folder");
+  g_free(above);
+  return ok;
+}
+
 gboolean cs_plan_dir_check(const cs_experiment *e, const char *dir, gboolean must_exist, GError **err)
 {
   if (!g_file_test(dir, G_FILE_TEST_EXISTS))
-    return must_exist ? cs_input_error(err, "%s: no such folder (no plan there)", dir) : TRUE;
+    return must_exist ? cs_input_error(err, "%s: no such folder (no plan there)", dir) : can_make(dir, err);
   if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
     return cs_input_error(err, "%s is not a folder", dir);
   if (access(dir, R_OK | W_OK | X_OK) != 0)

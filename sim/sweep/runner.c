@@ -290,8 +290,40 @@ static int follow_parallel(pid_t pid, const cs_plan *p, cs_progress *line)
   }
 }
 
-static int run_parallel(const cs_plan *p, const cs_experiment *e, const cs_runner *r)
+/* Drop the joblog's lines of the tasks to run again, so that
+ * --resume-failed runs them even where the joblog says they succeeded
+ * (their row was lost or refused). */
+static gboolean forget_in_joblog(const cs_plan *p, GArray *tasks)
 {
+  char *path = cs_plan_file(p, "joblog"), *text = NULL;
+  gboolean ok = TRUE;
+  if (tasks && g_file_get_contents(path, &text, NULL, NULL)) {
+    GHashTable *again = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (guint i = 0; i < tasks->len; i++)
+      g_hash_table_add(again, GUINT_TO_POINTER(g_array_index(tasks, guint, i) + 1));
+    char **lines = g_strsplit(text, "\n", -1);
+    GString *kept = g_string_new(NULL);
+    for (size_t i = 0; lines[i]; i++)
+      if (*lines[i] && (i == 0 || !g_hash_table_contains(again, GUINT_TO_POINTER(atoi(lines[i])))))
+        g_string_append_printf(kept, "%s\n", lines[i]);
+    GError *err = NULL;
+    if (!(ok = cs_write_file_atomic(path, kept->str, kept->len, &err))) {
+      fprintf(stderr, "collsim sweep: error: %s\n", err->message);
+      g_error_free(err);
+    }
+    g_string_free(kept, TRUE);
+    g_strfreev(lines);
+    g_hash_table_destroy(again);
+  }
+  g_free(text);
+  g_free(path);
+  return ok;
+}
+
+static int run_parallel(const cs_plan *p, const cs_experiment *e, const cs_runner *r, GArray *tasks)
+{
+  if (!forget_in_joblog(p, tasks))
+    return 2;
   pid_t pid = start_parallel(p, r);
   if (pid < 0)
     return 1;
@@ -532,7 +564,7 @@ int cs_runner_run(const cs_plan *p, const cs_experiment *e, const cs_runner *r, 
     return 0;
   saved_signals saved;
   catch_signals(&saved);
-  int status = r->kind == CS_RUNNER_SLURM ? run_slurm(p, e, r, tasks) : run_parallel(p, e, r);
+  int status = r->kind == CS_RUNNER_SLURM ? run_slurm(p, e, r, tasks) : run_parallel(p, e, r, tasks);
   restore_signals(&saved);
   return status;
 }
