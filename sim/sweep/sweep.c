@@ -27,6 +27,9 @@
  * interrupted (SIGINT, SIGTERM, SIGHUP: running children are terminated).
  *
  * Larger sweeps run on existing engines, never on a scheduler of ours:
+ * --plan DIR with --runner parallel|slurm and --gather DIR (plan.h,
+ * runner.h, cluster.c; docs/sweeps-on-clusters.md) do it with the sweep's
+ * guarantees.  By hand, without them:
  *
  *   # GNU parallel, one machine or several (--sshlogin): --dry-run lists the
  *   # pending points, each prints its row on stdout.  exp.csv must hold the
