@@ -9,9 +9,12 @@ set -euo pipefail
 # bench/smpi/ and tests/cli/smpi_agreement.sh run.
 # (simgrid is a virtual package that libsimgrid-dev provides: dpkg never
 # lists it as installed, so naming it made every run apt-get update.)
+# parallel, slurm-wlm and munge: tests/cli/sweep_parallel.sh and sweep_slurm.sh
+# (the sweep's runners; the Slurm test starts its own daemons, see
+# docs/sweeps-on-clusters.md).
 packages=(build-essential autoconf automake libtool pkg-config
           libsimgrid-dev libglib2.0-dev libyaml-dev check libjson-glib-dev gnuplot-nox
-          libbdd-dev libbz2-dev libroaring-dev valgrind
+          libbdd-dev libbz2-dev libroaring-dev valgrind parallel slurm-wlm munge
           libmatheval-dev)
 case ${1:-} in
   --fuzz) packages+=(clang libclang-rt-dev) ;;

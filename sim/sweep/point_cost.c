@@ -93,7 +93,7 @@ void cs_point_costs_estimate(const int64_t *planned_n, const double *planned_mes
   size_t known = 0;
   for (size_t i = 0; i < count; i++) {
     int64_t n = planned_n[i] > 0 ? planned_n[i] : point_n[i];
-    out[i] = (cs_point_cost){0, -1};
+    out[i] = (cs_point_cost){0, -1, n > 0 ? n : 0};
     if (n <= 0)
       continue; /* below: the mean */
     out[i].fixed = cs_run_cost_fixed(n);
@@ -104,14 +104,16 @@ void cs_point_costs_estimate(const int64_t *planned_n, const double *planned_mes
   }
   for (size_t i = 0; i < count; i++)
     if (out[i].variable < 0)
-      out[i] = (cs_point_cost){known ? sum / (double)known : POINT_COST_PER_RUN, 0};
+      out[i] = (cs_point_cost){known ? sum / (double)known : POINT_COST_PER_RUN, 0, 0};
 }
 
-cs_point_cost *cs_point_costs_plan(const cs_experiment *e, GPtrArray *pending, const char *exe)
+cs_point_cost *cs_point_costs_plan(const cs_experiment *e, GPtrArray *pending, const char *exe,
+                                   const cs_plan_budget *b)
 {
   size_t count = pending->len;
-  char *label = g_strdup_printf("%s: planning (each point's size, for the ETA)", e->name);
-  cs_progress *line = cs_progress_new(stderr, label, count, (double)count, FALSE);
+  char *label = g_strdup_printf(b->per_point ? "%s: planning (each point's size, for the estimates)"
+                                             : "%s: planning (each point's size, for the ETA)", e->name);
+  cs_progress *line = cs_progress_new(stderr, label, count, (double)count, b->quiet);
   g_free(label);
   int64_t *planned_n = g_new0(int64_t, count), *point_n = g_new0(int64_t, count);
   double *planned_messages = g_new0(double, count);
@@ -119,6 +121,8 @@ cs_point_cost *cs_point_costs_plan(const cs_experiment *e, GPtrArray *pending, c
   for (size_t i = 0; i < count; i++) {
     const cs_point *p = g_ptr_array_index(pending, i);
     point_n[i] = e->generic ? 0 : p->n;
+    if (b->per_point)
+      deadline = g_get_monotonic_time() + (gint64)(POINT_PLAN_BUDGET_S * 1e6);
     if (g_get_monotonic_time() < deadline) /* not planned: planned_n stays 0 */
       plan_point(e, p, exe, deadline, &planned_n[i], &planned_messages[i]);
     cs_progress_done(line, 1, FALSE);

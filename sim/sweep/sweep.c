@@ -27,6 +27,9 @@
  * interrupted (SIGINT, SIGTERM, SIGHUP: running children are terminated).
  *
  * Larger sweeps run on existing engines, never on a scheduler of ours:
+ * --plan DIR with --runner parallel|slurm and --gather DIR (plan.h,
+ * runner.h, cluster.c; docs/sweeps-on-clusters.md) do it with the sweep's
+ * guarantees.  By hand, without them:
  *
  *   # GNU parallel, one machine or several (--sshlogin): --dry-run lists the
  *   # pending points, each prints its row on stdout.  exp.csv must hold the
@@ -739,7 +742,7 @@ static gboolean run_points(sweep *sw, GPtrArray *pending, int njobs, GError **er
       job *j = &jobs[slot];
       j->pt = g_ptr_array_index(pending, next);
       j->argv = cs_point_argv(sw->e, j->pt, sw->exe_display);
-      j->cost = sw->costs ? sw->costs[next] : (cs_point_cost){1, 0};
+      j->cost = sw->costs ? sw->costs[next] : (cs_point_cost){1, 0, 0};
       j->log_path = sw->costs ? cs_tempfile("point", ".log", NULL) : NULL;
       if (!spawn_job(j, err)) {
         job_clear(j);
@@ -1127,11 +1130,213 @@ static gboolean finalize_order(const cs_experiment *e, const char *path, GError 
   return ok || (err && *err == NULL);
 }
 
+/* The index of each point's config_key in e, plus one. */
+static GHashTable *config_key_index(const cs_experiment *e)
+{
+  GHashTable *index_of = g_hash_table_new(g_str_hash, g_str_equal);
+  for (size_t i = 0; i < cs_experiment_npoints(e); i++)
+    g_hash_table_insert(index_of, cs_experiment_point(e, i)->config_key, GSIZE_TO_POINTER(i + 1));
+  return index_of;
+}
+
+typedef struct keyed_line {
+  size_t order; /* the point's index; rows of other configurations after every point, as they were */
+  char *text;
+} keyed_line;
+
+static int keyed_line_cmp(const void *a, const void *b)
+{
+  size_t x = ((const keyed_line *)a)->order, y = ((const keyed_line *)b)->order;
+  return (x > y) - (x < y);
+}
+
+/* A tree output whose every point is in: its rows in the experiment's point
+ * order (gathered rows come in as their runs end), rows of other
+ * configurations after them in their order.  Rewritten atomically. */
+static gboolean finalize_tree_order(const cs_experiment *e, const char *path, GError **err)
+{
+  char *text = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents(path, &text, &len, err))
+    return FALSE;
+  GHashTable *index_of = config_key_index(e);
+  char **lines = g_strsplit(text, "\n", -1);
+  guint n = g_strv_length(lines);
+  GArray *rows = g_array_new(FALSE, FALSE, sizeof(keyed_line));
+  int ncols = count_fields(cs_sweep_tree_header());
+  for (guint i = 1; i < n; i++) {
+    if (!*lines[i])
+      continue;
+    char *key = row_config_key(lines[i], ncols);
+    gsize at = key ? GPOINTER_TO_SIZE(g_hash_table_lookup(index_of, key)) : 0;
+    keyed_line l = {at ? at - 1 : cs_experiment_npoints(e) + i, lines[i]};
+    g_array_append_val(rows, l);
+    g_free(key);
+  }
+  g_array_sort(rows, keyed_line_cmp); /* orders are distinct: the sort is deterministic */
+  GString *out = g_string_new(lines[0]);
+  g_string_append_c(out, '\n');
+  for (guint i = 0; i < rows->len; i++)
+    g_string_append_printf(out, "%s\n", g_array_index(rows, keyed_line, i).text);
+  gboolean ok = out->len != len || memcmp(out->str, text, len) != 0
+                    ? g_file_set_contents(path, out->str, (gssize)out->len, err)
+                    : TRUE;
+  g_string_free(out, TRUE);
+  g_array_free(rows, TRUE);
+  g_strfreev(lines);
+  g_hash_table_destroy(index_of);
+  g_free(text);
+  return ok;
+}
+
 /* An output this sweep created and left empty (every point refused or failed). */
 static gboolean created_empty_output(gboolean existed, int fd)
 {
   struct stat st;
   return !existed && fstat(fd, &st) == 0 && st.st_size == 0;
+}
+
+/* ------------------------------------------------------------ gather ---- */
+
+/* A point's row file and log, as the job of a finished run. */
+static void gathered_job(job *j, const cs_experiment *e, const cs_point *p, const char *exe, const char *dir,
+                         char *text, gsize len)
+{
+  memset(j, 0, sizeof *j);
+  j->out_fd = j->err_fd = -1;
+  j->pt = p;
+  j->argv = cs_point_argv(e, p, exe);
+  j->out = g_string_new_len(text, (gssize)len);
+  j->err = g_string_new(NULL);
+  char *log = cs_plan_log_path(dir, p->index), *err_text = NULL;
+  gsize err_len = 0;
+  if (g_file_get_contents(log, &err_text, &err_len, NULL))
+    g_string_append_len(j->err, err_len > MAX_ERR_BYTES ? err_text + err_len - MAX_ERR_BYTES : err_text,
+                        (gssize)MIN(err_len, (gsize)MAX_ERR_BYTES));
+  g_free(err_text);
+  g_free(log);
+}
+
+/* Append the row file of point p, if there; *present when there is one. */
+static gboolean gather_point(sweep *sw, const cs_plan *plan, const cs_point *p, gboolean *present)
+{
+  char *row = cs_plan_row_path(plan->dir, p->index), *text = NULL, *why = NULL;
+  gsize len = 0;
+  *present = g_file_get_contents(row, &text, &len, NULL);
+  g_free(row);
+  if (!*present)
+    return FALSE;
+  job j;
+  gathered_job(&j, sw->e, p, sw->exe_display, plan->dir, text, len);
+  g_free(text);
+  gboolean ok = len <= MAX_ROW_BYTES && (sw->e->generic ? write_generic(sw, &j, &why) : write_tree(sw, &j, &why));
+  if (!ok && (why || len > MAX_ROW_BYTES)) {
+    char *what = g_strdup_printf("left a row file the sweep refuses: %s", why ? why : "more than 1 MiB");
+    report_failure(sw, &j, what);
+    g_free(what);
+  }
+  g_free(why);
+  job_clear(&j);
+  return ok;
+}
+
+/* The output opened for appending, as a run opens it; -1 on bad input (said). */
+static int gather_open(sweep *sw, const char *out_path, cs_sweep_rows **rows, journal *jr, gboolean *existed)
+{
+  GError *err = NULL;
+  int fd;
+  *existed = g_file_test(out_path, G_FILE_TEST_EXISTS);
+  if (sw->e->generic) {
+    fd = open_generic_output(out_path, jr, &sw->journal_fd, &sw->header, &sw->out_len, &err);
+  } else {
+    gboolean created = FALSE;
+    fd = open_output(out_path, rows, &sw->needs_header, &created, &err);
+  }
+  if (fd < 0) {
+    fprintf(stderr, "collsim sweep: error: %s\n", err->message);
+    g_error_free(err);
+  }
+  return fd;
+}
+
+static gboolean point_in_output(const cs_sweep_rows *rows, const journal *jr, const cs_point *p)
+{
+  return (rows && cs_sweep_rows_has(rows, p)) || (jr->done && p->key && g_hash_table_contains(jr->done, p->key));
+}
+
+int cs_sweep_gather(cs_experiment *e, const char *out_path, const cs_plan *plan, gboolean quiet, cs_gather *g)
+{
+  g->written = g->present = 0;
+  g->missing = g_array_new(FALSE, FALSE, sizeof(size_t));
+  g->refused = g_array_new(FALSE, FALSE, sizeof(size_t));
+  cs_sweep_rows *rows = NULL;
+  journal jr = {0};
+  gboolean existed;
+  char *exe = g_file_read_link("/proc/self/exe", NULL);
+  if (!exe)
+    exe = g_strdup("collsim");
+  sweep sw = {.e = e, .out_path = out_path, .journal_fd = -1, .quiet = quiet, .exe_display = exe};
+  sw.out_fd = gather_open(&sw, out_path, &rows, &jr, &existed);
+  if (sw.out_fd < 0) {
+    g_free(exe);
+    return 2;
+  }
+  char *label = g_strdup_printf("%s (gathering %s)", e->name, plan->dir);
+  sw.progress = cs_progress_new(stderr, label, cs_experiment_npoints(e), (double)cs_experiment_npoints(e), quiet);
+  g_free(label);
+  size_t still_pending = 0;
+  for (size_t i = 0; i < cs_experiment_npoints(e) && !sw.stop_status; i++) {
+    const cs_point *p = cs_experiment_point(e, i);
+    gboolean planned = cs_plan_task_of(plan, i) >= 0, has_file = FALSE;
+    if (point_in_output(rows, &jr, p))
+      g->present += planned;
+    else if (gather_point(&sw, plan, p, &has_file))
+      g->written++;
+    else {
+      still_pending++;
+      if (has_file)
+        g_array_append_val(g->refused, i);
+      else if (planned)
+        g_array_append_val(g->missing, i);
+    }
+    cs_progress_done(sw.progress, 1, FALSE);
+  }
+  cs_progress_finish(sw.progress);
+  int status = sw.stop_status;
+  GError *err = NULL;
+  if (!status && still_pending == 0 && g->written &&
+      !(e->generic ? finalize_order(e, out_path, &err) : finalize_tree_order(e, out_path, &err))) {
+    fprintf(stderr, "collsim sweep: cannot put %s in point order: %s\n", out_path, err->message);
+    g_error_free(err);
+    status = 1;
+  }
+  if (created_empty_output(existed, sw.out_fd)) {
+    unlink(out_path);
+    char *jpath = journal_path(out_path);
+    unlink(jpath);
+    g_free(jpath);
+  }
+  if (sw.journal_fd >= 0)
+    close(sw.journal_fd);
+  close(sw.out_fd);
+  if (jr.done)
+    g_hash_table_destroy(jr.done);
+  g_free(sw.header);
+  cs_sweep_rows_free(rows);
+  g_free(exe);
+  return status;
+}
+
+/* --plan's bad input, before anything is read or written: the runner (its
+ * program, its options) and the plan folder (another experiment's plan). */
+static gboolean plan_inputs_ok(const cs_experiment *e, const cs_sweep_options *o)
+{
+  GError *err = NULL;
+  if (cs_runner_check(&o->runner, &err) && cs_plan_dir_check(e, o->plan_dir, FALSE, &err))
+    return TRUE;
+  fprintf(stderr, "collsim sweep: error: %s\n", err->message);
+  g_error_free(err);
+  return FALSE;
 }
 
 /* ------------------------------------------------------------ the run ---- */
@@ -1154,9 +1359,19 @@ int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o)
   if (!exe)
     exe = g_strdup("collsim");
 
+  if (o->gather_dir) {
+    status = cs_sweep_gather_run(e, o);
+    goto done;
+  }
+  gboolean read_only = o->dry_run || o->plan_dir;
+  if (o->plan_dir && !plan_inputs_ok(e, o)) {
+    status = 2;
+    goto done;
+  }
+
   /* rows already present */
   existed = o->out_path && g_file_test(o->out_path, G_FILE_TEST_EXISTS);
-  if (e->generic && o->dry_run) {
+  if (e->generic && read_only) {
     char *jpath = o->out_path ? journal_path(o->out_path) : NULL;
     gboolean ok = !jpath || (read_journal(jpath, &jr, &err) && generic_header_ok(o->out_path, &err));
     g_free(jpath);
@@ -1172,7 +1387,7 @@ int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o)
       status = 2;
       goto done;
     }
-  } else if (o->dry_run) {
+  } else if (read_only) {
     char *text = NULL;
     gsize len = 0;
     if (o->out_path && g_file_get_contents(o->out_path, &text, &len, NULL)) {
@@ -1208,6 +1423,10 @@ int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o)
     g_ptr_array_add(pending, (gpointer)p);
   }
 
+  if (o->plan_dir) {
+    status = cs_sweep_plan_run(e, o, pending, exe);
+    goto done;
+  }
   if (o->dry_run) {
     for (guint i = 0; i < pending->len; i++) {
       char **pa = cs_point_argv(e, g_ptr_array_index(pending, i), exe);
@@ -1239,7 +1458,8 @@ int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o)
   }
 
   /* the ETA's weights: every pending point planned (point_cost.h) */
-  cs_point_cost *costs = o->quiet ? NULL : cs_point_costs_plan(e, pending, exe);
+  cs_plan_budget budget = {.per_point = FALSE, .quiet = FALSE};
+  cs_point_cost *costs = o->quiet ? NULL : cs_point_costs_plan(e, pending, exe, &budget);
   double weight = 0;
   for (guint i = 0; i < pending->len; i++)
     weight += costs ? cs_point_cost_total(&costs[i]) : 1;

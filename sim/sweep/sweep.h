@@ -35,6 +35,8 @@
 #define COLLSIM_SWEEP_H
 
 #include "sim/sweep/experiment.h"
+#include "sim/sweep/plan.h"
+#include "sim/sweep/runner.h"
 
 #include <glib.h>
 #include <stdbool.h>
@@ -47,6 +49,10 @@ typedef struct cs_sweep_options {
   int jobs;             /* points run at once */
   bool quiet;           /* no progress line */
   bool dry_run;         /* print the pending points' command lines, run nothing */
+  const char *plan_dir; /* --plan DIR: write the pending points' plan there (plan.h), run it with runner */
+  const char *gather_dir; /* --gather DIR: append the rows of DIR's plan to out_path (runner.h) */
+  bool resubmit;        /* with gather_dir: run the planned points without a row again */
+  cs_runner runner;     /* --runner, --runner-arg, --throttle, --wait (kind local: none) */
 } cs_sweep_options;
 
 /* Runs the pending points of e (a loaded experiment) into o->out_path,
@@ -54,6 +60,25 @@ typedef struct cs_sweep_options {
  * failed (or an internal error), 2 bad input (output file, or a child that
  * reported bad input), 128+signal when interrupted. */
 int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o);
+
+/* What gathering a plan's rows did (cs_sweep_gather). */
+typedef struct cs_gather {
+  size_t written;  /* points whose rows were appended now */
+  size_t present;  /* planned points already in the output */
+  GArray *missing; /* size_t: planned points without a row file */
+  GArray *refused; /* size_t: points whose row file was refused (each reported on stderr) */
+} cs_gather;
+
+/* Append to out_path the rows of the plan's row files, point by point in
+ * the experiment's order, with the checks and the journal of a local
+ * sweep's run (a generic output is put in point order once every point is
+ * in).  g's arrays are made here (free them).  Exit status as
+ * cs_sweep_run's (missing points are no error here). */
+int cs_sweep_gather(cs_experiment *e, const char *out_path, const cs_plan *plan, gboolean quiet, cs_gather *g);
+
+/* sim/sweep/cluster.c: --plan (and --runner), --gather (and --resubmit). */
+int cs_sweep_plan_run(cs_experiment *e, const cs_sweep_options *o, GPtrArray *pending, const char *exe);
+int cs_sweep_gather_run(cs_experiment *e, const cs_sweep_options *o);
 
 /* ---- pieces exposed for the unit tests (tests/unit/sweep.c) ---- */
 
