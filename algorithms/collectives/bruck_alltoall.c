@@ -87,4 +87,5 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 const cs_coll_algo cs_algo_bruck_alltoall = {
   "bruck", CS_COLL_ALLTOALL,
   "Bruck: ceil(log2 p) steps, step k sends the blocks whose slot has bit k set to rank+2^k (MPICH)", cs_a2a_plan,
-  ops, false, cost, "sum_k=0..L-1 shift(2^k, c_k*b), c_k = slots o < p with bit k set, b = bytes per pair"};
+  ops, false, cost, "sum_k=0..L-1 shift(2^k, c_k*b) of m_k messages, c_k = slots o < p with bit k set, m_k = 2 where their last "
+  "run is partial (p > 2^(k+1), p mod 2^(k+1) > 2^k), else 1, b = bytes per pair"};
