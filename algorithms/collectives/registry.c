@@ -27,6 +27,15 @@ extern const cs_coll_algo cs_algo_twotier_bcast_every;
 extern const cs_coll_algo cs_algo_twotier_bcast_missing;
 extern const cs_coll_algo cs_algo_script_reduce;
 extern const cs_coll_algo cs_algo_script_bcast;
+extern const cs_coll_algo cs_algo_recursive_doubling_allreduce;
+extern const cs_coll_algo cs_algo_rabenseifner_allreduce;
+extern const cs_coll_algo cs_algo_ring_allreduce;
+extern const cs_coll_algo cs_algo_reduce_bcast_allreduce;
+extern const cs_coll_algo cs_algo_twotier_allreduce;
+extern const cs_coll_algo cs_algo_pairwise_alltoall;
+extern const cs_coll_algo cs_algo_bruck_alltoall;
+extern const cs_coll_algo cs_algo_linear_alltoall;
+extern const cs_coll_algo cs_algo_dissemination_barrier;
 
 static const cs_coll_algo *const algos[] = {
   &cs_algo_binomial_scatter,
@@ -50,6 +59,15 @@ static const cs_coll_algo *const algos[] = {
   &cs_algo_twotier_reduce,
   &cs_algo_script_bcast,
   &cs_algo_script_reduce,
+  &cs_algo_recursive_doubling_allreduce,
+  &cs_algo_rabenseifner_allreduce,
+  &cs_algo_ring_allreduce,
+  &cs_algo_reduce_bcast_allreduce,
+  &cs_algo_twotier_allreduce,
+  &cs_algo_pairwise_alltoall,
+  &cs_algo_bruck_alltoall,
+  &cs_algo_linear_alltoall,
+  &cs_algo_dissemination_barrier,
 };
 
 size_t cs_coll_algo_count(void) { return sizeof algos / sizeof algos[0]; }

@@ -51,6 +51,8 @@ int32_t tt_tag(const cs_sched_params *prm, int step, int64_t seg, int64_t pair)
   return (int32_t)(((int64_t)step * segs + seg) * pairs + pair);
 }
 
+int64_t tt_tag_span(const cs_sched_params *prm) { return TT_STEPS * tag_seg_span(prm) * tag_pair_span(prm); }
+
 bool tt_check_tags(const cs_sched_params *prm, const char *algo, GError **err)
 {
   if ((double)TT_STEPS * (double)tag_seg_span(prm) * (double)tag_pair_span(prm) <= (double)INT32_MAX)

@@ -64,6 +64,8 @@ int64_t tt_units_per_rank(const cs_sched_params *prm);
 int32_t tt_tag(const cs_sched_params *prm, int step, int64_t seg, int64_t pair);
 /* plan(): fail (naming the algorithm) if the tags of this shape overflow int32. */
 bool tt_check_tags(const cs_sched_params *prm, const char *algo, GError **err);
+/* Every tag the two-tier algorithms use on prm's shape is below this. */
+int64_t tt_tag_span(const cs_sched_params *prm);
 
 /* ---- units ---- */
 /* The blocks of every rank of supernode s (per-rank layout, also the

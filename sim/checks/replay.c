@@ -320,18 +320,33 @@ static bool run_rank(replay *R, int64_t rank)
 
 /* ---- start and end states ---- */
 
+/* The units rank r starts with, for data collectives (empty if none). */
+static cs_units initial(const replay *R, int64_t r)
+{
+  switch (R->prm->coll) {
+  case CS_COLL_SCATTER:
+  case CS_COLL_BCAST:
+    return r == R->prm->root ? cs_units_all(R->prm) : cs_units_range(0, 0);
+  case CS_COLL_GATHER:
+  case CS_COLL_ALLGATHER:
+  case CS_COLL_BARRIER: /* its token */
+    return cs_units_block(R->prm, r);
+  case CS_COLL_ALLTOALL: /* its p blocks, one for every destination */
+    return cs_units_row(R->prm, r);
+  default:
+    return cs_units_all(R->prm);
+  }
+}
+
 static void initial_state(replay *R)
 {
-  cs_coll c = R->prm->coll;
   for (int64_t r = 0; r < R->p; r++) {
     if (R->reduction) {
       for (int64_t u = 0; u < R->nunits; u++)
         *sum_of(R, r, u) = (partial){1, R->weight[r]};
       continue;
     }
-    if ((c == CS_COLL_SCATTER || c == CS_COLL_BCAST) && r != R->prm->root)
-      continue;
-    cs_units mine = (c == CS_COLL_GATHER || c == CS_COLL_ALLGATHER) ? cs_units_block(R->prm, r) : cs_units_all(R->prm);
+    cs_units mine = initial(R, r);
     for (int64_t i = 0; i < cs_units_count(mine); i++)
       give(R, r, unit_at(R, mine, i));
   }
@@ -343,11 +358,12 @@ static cs_units required(const replay *R, int64_t r)
   switch (R->prm->coll) {
   case CS_COLL_SCATTER:
   case CS_COLL_REDUCE_SCATTER:
+  case CS_COLL_ALLTOALL: /* the block (s -> r) of every s */
     return cs_units_block(R->prm, r);
   case CS_COLL_GATHER:
   case CS_COLL_REDUCE:
     return r == R->prm->root ? cs_units_all(R->prm) : cs_units_range(0, 0);
-  default:
+  default: /* bcast, allgather, allreduce, barrier (every token) */
     return cs_units_all(R->prm);
   }
 }

@@ -31,7 +31,8 @@ typedef struct coll_opts {
   bool list, models, links, timed, verify, list_columns;
 } coll_opts;
 
-static const char *const coll_names[] = {"scatter", "gather", "bcast", "allgather", "reduce-scatter", "reduce", NULL};
+static const char *const coll_names[] = {"scatter", "gather",    "bcast",    "allgather", "reduce-scatter",
+                                         "reduce",  "allreduce", "alltoall", "barrier",   NULL};
 
 static void list_algorithms(void)
 {
@@ -42,8 +43,8 @@ static void list_algorithms(void)
       if (a->coll == (cs_coll)c)
         printf("%-15s %-22s %s\n", cs_coll_name(a->coll), a->name, a->summary);
     }
-  printf("\nscatter, gather, allgather and reduce-scatter take --block (data per rank); bcast and reduce take "
-         "--bytes (whole buffer).\n");
+  printf("\nscatter, gather, allgather and reduce-scatter take --block (data per rank), alltoall --block (data per "
+         "pair of ranks); bcast, reduce and allreduce take --bytes (whole buffer); barrier takes no size.\n");
 }
 
 /* --list --models: each algorithm's cost formula as a Markdown table (the
@@ -76,7 +77,7 @@ static const cs_coll_algo *find_algo(const char *coll, const char *algo, GError 
 {
   cs_coll c;
   if (!cs_coll_from_name(coll, &c)) {
-    cs_input_error(err, "unknown collective '%s' (scatter, gather, bcast, allgather, reduce-scatter, reduce)", coll);
+    cs_input_error(err, "unknown collective '%s' (%s)", coll, cs_coll_names());
     return NULL;
   }
   const cs_coll_algo *a = cs_coll_algo_find(c, algo);
@@ -91,17 +92,24 @@ static const cs_coll_algo *find_algo(const char *coll, const char *algo, GError 
 static bool one_item(const coll_opts *o, cs_coll_item *it, GError **err)
 {
   if (!o->coll)
-    return cs_input_error(err, "--coll is required (scatter, gather, bcast, allgather, reduce-scatter, reduce)");
+    return cs_input_error(err, "--coll is required (%s)", cs_coll_names());
   if (!o->algo)
     return cs_input_error(err, "--algo is required (see collsim collective --list)");
   if (!(it->algo = find_algo(o->coll, o->algo, err)))
     return false;
+  if (!cs_coll_sized(it->algo->coll)) {
+    if (o->block || o->bytes)
+      return cs_input_error(err, "%s moves no data: it takes neither --block nor --bytes", o->coll);
+    return true;
+  }
   bool per_rank = cs_coll_per_rank(it->algo->coll);
   const char *want = per_rank ? "--block" : "--bytes", *other = per_rank ? "--bytes" : "--block";
   uint64_t given = per_rank ? o->block : o->bytes;
+  const char *what = it->algo->coll == CS_COLL_ALLTOALL ? "data per pair of ranks"
+                     : per_rank                           ? "data per rank"
+                                                          : "the whole buffer";
   if ((per_rank ? o->bytes : o->block) != 0)
-    return cs_input_error(err, "%s takes %s (%s), not %s", o->coll, want, per_rank ? "data per rank" : "the whole buffer",
-                       other);
+    return cs_input_error(err, "%s takes %s (%s), not %s", o->coll, want, what, other);
   if (!given)
     return cs_input_error(err, "%s needs %s SIZE, e.g. %s %s", o->coll, want, want, per_rank ? "64KiB" : "1GiB");
   it->size = given;
@@ -131,13 +139,16 @@ static bool read_batch(const char *path, GArray *items, GError **err)
         w[n - 1] = f[j];
     cs_coll_item it = {0};
     char *where = g_strdup_printf("%s line %d", path, i + 1);
-    if (n != 0 && n != 3)
-      ok = cs_input_error(err, "%s: expected COLL ALGO SIZE", where);
-    else if (n == 3 && !(it.algo = find_algo(w[0], w[1], &e)))
+    if (n == 1 || n > 3)
+      ok = cs_input_error(err, "%s: expected COLL ALGO SIZE (barrier: COLL ALGO)", where);
+    else if (n >= 2 && !(it.algo = find_algo(w[0], w[1], &e)))
       ok = cs_input_error(err, "%s: %s", where, e->message);
+    else if (n >= 2 && (n == 3) != cs_coll_sized(it.algo->coll))
+      ok = cs_input_error(err, "%s: %s", where,
+                          n == 3 ? "barrier takes no SIZE" : "expected COLL ALGO SIZE (barrier: COLL ALGO)");
     else if (n == 3 && !cs_parse_size(where, w[2], 1, 0 - (uint64_t)1, &it.size, err))
       ok = false;
-    else if (n == 3)
+    else if (n >= 2)
       g_array_append_val(items, it);
     g_clear_error(&e);
     g_free(where);
@@ -246,14 +257,15 @@ int cs_collective_main(int argc, char **argv)
       {"list-columns", 0, CS_OPT_FLAG, &o.list_columns, NULL, CS_LIST_COLUMNS_HELP, 0, 0, 0, 0, NULL},
       {"models", 0, CS_OPT_FLAG, &o.models, NULL,
        "with --list: each algorithm's cost model formula (the README's table)", 0, 0, 0, 0, NULL},
-      {"coll", 'c', CS_OPT_CHOICE, &o.coll, "NAME", "scatter, gather, bcast, allgather, reduce-scatter, reduce", 0,
+      {"coll", 'c', CS_OPT_CHOICE, &o.coll, "NAME",
+       "scatter, gather, bcast, allgather, reduce-scatter, reduce, allreduce, alltoall, barrier", 0,
        0, 0, 0, coll_names},
       {"algo", 'a', CS_OPT_STRING, &o.algo, "NAME", "algorithm (see --list)", 0, 0, 0, 0, NULL},
-      {"block", 0, CS_OPT_SIZE, &o.block, "SIZE", "data per rank (scatter, gather, allgather, reduce-scatter), "
-       "e.g. 64KiB", 1, 0, 0, 0, NULL},
-      {"bytes", 0, CS_OPT_SIZE, &o.bytes, "SIZE", "whole buffer (bcast, reduce), e.g. 1GiB", 1, 0, 0, 0, NULL},
+      {"block", 0, CS_OPT_SIZE, &o.block, "SIZE", "data per rank (scatter, gather, allgather, reduce-scatter), per "
+       "pair of ranks (alltoall), e.g. 64KiB", 1, 0, 0, 0, NULL},
+      {"bytes", 0, CS_OPT_SIZE, &o.bytes, "SIZE", "whole buffer (bcast, reduce, allreduce), e.g. 1GiB", 1, 0, 0, 0, NULL},
       {"batch", 0, CS_OPT_PATH_IN, &o.batch, "FILE", "untimed runs on one platform, one \"COLL ALGO SIZE\" per "
-       "line", 0, 0, 0, 0, NULL},
+       "line (barrier: \"COLL ALGO\")", 0, 0, 0, 0, NULL},
       {"script", 0, CS_OPT_PATH_IN, &o.script, "FILE", "--algo script: the tree script (YAML, seed 002)", 0, 0, 0,
        0, NULL},
       {"links", 0, CS_OPT_FLAG, &o.links, NULL, "route the traffic: links used, min/max/total bytes per tier", 0, 0,

@@ -139,8 +139,9 @@ const char *const cs_cost_legend[] = {
     "BL: seconds per byte of the link on every route between two supernodes (their L2 link), shared by all their "
     "messages at once",
     "g: seconds per byte combined by a reducing receive (--gamma), exactly what the timed run charges",
-    "p ranks = sn supernodes x nps nodes x cpn cores; n bytes in all (bcast, reduce: the buffer; the others: p "
-    "blocks), b = n/p; L = ceil(log2 p)",
+    "p ranks = sn supernodes x nps nodes x cpn cores; n bytes in all (bcast, reduce, allreduce: the buffer; "
+    "alltoall: p^2 blocks, one per pair of ranks; the others: p blocks), b = n/p (alltoall: n/p^2, the bytes per "
+    "pair); L = ceil(log2 p)",
     "a(x), B(x): a and B at the level of ranks x (or x apart); msg(x, m) = o + a(x) + m*B(x): one message of m bytes",
     "fan_X(k, m) = k*o_send + a_X + max(m*B_X, k*m*Bp, m*BL) + o_recv: a node sends k messages of m bytes at once "
     "to nodes at level X (0, 1, 2, g); fanin_X(k, m): receives them (o_send + ... + k*o_recv); xchg_X(k, m): "

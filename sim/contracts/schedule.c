@@ -6,8 +6,8 @@
 
 G_DEFINE_QUARK(collsim-schedule-error, cs_sched_error)
 
-static const char *const coll_names[CS_NCOLLS] = {"scatter",   "gather",         "bcast",
-                                                  "allgather", "reduce-scatter", "reduce"};
+static const char *const coll_names[CS_NCOLLS] = {"scatter",   "gather",    "bcast",    "allgather", "reduce-scatter",
+                                                  "reduce",    "allreduce", "alltoall", "barrier"};
 
 const char *cs_coll_name(cs_coll c) { return (unsigned)c < CS_NCOLLS ? coll_names[c] : "?"; }
 
@@ -21,9 +21,36 @@ bool cs_coll_from_name(const char *name, cs_coll *out)
   return false;
 }
 
-bool cs_coll_is_reduction(cs_coll c) { return c == CS_COLL_REDUCE_SCATTER || c == CS_COLL_REDUCE; }
+const char *cs_coll_names(void)
+{
+  static char *joined;
+  if (!joined) {
+    const char *names[CS_NCOLLS + 1] = {NULL};
+    for (int c = 0; c < CS_NCOLLS; c++)
+      names[c] = coll_names[c];
+    joined = g_strjoinv(", ", (char **)names);
+  }
+  return joined;
+}
 
-bool cs_coll_per_rank(cs_coll c) { return c != CS_COLL_BCAST && c != CS_COLL_REDUCE; }
+bool cs_coll_is_reduction(cs_coll c)
+{
+  return c == CS_COLL_REDUCE_SCATTER || c == CS_COLL_REDUCE || c == CS_COLL_ALLREDUCE;
+}
+
+bool cs_coll_per_rank(cs_coll c)
+{
+  return c != CS_COLL_BCAST && c != CS_COLL_REDUCE && c != CS_COLL_ALLREDUCE && c != CS_COLL_BARRIER;
+}
+
+bool cs_coll_sized(cs_coll c) { return c != CS_COLL_BARRIER; }
+
+/* Ranks whose data a unit index counts in: p for per-rank collectives,
+ * p^2 (pairs) for alltoall. */
+static int64_t unit_owners(const cs_sched_params *prm)
+{
+  return prm->coll == CS_COLL_ALLTOALL ? prm->p * prm->p : prm->p;
+}
 
 /* ---- unit sets ---- */
 
@@ -45,6 +72,21 @@ cs_units cs_units_blocks(const cs_sched_params *prm, int64_t r0, int64_t count)
 }
 
 cs_units cs_units_all(const cs_sched_params *prm) { return cs_units_range(0, prm->nunits); }
+
+int64_t cs_pair_index(int64_t p, int64_t s, int64_t d) { return d * p + cs_mod(d - s, p); }
+
+cs_units cs_units_pair(const cs_sched_params *prm, int64_t s, int64_t d)
+{
+  int64_t m = prm->nunits / (prm->p * prm->p);
+  return cs_units_range(cs_pair_index(prm->p, s, d) * m, m);
+}
+
+/* Pair (s, s+o) has index (s+o mod p)*p + o = s*p + o*(p+1) mod p^2. */
+cs_units cs_units_row(const cs_sched_params *prm, int64_t s)
+{
+  int64_t p = prm->p, m = prm->nunits / (p * p);
+  return cs_units_strided(s * p * m, m, (p + 1) * m, p);
+}
 
 int64_t cs_units_count(cs_units u) { return u.len > 0 && u.runs > 0 ? u.len * u.runs : 0; }
 
@@ -75,7 +117,7 @@ static void spread(const cs_sched_params *prm, uint64_t *total, int64_t *count)
 {
   if (cs_coll_per_rank(prm->coll)) {
     *total = prm->block;
-    *count = units_per_rank(prm);
+    *count = prm->nunits / unit_owners(prm);
   } else {
     *total = prm->bytes;
     *count = prm->nunits;
@@ -317,19 +359,21 @@ bool cs_sched_setup_script(cs_sched_params *prm, const cs_coll_algo *a, const cs
     return false;
   }
   if (cs_coll_per_rank(a->coll)) {
-    if (size > UINT64_MAX / (uint64_t)tt->p) {
-      g_set_error(err, CS_SCHED_ERROR, 1, "%s: %llu bytes per rank x p = %lld exceeds 2^64-1 bytes",
-                  cs_coll_name(a->coll), (unsigned long long)size, (long long)tt->p);
+    uint64_t owners = (uint64_t)unit_owners(prm); /* p^2 < 2^63: p is below 2^31 */
+    if (size > UINT64_MAX / owners) {
+      g_set_error(err, CS_SCHED_ERROR, 1, "%s: %llu bytes per %s x %llu exceeds 2^64-1 bytes", cs_coll_name(a->coll),
+                  (unsigned long long)size, a->coll == CS_COLL_ALLTOALL ? "pair" : "rank",
+                  (unsigned long long)owners);
       return false;
     }
     prm->block = size;
-    prm->bytes = size * (uint64_t)tt->p;
-  } else {
+    prm->bytes = size * owners;
+  } else if (cs_coll_sized(a->coll)) {
     prm->bytes = size;
   }
   if (!a->plan(prm, err))
     return false;
-  if (prm->nunits < 1 || (cs_coll_per_rank(a->coll) && prm->nunits % prm->p != 0)) {
+  if (prm->nunits < 1 || (cs_coll_per_rank(a->coll) && prm->nunits % unit_owners(prm) != 0)) {
     g_set_error(err, CS_SCHED_ERROR, 1, "%s %s: internal error: plan chose %lld units for p = %lld",
                 cs_coll_name(a->coll), a->name, (long long)prm->nunits, (long long)prm->p);
     return false;

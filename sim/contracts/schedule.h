@@ -12,8 +12,14 @@
  * DATA UNITS.  The buffer of a collective is cut into `nunits` units, chosen
  * by the algorithm's plan().  For scatter, gather, allgather and
  * reduce-scatter nunits is a multiple m of p, and rank r's block (the data it
- * contributes or must end with) is units [r*m, (r+1)*m).  For bcast and reduce
- * any nunits >= 1 will do (the whole buffer).  Unit sizes: see cs_unit_bytes.
+ * contributes or must end with) is units [r*m, (r+1)*m).  For bcast, reduce
+ * and allreduce any nunits >= 1 will do (the whole buffer).  For alltoall
+ * nunits = m p^2: the block that rank s sends rank d is the m units of pair
+ * index d*p + (d - s mod p) (cs_units_pair), so rank d's block (what it
+ * must end with, cs_units_block) is units [d*m*p, (d+1)*m*p), and rank s's
+ * p blocks (what it starts with, cs_units_row) are one strided set.  For
+ * barrier nunits = p tokens of 0 bytes, token r being rank r's block.
+ * Unit sizes: see cs_unit_bytes.
  *
  * WHAT EACH COLLECTIVE STARTS WITH AND MUST END WITH (the replay checks it):
  *   scatter        root holds every unit       -> rank r holds its block
@@ -23,6 +29,14 @@
  *   reduce-scatter every rank holds its own contribution to every unit
  *                                               -> rank r holds its block, summed over all p ranks
  *   reduce         idem                        -> root holds every unit, summed over all p ranks
+ *   allreduce      idem                        -> every rank holds every unit, summed over all p ranks
+ *   alltoall       rank s holds its p blocks (s -> d), one for every d (its own included)
+ *                                               -> rank d holds the block (s -> d) of every s
+ *   barrier        rank r holds its token      -> every rank holds every token
+ * A barrier moves no bytes: its tokens are 0-byte units that travel only
+ * inside messages, so a rank that ends holding every token has heard, at
+ * least transitively, from every other rank before it finished (a rank's
+ * holdings change only by its own receives).
  * A rank may send only units it holds.  In reductions a send carries the
  * sender's current partial sums; CS_OP_RECV_REDUCE adds the received partial
  * sums into the receiver's (a contribution counted twice is an error), and
@@ -56,15 +70,23 @@ typedef enum {
   CS_COLL_ALLGATHER,
   CS_COLL_REDUCE_SCATTER,
   CS_COLL_REDUCE,
+  CS_COLL_ALLREDUCE,
+  CS_COLL_ALLTOALL,
+  CS_COLL_BARRIER,
   CS_NCOLLS
 } cs_coll;
 
-const char *cs_coll_name(cs_coll c);  /* "scatter", ..., "reduce-scatter", "reduce" */
+const char *cs_coll_name(cs_coll c);  /* "scatter", ..., "reduce", "allreduce", "alltoall", "barrier" */
 bool cs_coll_from_name(const char *name, cs_coll *out);
-bool cs_coll_is_reduction(cs_coll c); /* reduce-scatter, reduce */
+/* The names joined by ", " in cs_coll order (for messages and help). */
+const char *cs_coll_names(void);
+bool cs_coll_is_reduction(cs_coll c); /* reduce-scatter, reduce, allreduce */
 /* Collectives whose size is given per rank (--block): scatter, gather,
- * allgather, reduce-scatter.  The others take the whole buffer (--bytes). */
+ * allgather, reduce-scatter, and alltoall (bytes per (source, destination)
+ * pair).  The others take the whole buffer (--bytes), but barrier. */
 bool cs_coll_per_rank(cs_coll c);
+/* Collectives that take a size: all but barrier (which moves 0 bytes). */
+bool cs_coll_sized(cs_coll c);
 
 /* What one run of a schedule is about. */
 typedef struct cs_sched_params {
@@ -72,8 +94,9 @@ typedef struct cs_sched_params {
   const cs_two_tier *tt; /* sn, nps, cpn, the L2 wiring (gateway/landing), the rank mapping */
   int64_t p;          /* ranks = sn * nps * cpn */
   int64_t root;       /* 0: the paper's root (core 0 of node 0 of supernode 0) */
-  uint64_t block;     /* per-rank collectives: bytes of one rank's block */
-  uint64_t bytes;     /* whole buffer: block * p, or the bcast/reduce buffer */
+  uint64_t block;     /* per-rank collectives: bytes of one rank's block; alltoall: of one pair's */
+  uint64_t bytes;     /* whole buffer: block * p (alltoall: block * p^2), the bcast/reduce/allreduce buffer,
+                         0 for barrier */
   int64_t nunits;     /* chosen by the algorithm's plan() */
   const struct cs_tree_script *script; /* the "script" algorithms: the tree script, loaded and checked */
 } cs_sched_params;
@@ -100,12 +123,18 @@ cs_units cs_units_block(const cs_sched_params *prm, int64_t r);
 cs_units cs_units_blocks(const cs_sched_params *prm, int64_t r0, int64_t count);
 /* Every unit. */
 cs_units cs_units_all(const cs_sched_params *prm);
+/* Alltoall: the units of the block rank s sends rank d, and the p blocks
+ * rank s starts with (its "row": the pairs (s, s+o) for o = 0 .. p-1). */
+int64_t cs_pair_index(int64_t p, int64_t s, int64_t d); /* d*p + (d - s mod p), s and d in [0, p) */
+cs_units cs_units_pair(const cs_sched_params *prm, int64_t s, int64_t d);
+cs_units cs_units_row(const cs_sched_params *prm, int64_t s);
 int64_t cs_units_count(cs_units u);
 bool cs_units_equal(cs_units a, cs_units b); /* same descriptor after normalising */
 
 /* Size of unit u: per-rank collectives spread the block over its m units
- * (the first block % m units of a block get one byte more); bcast and reduce
- * spread the buffer over all units the same way. */
+ * (the first block % m units of a block get one byte more; alltoall: a
+ * pair's block over its m units); bcast, reduce and allreduce spread the
+ * buffer over all units the same way; a barrier's units have 0 bytes. */
 uint64_t cs_unit_bytes(const cs_sched_params *prm, int64_t u);
 uint64_t cs_units_bytes(const cs_sched_params *prm, cs_units u);
 /* Do all units have the same size? (lets consumers multiply instead of add) */
@@ -201,8 +230,9 @@ const cs_coll_algo *cs_coll_algo_at(size_t i);
 const cs_coll_algo *cs_coll_algo_find(cs_coll c, const char *name);
 
 /* Fill prm (coll, tt, p, root 0, block/bytes) and run the algorithm's plan.
- * size = block for per-rank collectives, whole buffer otherwise.  Checks
- * that the total of bytes fits 64 bits and the mapping suits the algorithm. */
+ * size = block for per-rank collectives, whole buffer otherwise, ignored for
+ * barrier.  Checks that the total of bytes fits 64 bits and the mapping
+ * suits the algorithm. */
 bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size,
                     GError **err);
 /* The same for the "script" algorithms, with their tree script. */

@@ -86,7 +86,7 @@ static const cs_column columns[] = {
     [K_CPN] = {"cpn", CS_COL_INT, NULL, "ranks", NULL, CS_COL_NO_CSV, "ranks (cores) per node"},
     [K_SIZE] = {"size", CS_COL_INT, NULL, "bytes", NULL, CS_COL_KEY, "the message size (see size_is)"},
     [K_SIZE_IS] = {"size_is", CS_COL_TEXT, NULL, "", NULL, CS_COL_NO_CSV,
-                   "block: size is each rank's block; bytes: the whole message"},
+                   "block: size is each rank's block (alltoall: each pair's); bytes: the whole message; none: barrier"},
     [K_MESSAGES] = {"messages", CS_COL_INT, NULL, "messages", NULL, 0, "messages of the pattern"},
     [K_BYTES] = {"bytes", CS_COL_INT, NULL, "bytes", NULL, 0, "bytes of the pattern"},
     [K_MAX_MESSAGE] = {"max_message_bytes", CS_COL_INT, NULL, "bytes", NULL, CS_COL_NO_CSV, "largest message"},
@@ -481,7 +481,8 @@ static cs_record *make_record(const run_state *R)
   cs_col_i64(r, &columns[K_NPS], R->S->tt.nps);
   cs_col_i64(r, &columns[K_CPN], R->S->tt.cpn);
   cs_col_u64(r, &columns[K_SIZE], R->it->size);
-  cs_col_str(r, &columns[K_SIZE_IS], cs_coll_per_rank(R->it->algo->coll) ? "block" : "bytes");
+  cs_coll coll = R->it->algo->coll;
+  cs_col_str(r, &columns[K_SIZE_IS], !cs_coll_sized(coll) ? "none" : cs_coll_per_rank(coll) ? "block" : "bytes");
   cs_col_u64(r, &columns[K_MESSAGES], R->pattern.messages);
   cs_col_u64(r, &columns[K_BYTES], R->pattern.bytes);
   cs_col_u64(r, &columns[K_MAX_MESSAGE], R->pattern.max_message_bytes);

@@ -48,7 +48,7 @@ START_TEST(bad_inputs)
   expect_bad("percs", "--net", "percs:4,4", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
   expect_bad("net", "--net", "torus:4,4,4", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
   expect_bad("net", "--net", "percs:4,0,2", "--coll", "scatter", "--algo", "binomial", "--block", "1KiB", NULL);
-  expect_bad("unknown value 'alltoall'", "--net", "percs:4,4,2", "--coll", "alltoall", "--algo", "binomial", "--block",
+  expect_bad("unknown value 'alltoallv'", "--net", "percs:4,4,2", "--coll", "alltoallv", "--algo", "bruck", "--block",
              "1KiB", NULL);
   expect_bad("unknown algorithm", "--net", "percs:4,4,2", "--coll", "scatter", "--algo", "ring", "--block", "1KiB",
              NULL);
@@ -62,6 +62,18 @@ START_TEST(bad_inputs)
   expect_bad("--frobnicate", "--net", "percs:4,4,2", "--frobnicate", NULL);
   expect_bad("at least that many bytes", "--net", "percs:3,2,2", "--coll", "reduce", "--algo", "rabenseifner",
              "--bytes", "7", NULL);
+  /* the new kinds: a shape the algorithm cannot run, and their sizes */
+  expect_bad("needs at least that many bytes", "--net", "percs:3,2,2", "--coll", "allreduce", "--algo",
+             "rabenseifner", "--bytes", "7", NULL);
+  expect_bad("needs at least that many bytes", "--net", "percs:3,2,2", "--coll", "allreduce", "--algo",
+             "reduce-bcast", "--bytes", "7", NULL);
+  expect_bad("assumes ranks mapped to nodes in order", "--net", "smp:3x2@100", "--coll",
+             "allreduce", "--algo", "two-tier", "--bytes", "1KiB", NULL);
+  expect_bad("--block", "--net", "percs:4,4,2", "--coll", "alltoall", "--algo", "pairwise", "--bytes", "1KiB", NULL);
+  expect_bad("--bytes", "--net", "percs:4,4,2", "--coll", "allreduce", "--algo", "ring", "--block", "1KiB", NULL);
+  expect_bad("neither --block nor --bytes", "--net", "percs:4,4,2", "--coll", "barrier", "--algo", "dissemination",
+             "--bytes", "1KiB", NULL);
+  expect_bad("unknown algorithm", "--net", "percs:4,4,2", "--coll", "barrier", "--algo", "ring", NULL);
   expect_bad("--models has no effect here: it applies only with --list", "--models", NULL);
 }
 END_TEST
@@ -73,7 +85,8 @@ START_TEST(list_names_everything)
   ck_assert_int_eq(r.exit_status, 0);
   const char *names[] = {"scatter", "gather", "bcast", "allgather", "reduce-scatter", "reduce", "binomial",
                          "vandegeijn", "ring", "recursive-doubling", "pairwise", "rabenseifner", "two-tier",
-                         "two-tier-base"};
+                         "two-tier-base", "allreduce", "alltoall", "barrier", "reduce-bcast", "bruck",
+                         "linear", "dissemination"};
   for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
     ck_assert_msg(strstr(r.out, names[i]) != NULL, "--list lacks %s", names[i]);
   ck_assert(strstr(r.out, "not implemented") == NULL);
@@ -135,9 +148,10 @@ static gint64 csv_network_bytes(const char *csv)
   return sum;
 }
 
-static const char *size_option(const char *coll)
+/* The size option of a collective (NULL: barrier, which takes none). */
+static const char *size_option(cs_coll c)
 {
-  return strcmp(coll, "bcast") == 0 || strcmp(coll, "reduce") == 0 ? "--bytes" : "--block";
+  return !cs_coll_sized(c) ? NULL : cs_coll_per_rank(c) ? "--block" : "--bytes";
 }
 
 /* The 8-way tree script of experiments/ (n = 32; g_free it). */
@@ -155,9 +169,12 @@ static void run_algo(harness_result *r, const char *net, size_t a, gboolean time
   const char *coll = cs_coll_name(algo->coll);
   char *script = script_path();
   gboolean scripted = strcmp(algo->name, "script") == 0;
-  harness_runl(r, "collective", "--net", net, "--coll", coll, "--algo", algo->name, size_option(coll), "1000",
-               "--per-link", path, timed ? "--timed" : "--links", "--format", "json", "-q",
-               scripted ? "--script" : NULL, script, NULL);
+  const char *size = size_option(algo->coll);
+  const char *args[] = {"collective", "--net", net, "--coll", coll, "--algo", algo->name, "--per-link", path,
+                        timed ? "--timed" : "--links", "--format", "json", "-q",
+                        scripted ? "--script" : size, scripted ? script : "1000", scripted ? size : NULL, "1000",
+                        NULL};
+  harness_run(r, args);
   ck_assert_msg(r->exit_status == 0, "%s %s%s: %s", coll, algo->name, timed ? " timed" : "", r->err);
   g_free(script);
 }

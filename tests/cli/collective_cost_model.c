@@ -13,8 +13,9 @@
  *   percs:4,4,1        4 supernodes of 4 single-core nodes, a link for each
  *                      pair of nodes and of supernodes: the two tiers, a
  *                      supernode's L2 link shared by its shifts and exchanges.
- * Sizes: a block of 8 bytes (latency) and of 256 KiB (bandwidth) per rank;
- * bcast and reduce take p blocks.  Overheads 0 (collsim collective's
+ * Sizes: a block of 8 bytes (latency) and of 256 KiB (bandwidth) per rank
+ * (alltoall: per pair of ranks); bcast, reduce and allreduce take p blocks,
+ * barrier none.  Overheads 0 (collsim collective's
  * default), and on percs:1,32,1 also --o-send 1us --o-recv 2us.  The
  * "script" algorithms run the linear tree (collsim tree-script --from linear)
  * for the shape's p.  FACTOR 1.5: measured sim/model 0.77 to 1.24.
@@ -102,8 +103,9 @@ static timed run_timed(const cs_coll_algo *a, const run_case *c)
   snprintf(size, sizeof size, "%lld", per_rank ? c->block : c->block * c->s->p);
   GPtrArray *args = g_ptr_array_new();
   const char *fixed[] = {"collective", "--net", c->s->spec, "--coll", cs_coll_name(a->coll), "--algo", a->name,
-                         per_rank ? "--block" : "--bytes", size, "--timed", "--format", "json", "-q"};
-  for (size_t i = 0; i < G_N_ELEMENTS(fixed); i++)
+                         "--timed", "--format", "json", "-q", per_rank ? "--block" : "--bytes", size};
+  size_t nfixed = G_N_ELEMENTS(fixed) - (cs_coll_sized(a->coll) ? 0 : 2); /* barrier: no size */
+  for (size_t i = 0; i < nfixed; i++)
     g_ptr_array_add(args, (char *)fixed[i]);
   const char *extra[] = {"--o-send", "1us", "--o-recv", "2us"};
   for (size_t i = 0; c->overheads && i < G_N_ELEMENTS(extra); i++)

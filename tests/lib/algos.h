@@ -35,6 +35,15 @@ static inline const cs_coll_algo *test_algo(cs_coll c, const char *name)
 #define ALGO_twotier_allgather test_algo(CS_COLL_ALLGATHER, "two-tier")
 #define ALGO_twotier_reduce_scatter test_algo(CS_COLL_REDUCE_SCATTER, "two-tier")
 #define ALGO_twotier_reduce test_algo(CS_COLL_REDUCE, "two-tier")
+#define ALGO_recursive_doubling_allreduce test_algo(CS_COLL_ALLREDUCE, "recursive-doubling")
+#define ALGO_rabenseifner_allreduce test_algo(CS_COLL_ALLREDUCE, "rabenseifner")
+#define ALGO_ring_allreduce test_algo(CS_COLL_ALLREDUCE, "ring")
+#define ALGO_reduce_bcast_allreduce test_algo(CS_COLL_ALLREDUCE, "reduce-bcast")
+#define ALGO_twotier_allreduce test_algo(CS_COLL_ALLREDUCE, "two-tier")
+#define ALGO_pairwise_alltoall test_algo(CS_COLL_ALLTOALL, "pairwise")
+#define ALGO_bruck_alltoall test_algo(CS_COLL_ALLTOALL, "bruck")
+#define ALGO_linear_alltoall test_algo(CS_COLL_ALLTOALL, "linear")
+#define ALGO_dissemination_barrier test_algo(CS_COLL_BARRIER, "dissemination")
 
 /* A LAM tree script for p ranks (one node per rank), for the "script"
  * algorithms; kept until the next call with another p. */
@@ -55,8 +64,9 @@ static inline const cs_tree_script *test_script(int64_t p)
 
 /* cs_sched_setup, giving the "script" algorithms a script.  A refusal must
  * have one of the reasons an algorithm may give on a small shape: too few
- * bytes for Rabenseifner's pieces, or a spread mapping for an algorithm that
- * needs the in-order one; anything else fails the test. */
+ * bytes for Rabenseifner's pieces (its reduce and allreduce, and the
+ * reduce-bcast allreduce built on its reduce), or a spread mapping for an
+ * algorithm that needs the in-order one; anything else fails the test. */
 static inline bool test_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size)
 {
   GError *e = NULL;
@@ -64,7 +74,8 @@ static inline bool test_setup(cs_sched_params *prm, const cs_coll_algo *a, const
   bool ok = script ? cs_sched_setup_script(prm, a, tt, size, test_script(tt->p), &e)
                    : cs_sched_setup(prm, a, tt, size, &e);
   if (!ok) {
-    bool allowed = (strstr(a->name, "rabenseifner") && size < (uint64_t)tt->p) ||
+    bool pieces = strstr(a->name, "rabenseifner") || strcmp(a->name, "reduce-bcast") == 0;
+    bool allowed = (pieces && size < (uint64_t)tt->p) ||
                    (a->needs_in_order && !cs_tt_in_order(tt));
     ck_assert_msg(allowed, "%s %s refuses p = %lld, size %llu: %s", cs_coll_name(a->coll), a->name,
                   (long long)tt->p, (unsigned long long)size, e ? e->message : "?");
