@@ -12,7 +12,7 @@
 #   bench/eta.sh            all runs (about 10 minutes on 2 cores)
 #   bench/eta.sh --quick    the three runs under 10 s
 #   bench/eta.sh --issue    issue 15's own runs, three times each (about 3 minutes):
-#                           README's timed bcast and the comm-split of 32,768 ranks
+#                           the timed bcast (then the README's; docs/commands.md) and the comm-split of 32,768 ranks
 #
 # Environment: COLLSIM (default ./collsim).  Run it on a quiet machine.
 # Exit status: 0 printed (whatever the verdicts); 1 a run failed; 2 bad
@@ -97,7 +97,7 @@ run() {
 }
 
 if [ $mode = issue ]; then
-  # Issue 15, item 4: "a 3-second timed bcast" (README's example) and the
+  # Issue 15, item 4: "a 3-second timed bcast" (then the README's example, now docs/commands.md's) and the
   # comm-split whose first line said "ETA 52d23h"; repeated, as one run on a
   # 2-core machine is not proof.
   for i in 1 2 3; do

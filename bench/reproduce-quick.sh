@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How long each reproduction's --quick subset takes (README's table of
+# How long each reproduction's --quick subset takes (docs/performance.md's table of
 # targets): `collsim reproduce TARGET --quick -q --out DIR` under
 # /usr/bin/time, one target at a time, each into a fresh folder that is
 # removed afterwards; the exit status beside it (0: everything made matches

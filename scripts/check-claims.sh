@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks the run-derived numbers and comparisons written by hand in the
-# documents (README, the results' Differences sections) against the files
+# documents (README.md, docs/*.md, the results' Differences sections) against the files
 # they come from, as listed in tests/repro/docs-claims.txt.
 #
 #   scripts/check-claims.sh [--map results/seedNNN=DIR] [--doc FILE=COPY] [--only FILE] [--claims FILE]

@@ -47,8 +47,8 @@ static void list_algorithms(void)
          "pair of ranks); bcast, reduce and allreduce take --bytes (whole buffer); barrier takes no size.\n");
 }
 
-/* --list --models: each algorithm's cost formula as a Markdown table (the
- * README's), then the symbols. */
+/* --list --models: each algorithm's cost formula as a Markdown table
+ * (docs/cost-models.md), then the symbols. */
 static void list_models(void)
 {
   printf("| collective | algorithm | cost model (seconds) |\n|---|---|---|\n");
@@ -256,7 +256,7 @@ int cs_collective_main(int argc, char **argv)
       {"list", 0, CS_OPT_FLAG, &o.list, NULL, "list collectives and algorithms and exit", 0, 0, 0, 0, NULL},
       {"list-columns", 0, CS_OPT_FLAG, &o.list_columns, NULL, CS_LIST_COLUMNS_HELP, 0, 0, 0, 0, NULL},
       {"models", 0, CS_OPT_FLAG, &o.models, NULL,
-       "with --list: each algorithm's cost model formula (the README's table)", 0, 0, 0, 0, NULL},
+       "with --list: each algorithm's cost model formula (docs/cost-models.md)", 0, 0, 0, 0, NULL},
       {"coll", 'c', CS_OPT_CHOICE, &o.coll, "NAME",
        "scatter, gather, bcast, allgather, reduce-scatter, reduce, allreduce, alltoall, barrier", 0,
        0, 0, 0, coll_names},

@@ -620,7 +620,9 @@ static const cs_column columns[] = {
     [C_MESSAGES_EXPECTED] = {"messages_expected", CS_COL_INT, NULL, "messages", "the protocol has a formula", 0,
                             "the protocol's documented message count (its formula is at the top of its file)"},
     [C_NONMEMBER_MESSAGES] = {"nonmember_messages", CS_COL_INT, NULL, "messages", "create, create-group", 0,
-                              "messages sent or received by processes in no group"},
+                              "messages sent plus messages received by processes in no group: a message between two "
+                              "such processes counts twice, so with MPI_Comm_create (every process of the parent takes "
+                              "part) it can exceed messages; 0 for the group-collective methods"},
     [C_BYTES] = {"bytes", CS_COL_INT, NULL, "bytes", NULL, 0, "bytes sent"},
     [C_WAKEUPS] = {"wakeups", CS_COL_INT, NULL, "", NULL, 0, "scheduler wake-ups inside OS processes (not messages)"},
     [C_PEAK_PROCLET] = {"peak_mem_bytes_per_proclet_max", CS_COL_INT, NULL, "bytes", NULL, 0,

@@ -71,7 +71,8 @@ static const cs_column columns[] = {
     [GM_WORLD] = {"world", CS_COL_INT, NULL, "processes", NULL, 0, "size of the world the group is drawn from"},
     [GM_M] = {"m", CS_COL_INT, NULL, "processes", NULL, 0, "members"},
     [GM_ORDERED] = {"ordered", CS_COL_BOOL, NULL, "", NULL, 0, "the members' world ids ascend in group order"},
-    [GM_RUNS] = {"runs", CS_COL_INT, NULL, "runs", NULL, 0, "ascending runs of world ids in group order"},
+    [GM_RUNS] = {"runs", CS_COL_INT, NULL, "runs", NULL, 0, "maximal ascending runs of world ids in group order: 1 for an ordered group (a set), "
+                                                         "more when the group order permutes the members (what wtr stores)"},
     [GM_REPS] = {"reps", CS_COL_RECORD, NULL, "", NULL, 0, "one record per representation measured", &rep_kind},
     [GM_PICKS] = {"picks", CS_COL_RECORD, NULL, "", STRATEGIES, CS_COL_NO_CSV,
                   "each strategy's pick, by strategy name (null: it failed)"},

@@ -196,17 +196,21 @@ static const cs_column columns[] = {
     [M_VERIFIED] = {"verified", CS_COL_VERDICT, NULL, "", NULL, 0, "the work was conserved: yes or no"},
     [M_TIME] = {"time_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "when the last process's work ended"},
     [M_IDEAL] = {"ideal_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "the time with perfect balance and free communication"},
-    [M_BASELINE] = {"baseline_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "the time without balancing"},
+    [M_BASELINE] = {"baseline_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "the time without balancing: the slowest walker group's items x T / its size, computed from the "
+                  "workload without noise (--jitter does not change it)"},
     [M_VS_BASELINE] = {"vs_baseline", CS_COL_NUM, "%.4f", "fraction", NULL, 0,
-                       "time saved against the baseline: 1 - time_s / baseline_s"},
+                       "time saved against the noise-free baseline_s: 1 - time_s / baseline_s (0.49: 49 % faster; "
+                       "negative: slower).  With --balance none it is 0 without noise (-0.0000: time_s summed step "
+                       "by step differs in its last digits) and the noise's own cost with --jitter"},
     [M_REGROUPINGS_MEAN] = {"regroupings_mean", CS_COL_NUM, "%.4f", "regroupings", NULL, 0,
-                            "regroupings per process, mean"},
+                            "regroupings per process, mean: a regrouping is a group communicator the process took part in "
+                            "creating, its first group's included (0 with --balance none)"},
     [M_REGROUPINGS_SD] = {"regroupings_sd", CS_COL_NUM, "%.4f", "regroupings", NULL, 0,
-                          "regroupings per process, population standard deviation"},
+                          "regroupings per process (as regroupings_mean), population standard deviation"},
     [M_REGROUPINGS_MIN] = {"regroupings_min", CS_COL_INT, NULL, "regroupings", NULL, 0,
-                           "regroupings per process, fewest"},
+                           "regroupings per process (as regroupings_mean), fewest"},
     [M_REGROUPINGS_MAX] = {"regroupings_max", CS_COL_INT, NULL, "regroupings", NULL, 0,
-                           "regroupings per process, most"},
+                           "regroupings per process (as regroupings_mean), most"},
     [M_ITEMS] = {"items", CS_COL_INT, NULL, "items", NULL, 0, "work items done, counted by the group leaders"},
     [M_MESSAGES] = {"messages", CS_COL_INT, NULL, "messages", NULL, 0, "messages sent"},
     [M_BYTES] = {"bytes", CS_COL_INT, NULL, "bytes", NULL, 0, "bytes sent"},

@@ -20,7 +20,7 @@ typedef struct cs_tree_result {
   const char *platform;      /* e.g. "torus:8x8x16/4" or "file:x.xml" */
   const char *model;         /* SimGrid network model, as configured */
   double sim_time_s;         /* bracket broadcast + algorithm + bracket reduction */
-  double sim_time_alg_s;     /* algorithm alone (see README) */
+  double sim_time_alg_s;     /* algorithm alone (docs/commands.md) */
   uint64_t messages;         /* algorithm alone */
   int64_t messages_expected; /* the algorithm's exact count (-1: it has none) */
   const char *messages_formula; /* that count as a formula, or NULL */

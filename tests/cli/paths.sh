@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Paths (issue 15, item 9):
-#  - every README command line that names a file of the repository
+#  - every command line of README.md, docs/commands.md and docs/guide.md that
+#    names a file of the repository
 #    (experiments/..., results/...) works from another working folder: each
 #    runs in a fresh temporary folder (a sweep as --dry-run, which loads the
 #    experiment and lists its points; a compare with the committed folder on
@@ -28,10 +29,10 @@ fail() {
   status=1
 }
 
-# README command lines naming a repository file, without comments and
+# documented command lines naming a repository file, without comments and
 # output redirections
 readme_commands() {
-  sed -n 's/^\(sbatch .*'"'"'\)\{0,1\}\(collsim [^'"'"'#>]*\(experiments\|results\)\/[^'"'"'#>]*\).*/\2/p' "$src/README" |
+  sed -n 's/^\(sbatch .*'"'"'\)\{0,1\}\(collsim [^'"'"'#>]*\(experiments\|results\)\/[^'"'"'#>]*\).*/\2/p' "$src/README.md" "$src/docs/commands.md" "$src/docs/guide.md" |
     sed 's/ *$//'
 }
 
@@ -41,7 +42,7 @@ while IFS= read -r line; do
   if [ "${words[0]}" = sweep ]; then
     args=(sweep "${words[1]}" --dry-run) # the experiment, loaded and listed
   elif [ "${words[0]}" = compare ]; then
-    # the committed side named as in the README, found from here; the other
+    # the committed side named as in the document, found from here; the other
     # side (a reproduction's folder) is the same committed one by full path
     args=(compare "${words[1]}" "$src/${words[1]}")
   else
@@ -55,7 +56,7 @@ while IFS= read -r line; do
     fail "from $dir: collsim ${args[*]} printed nothing"
   fi
 done < <(readme_commands)
-[ "$runs" -ge 5 ] || fail "only $runs README commands with repository files found (the pattern is broken)"
+[ "$runs" -ge 5 ] || fail "only $runs documented commands with repository files found (the pattern is broken)"
 
 # output files under missing folders
 cd "$work" || exit 1
@@ -81,9 +82,9 @@ printf 'name: [unclosed\n' > bad.yaml
 
 # no document points outside the repository
 outside=$(cd "$src" && grep -rIn -e '\.\./shared' -e '/work/shared' \
-  README docs experiments results scripts sim platforms algorithms patterns bench tests 2> /dev/null |
+  README.md docs experiments results scripts sim platforms algorithms patterns bench tests 2> /dev/null |
   grep -v '^tests/cli/paths.sh:' | head -n 5)
 [ -z "$outside" ] || fail "documents point outside the repository: $outside"
 
-[ $status = 0 ] && echo "paths: $runs README commands with repository files work from another folder; output folders made; nothing points outside"
+[ $status = 0 ] && echo "paths: $runs documented commands with repository files work from another folder; output folders made; nothing points outside"
 exit $status

@@ -7,7 +7,7 @@
  * relative platform file is looked up, never opened, in the current
  * folder).  Properties:
  *  - an experiment is returned exactly when no error is set; an error is one
- *    line naming the file ("fuzz.yaml:LINE: ...": README, "bad input is one
+ *    line naming the file ("fuzz.yaml:LINE: ...": docs/commands.md, "bad input is one
  *    line on stderr");
  *  - an experiment has a name, a known command, a description, and between
  *    1 and 1,000,000 points numbered 0, 1, 2, ... in order;

@@ -11,7 +11,7 @@
  *    bad input (CS_INPUT_ERROR) with a message;
  *  - a platform has at least one core per node and a valid rank mapping;
  *  - its description starts with its KIND and reads back as a platform with
- *    the same description (README: "A description reads back as the same
+ *    the same description (docs/platforms.md: "A description reads back as the same
  *    platform; parameters at their default are left out of it");
  *  - resolving it for one rank either fails with bad input or gives at
  *    least one node; the resolved description reads back too (and equals
