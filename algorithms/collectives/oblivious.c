@@ -423,7 +423,7 @@ static tree_edge *edges_by_depth(const cs_sched_params *prm, cs_obl_parent_fn pa
   }
   int64_t *start = g_new0(int64_t, max_depth + 2);
   for (int64_t rel = 1; rel < p; rel++)
-    start[depth[rel]]++; /* the edge into rel is sent from depth[rel] - 1 */
+    start[depth[rel] - 1]++; /* the edge into rel is sent from depth[rel] - 1 */
   for (int64_t d = 0, sum = 0; d <= max_depth + 1; d++) {
     int64_t c = start[d];
     start[d] = sum;

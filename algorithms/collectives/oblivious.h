@@ -141,9 +141,9 @@ double cs_obl_recursive_doubling_cost(const cs_sched_params *prm, const cs_cost_
  * period more: the step of every edge of the tree at once. */
 double cs_obl_segmented_cost(const cs_sched_params *prm, const cs_cost_params *c, cs_obl_parent_fn parent_of,
                              cs_obl_children_fn children_of, int fanout);
-#define CS_OBL_SEGMENTED_COST \
-  "sum_d=0..depth-1 step(edges from depth d, s) + (S-1)*step(every edge, s), S segments of s = n/S; step(E, s): " \
-  "each edge of E carries s at once"
+#define CS_OBL_SEGMENTED_COST(tree) \
+  tree ": sum_d=0..depth-1 step(edges from depth d, s) + (S-1)*step(every edge, s), S segments of s = n/S; " \
+  "step(E, s): each edge of E carries s at once"
 /* Root sends (scatter) or receives (gather, any order) a block of b bytes
  * to/from every other rank at once: one step, p-1 sends (receives) by the
  * root, each node's blocks between the root's node and it, the root's port

@@ -32,4 +32,4 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 
 const cs_coll_algo cs_algo_ompi_bintree_bcast = {
   "bintree", CS_COLL_BCAST, "binary tree by levels, --segment bytes at a time (Open MPI binary_tree)",
-  cs_obl_plan_segments, ops, false, cost, CS_OBL_SEGMENTED_COST};
+  cs_obl_plan_segments, ops, false, cost, CS_OBL_SEGMENTED_COST("binary tree, depth floor(log2 p)")};

@@ -35,4 +35,4 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 
 const cs_coll_algo cs_algo_ompi_chain_bcast = {
   "chain", CS_COLL_BCAST, "4 chains from the root, --segment bytes at a time (Open MPI chain)", cs_obl_plan_segments,
-  ops, false, cost, CS_OBL_SEGMENTED_COST};
+  ops, false, cost, CS_OBL_SEGMENTED_COST("4 chains of ceil((p-1)/4) ranks")};

@@ -35,4 +35,4 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 
 const cs_coll_algo cs_algo_ompi_pipeline_bcast = {
   "pipeline", CS_COLL_BCAST, "one chain from the root, --segment bytes at a time (Open MPI pipeline)",
-  cs_obl_plan_segments, ops, false, cost, CS_OBL_SEGMENTED_COST};
+  cs_obl_plan_segments, ops, false, cost, CS_OBL_SEGMENTED_COST("one chain of p-1 ranks")};

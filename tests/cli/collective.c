@@ -63,6 +63,10 @@ START_TEST(bad_inputs)
   expect_bad("at least that many bytes", "--net", "percs:3,2,2", "--coll", "reduce", "--algo", "rabenseifner",
              "--bytes", "7", NULL);
   expect_bad("--models has no effect here: it applies only with --list", "--models", NULL);
+  expect_bad("--segment applies to the segmented broadcasts", "--net", "percs:2,2,2", "--coll", "bcast", "--algo",
+             "binomial", "--bytes", "1KiB", "--segment", "128", NULL);
+  expect_bad("2^30 segments", "--net", "percs:2,2,2", "--coll", "bcast", "--algo", "pipeline", "--bytes", "1TiB",
+             "--segment", "1", NULL);
 }
 END_TEST
 
