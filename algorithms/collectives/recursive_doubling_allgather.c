@@ -24,7 +24,9 @@
  * For a power-of-two p this is the plain recursive doubling, p log2 p
  * messages, (p-1) p blocks.
  *
- * Units: one unit per rank (nunits = p).  Works for any p >= 1.
+ * Units: one unit per rank (nunits = p).  Works for any p >= 1.  The
+ * generator and the cost are oblivious.c's (shared with the scatter +
+ * recursive-doubling broadcast).
  *
  * Cost (sim/contracts/cost.h; Table 1 gives (p-1)/p n beta, which assumes
  * the bytes spread over every link): log2 p exchanges one after another,
@@ -34,80 +36,17 @@
  * log2(mask) messages of nc blocks after the exchange it completes. */
 #include "algorithms/collectives/oblivious.h"
 
-enum { EXCHANGE_TAG = 0, FIXUP_TAG = 64, FIXUP_TAGS_PER_STEP = 64 };
-
-/* The blocks of the aligned group of `mask` ranks starting at group_root,
- * cut at p. */
-static cs_units group_blocks(const cs_sched_params *prm, int64_t group_root, int64_t mask)
-{
-  int64_t end = group_root + mask < prm->p ? group_root + mask : prm->p;
-  return cs_units_blocks(prm, group_root, end - group_root);
-}
-
-/* MPICH's recursive-halving fix-up inside rank's group of `mask` ranks,
- * whose first nc ranks received the partner group's nc blocks
- * [group root + mask, p) in the exchange and the others did not. */
-static void fixup(const cs_sched_params *prm, int64_t rank, int step, int64_t mask, int64_t nc, cs_oplist *out)
-{
-  int64_t my_root = rank & ~(mask - 1);
-  cs_units missing = cs_units_blocks(prm, my_root + mask, nc);
-  for (int64_t tmp = mask >> 1; tmp > 0; tmp >>= 1) {
-    int64_t tree = rank & ~(2 * tmp - 1), have_end = tree + nc, peer = rank ^ tmp;
-    int32_t tag = FIXUP_TAG + FIXUP_TAGS_PER_STEP * step + cs_log2_pow2(tmp);
-    if (peer > rank && rank < have_end && peer >= have_end)
-      cs_ops_send(out, peer, tag, missing);
-    else if (peer < rank && peer < have_end && rank >= have_end)
-      cs_ops_recv(out, peer, tag, missing);
-  }
-}
-
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
-  int64_t p = prm->p;
-  int step = 0;
-  for (int64_t mask = 1; mask < p; mask <<= 1, step++) {
-    int64_t dst = rank ^ mask;
-    int64_t my_root = rank & ~(mask - 1), dst_root = dst & ~(mask - 1);
-    if (dst < p) {
-      cs_ops_send(out, dst, EXCHANGE_TAG + step, group_blocks(prm, my_root, mask));
-      cs_ops_recv(out, dst, EXCHANGE_TAG + step, group_blocks(prm, dst_root, mask));
-    }
-    int64_t nc = p - my_root - mask;
-    if (dst_root + mask > p && nc > 0)
-      fixup(prm, rank, step, mask, nc, out);
-  }
-}
-
-/* The fix-up of the exchange at distance mask, as its slowest group runs it. */
-static double fixup_cost(const cs_sched_params *prm, const cs_cost_params *c, int64_t mask, double b)
-{
-  double worst = 0;
-  for (int64_t root = 0; root < prm->p; root += mask) {
-    int64_t nc = prm->p - root - mask;
-    if (((root ^ mask) + mask <= prm->p) || nc <= 0)
-      continue;
-    double t = 0;
-    for (int64_t tmp = mask >> 1; tmp > 0; tmp >>= 1) {
-      cs_cost_step s = cs_cost_message(prm, root, root + tmp, (double)nc * b);
-      t += cs_cost_step_time(c, &s);
-    }
-    worst = t > worst ? t : worst;
-  }
-  return worst;
+  cs_obl_recursive_doubling_allgather(prm, rank, 0, out);
 }
 
 static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 {
-  double b = (double)prm->bytes / (double)prm->p, t = 0;
-  for (int64_t mask = 1; mask < prm->p; mask <<= 1) {
-    cs_cost_step s = cs_cost_pattern(prm, cs_obl_xor_partner, mask, (double)mask * b);
-    t += cs_cost_step_time(c, &s) + fixup_cost(prm, c, mask, b);
-  }
-  return t;
+  return cs_obl_recursive_doubling_cost(prm, c, (double)prm->bytes / (double)prm->p);
 }
 
 const cs_coll_algo cs_algo_recursive_doubling_allgather = {
   "recursive-doubling", CS_COLL_ALLGATHER,
   "recursive doubling, distance 1 first; MPICH's halving fix-up for non-powers of two", cs_plan_unit_per_rank, ops,
-  false, cost, "sum_i=0..L-1 [xor(2^i, 2^i*b) + fix-up_i], fix-up_i (p no power of two, a group whose partner group is cut "
-        "at p, nc = its missing blocks): sum over halvings j < i of msg(2^j, nc*b)"};
+  false, cost, CS_OBL_RECURSIVE_DOUBLING_COST};

@@ -36,6 +36,15 @@ extern const cs_coll_algo cs_algo_pairwise_alltoall;
 extern const cs_coll_algo cs_algo_bruck_alltoall;
 extern const cs_coll_algo cs_algo_linear_alltoall;
 extern const cs_coll_algo cs_algo_dissemination_barrier;
+extern const cs_coll_algo cs_algo_binomial_bcast;
+extern const cs_coll_algo cs_algo_scatter_rdb_bcast;
+extern const cs_coll_algo cs_algo_ompi_pipeline_bcast;
+extern const cs_coll_algo cs_algo_ompi_chain_bcast;
+extern const cs_coll_algo cs_algo_ompi_bintree_bcast;
+extern const cs_coll_algo cs_algo_binomial_reduce;
+extern const cs_coll_algo cs_algo_bruck_allgather;
+extern const cs_coll_algo cs_algo_linear_scatter;
+extern const cs_coll_algo cs_algo_linear_gather;
 
 static const cs_coll_algo *const algos[] = {
   &cs_algo_binomial_scatter,
@@ -68,6 +77,15 @@ static const cs_coll_algo *const algos[] = {
   &cs_algo_bruck_alltoall,
   &cs_algo_linear_alltoall,
   &cs_algo_dissemination_barrier,
+  &cs_algo_binomial_bcast,
+  &cs_algo_scatter_rdb_bcast,
+  &cs_algo_ompi_pipeline_bcast,
+  &cs_algo_ompi_chain_bcast,
+  &cs_algo_ompi_bintree_bcast,
+  &cs_algo_binomial_reduce,
+  &cs_algo_bruck_allgather,
+  &cs_algo_linear_scatter,
+  &cs_algo_linear_gather,
 };
 
 size_t cs_coll_algo_count(void) { return sizeof algos / sizeof algos[0]; }

@@ -3,8 +3,10 @@
  * rank rr combines what rr + 1, rr + 2, rr + 4, ... (below its lowest set
  * bit, inside the communicator) send, then sends to rr - lowbit(rr).
  * n - 1 messages.  With cs_comm_bcast it makes the reduce-then-broadcast
- * allreduce (2 (n - 1) messages).  A schedule (generators.h) run in place
- * on the caller's buffer. */
+ * allreduce (2 (n - 1) messages).  The collective schedule's generator
+ * (cs_obl_binomial_reduce, collsim collective's reduce binomial) run in
+ * place on the caller's buffer. */
+#include "algorithms/collectives/oblivious.h"
 #include "algorithms/comm_collectives/generators.h"
 
 void cs_reduce_bor(void *inout, const void *in, size_t bytes)
@@ -17,13 +19,7 @@ void cs_reduce_bor(void *inout, const void *in, size_t bytes)
 
 void cs_comm_reduce_ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
-  int64_t p = prm->p, rel = cs_comm_rel(prm, rank);
-  cs_units all = cs_units_all(prm);
-  for (int64_t mask = 1; mask < cs_binomial_child_limit(rel, p); mask <<= 1)
-    if (rel + mask < p)
-      cs_ops_recv_reduce(out, cs_comm_abs(prm, rel + mask), cs_log2_pow2(mask), all);
-  if (rel != 0)
-    cs_ops_send(out, cs_comm_abs(prm, cs_binomial_parent(rel)), cs_log2_pow2(cs_lowbit(rel)), all);
+  cs_obl_binomial_reduce(prm, rank, 0, out);
 }
 
 void cs_comm_reduce(cs_proc *p, cs_comm *c, int root, void *buf, size_t bytes, cs_reduce_op op)

@@ -11,17 +11,14 @@
  * messages = 1.2e10 at that size, beyond any simulator; Bruck moves the
  * same bytes into every rank in lg n rounds and is MPICH's choice for short
  * non-power-of-two allgathers.  The buffer of n blocks is held (counted)
- * by every rank in both forms. */
+ * by every rank in both forms.  The generator is the collective schedule's
+ * (cs_obl_bruck_allgather, collsim collective's allgather bruck). */
+#include "algorithms/collectives/oblivious.h"
 #include "algorithms/comm_collectives/generators.h"
 
 void cs_comm_allgather_ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
-  int64_t p = prm->p;
-  for (int64_t k = 1; k < p; k <<= 1) {
-    int64_t count = k < p - k ? k : p - k;
-    cs_ops_send(out, (rank - k + p) % p, cs_log2_pow2(k), cs_units_blocks(prm, rank, count));
-    cs_ops_recv(out, (rank + k) % p, cs_log2_pow2(k), cs_units_blocks(prm, rank + k, count));
-  }
+  cs_obl_bruck_allgather(prm, rank, 0, out);
 }
 
 void cs_comm_allgather(cs_proc *p, cs_comm *c, const void *mine, size_t block, void *out)

@@ -46,6 +46,24 @@ int64_t cs_binomial_child_limit(int64_t rel, int64_t p);
  * p for the root. */
 int64_t cs_binomial_subtree_size(int64_t rel, int64_t p);
 
+/* ---- Open MPI's coll/base trees over relative ranks 0 .. p-1 ----
+ * (ompi_coll_base_topo_build_tree and _build_chain, coll_base_topo.c).  A
+ * rank fills `children` (room for `fanout`) and returns how many; the
+ * parent of the root is -1. */
+
+/* The fanout-ary tree numbered level by level: relative rank r at level l
+ * (levels 0: {0}, 1: {1 .. fanout}, ...) has children r + j fanout^l for
+ * j = 1 .. fanout (those < p); fanout 2 is Open MPI's binary tree ("bintree"):
+ * 0 -> 1, 2; 1 -> 3, 5; 2 -> 4, 6. */
+int cs_ompi_tree_children(int64_t rel, int fanout, int64_t p, int64_t *children);
+int64_t cs_ompi_tree_parent(int64_t rel, int fanout, int64_t p); /* p unused: the signature of the chain's */
+/* `fanout` chains (at most p - 1) hanging from the root: the root's children
+ * are the chains' heads; chain c holds ceil((p-1)/fanout) ranks for the
+ * first (p-1) mod fanout chains (all, if it is 0) and one less for the
+ * others, numbered in order; fanout 1 is Open MPI's pipeline. */
+int cs_ompi_chain_children(int64_t rel, int fanout, int64_t p, int64_t *children);
+int64_t cs_ompi_chain_parent(int64_t rel, int fanout, int64_t p);
+
 /* ---- the k-ary heap (seed 000), vertices 0 .. count-1, k >= 1 ---- */
 
 static inline int kary_parent(int64_t i, int k) { return i == 0 ? -1 : (int)((i - 1) / k); }

@@ -45,6 +45,23 @@ smpi_algo() { # coll algo
     bcast/vandegeijn) echo scatter_LR_allgather ;;
     reduce-scatter/pairwise) echo mpich_pair ;;
     reduce/rabenseifner) echo scatter_gather ;; # MPICH's (SMPI's "rab" is Rabenseifner's own code)
+    bcast/binomial) echo binomial_tree ;;      # MPICH's MPIR_Bcast_intra_binomial
+    bcast/scatter-rdb) echo scatter_rdb_allgather ;;
+    bcast/pipeline) echo ompi_pipeline ;;      # Open MPI's pipeline (one chain), see collsim_extra
+    reduce/binomial) echo binomial ;;          # MPICH's MPIR_Reduce_intra_binomial
+    allgather/bruck) echo bruck ;;
+    scatter/linear) echo ompi_basic_linear ;;
+    gather/linear) echo ompi_basic_linear ;;
+    *) echo "" ;;
+  esac
+}
+
+# collsim's options that make its algorithm SMPI's: ompi_pipeline cuts segments
+# of 128 KiB unless p >= a*n + b for its three fitted lines (never for these
+# cases: n <= 1 MiB, p >= 16), collsim cuts none unless told.
+collsim_extra() { # coll algo
+  case "$1/$2" in
+    bcast/pipeline) echo --segment 131072 ;;
     *) echo "" ;;
   esac
 }
@@ -94,7 +111,8 @@ grep -v '^\s*#' "${1:-/dev/stdin}" | while read -r platform coll algo size progr
     both+=(--cfg "$setting")
     scfg+=("--cfg=$setting")
   done
-  ctime=$("$COLLSIM" collective --platform "$platform" --coll "$coll" --algo "$algo" "$(size_option "$coll")" "$bytes" "${both[@]}" \
+  # shellcheck disable=SC2046 # collsim_extra's words are separate options
+  ctime=$("$COLLSIM" collective --platform "$platform" --coll "$coll" --algo "$algo" "$(size_option "$coll")" "$bytes" $(collsim_extra "$coll" "$algo") "${both[@]}" \
     --timed --model SMPI --semantics mpi --gamma 0 -q --format json < /dev/null |
     sed -n 's/.*"sim_time_s": *\([^,}]*\).*/\1/p' || true)
   [ -n "$ctime" ] || ctime=nan

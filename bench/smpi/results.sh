@@ -7,7 +7,8 @@
 #   order      SMPI's binomial scatter (ompi_binomial, Open MPI's in-order
 #              tree) sends to the nearest child first, collsim's (MPICH's)
 #              to the farthest first; the p2p rows run MPICH's order in SMPI
-#   chunks     van de Geijn's scatter: MPICH/SMPI cut the buffer in
+#   chunks     the bcasts' scatter (van de Geijn, scatter + recursive
+#              doubling): MPICH/SMPI cut the buffer in
 #              ceil(n/p)-byte chunks (the last ranks get fewer bytes, or
 #              none and no message), collsim in p blocks of n/p bytes, the
 #              first n mod p one byte larger, every one sent
@@ -18,9 +19,9 @@
 #              links; with network/optim:Full the row agrees
 #   smpi-failed  SMPI did not finish (its error is printed)
 #   unexplained  none of the above (no row of the committed file)
-# results/smpi/README.md tells how each cause was checked.  Takes about 6
-# minutes on this machine (335 s: two passes; SMPI's runs of 256 ranks x
-# 1 MiB take 10-19 s each); prints its wall time.
+# results/smpi/README.md tells how each cause was checked.  Takes about 18
+# minutes on this machine, shared (1,088 s: two passes of 225 cases; SMPI's
+# runs of 256 ranks x 1 MiB take 10-19 s each); prints its wall time.
 #   bench/smpi/results.sh [OUT]   (default results/smpi/compare.csv)
 #   Env: COLLSIM (default ./collsim)
 set -euo pipefail

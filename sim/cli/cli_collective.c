@@ -26,7 +26,7 @@
 
 typedef struct coll_opts {
   char *coll, *algo, *batch, *script, *per_link, *pairs, *keep_platform;
-  uint64_t block, bytes;
+  uint64_t block, bytes, segment;
   double gamma;
   bool list, models, links, timed, verify, list_columns;
 } coll_opts;
@@ -113,6 +113,7 @@ static bool one_item(const coll_opts *o, cs_coll_item *it, GError **err)
   if (!given)
     return cs_input_error(err, "%s needs %s SIZE, e.g. %s %s", o->coll, want, want, per_rank ? "64KiB" : "1GiB");
   it->size = given;
+  it->segment = o->segment;
   return true;
 }
 
@@ -264,6 +265,8 @@ int cs_collective_main(int argc, char **argv)
       {"block", 0, CS_OPT_SIZE, &o.block, "SIZE", "data per rank (scatter, gather, allgather, reduce-scatter), per "
        "pair of ranks (alltoall), e.g. 64KiB", 1, 0, 0, 0, NULL},
       {"bytes", 0, CS_OPT_SIZE, &o.bytes, "SIZE", "whole buffer (bcast, reduce, allreduce), e.g. 1GiB", 1, 0, 0, 0, NULL},
+      {"segment", 0, CS_OPT_SIZE, &o.segment, "SIZE", "bcast pipeline, chain, bintree: bytes per segment (default 0: "
+       "no segmentation, as Open MPI's fixed decision)", 0, 0, 0, 0, NULL},
       {"batch", 0, CS_OPT_PATH_IN, &o.batch, "FILE", "untimed runs on one platform, one \"COLL ALGO SIZE\" per "
        "line (barrier: \"COLL ALGO\")", 0, 0, 0, 0, NULL},
       {"script", 0, CS_OPT_PATH_IN, &o.script, "FILE", "--algo script: the tree script (YAML, seed 002)", 0, 0, 0,
@@ -298,7 +301,7 @@ int cs_collective_main(int argc, char **argv)
                         argc, argv);
   static const cs_opt_rule rules[] = {
       {"models", "+list"},
-      {"coll algo block bytes timed per-link pairs", "!batch"},
+      {"coll algo block bytes segment timed per-link pairs", "!batch"},
       {"script", "algo=script | +batch"},
       {"@engine @trace gamma", "+timed"},
       {NULL, NULL},

@@ -347,8 +347,15 @@ bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_ti
 bool cs_sched_setup_script(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size,
                            const struct cs_tree_script *script, GError **err)
 {
+  return cs_sched_setup_segment(prm, a, tt, size, script, 0, err);
+}
+
+bool cs_sched_setup_segment(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size,
+                            const struct cs_tree_script *script, uint64_t segment, GError **err)
+{
   memset(prm, 0, sizeof *prm);
   prm->script = script;
+  prm->segment = segment;
   prm->coll = a->coll;
   prm->tt = tt;
   prm->p = tt->p;

@@ -99,6 +99,7 @@ typedef struct cs_sched_params {
                          0 for barrier */
   int64_t nunits;     /* chosen by the algorithm's plan() */
   const struct cs_tree_script *script; /* the "script" algorithms: the tree script, loaded and checked */
+  uint64_t segment;   /* the segmented algorithms (--segment): bytes per segment, 0 = no segmentation */
 } cs_sched_params;
 
 /* A set of units: `runs` runs of `len` consecutive units, run i starting at
@@ -238,6 +239,9 @@ bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_ti
 /* The same for the "script" algorithms, with their tree script. */
 bool cs_sched_setup_script(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size,
                            const struct cs_tree_script *script, GError **err);
+/* The same with a segment size for the segmented algorithms (0: none). */
+bool cs_sched_setup_segment(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size,
+                            const struct cs_tree_script *script, uint64_t segment, GError **err);
 
 /* Node of a rank (by the platform's mapping). */
 static inline int64_t cs_rank_node(const cs_sched_params *prm, int64_t r) { return cs_tt_node_of(prm->tt, r); }

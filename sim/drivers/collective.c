@@ -1,5 +1,6 @@
 /* The collective pipeline (see collective.h). */
 #include "sim/drivers/collective.h"
+#include "algorithms/collectives/oblivious.h"
 #include "patterns/linkusage.h"
 #include "patterns/pattern.h"
 #include "sim/checks/replay.h"
@@ -527,7 +528,11 @@ static void run_state_clear(run_state *R)
 static bool setup(run_state *R, GError **err)
 {
   GError *e = NULL;
-  if (cs_sched_setup_script(&R->prm, R->it->algo, &R->S->tt, R->it->size, R->it->script, &e))
+  const cs_coll_algo *a = R->it->algo;
+  if (R->it->segment && a->plan != cs_obl_plan_segments)
+    return cs_input_error(err, "--segment applies to the segmented broadcasts (pipeline, chain, bintree), not %s %s",
+                          cs_coll_name(a->coll), a->name);
+  if (cs_sched_setup_segment(&R->prm, a, &R->S->tt, R->it->size, R->it->script, R->it->segment, &e))
     return true;
   cs_input_error(err, "%s", e->message);
   g_error_free(e);

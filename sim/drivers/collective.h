@@ -39,6 +39,7 @@ typedef struct cs_coll_item {
   const cs_coll_algo *algo;
   uint64_t size;                  /* block for per-rank collectives, whole buffer otherwise */
   const cs_tree_script *script;   /* the "script" algorithms */
+  uint64_t segment;               /* the segmented broadcasts (pipeline, chain, bintree): bytes, 0 = none */
 } cs_coll_item;
 
 typedef struct cs_coll_outputs {

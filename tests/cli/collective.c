@@ -75,6 +75,10 @@ START_TEST(bad_inputs)
              "--bytes", "1KiB", NULL);
   expect_bad("unknown algorithm", "--net", "percs:4,4,2", "--coll", "barrier", "--algo", "ring", NULL);
   expect_bad("--models has no effect here: it applies only with --list", "--models", NULL);
+  expect_bad("--segment applies to the segmented broadcasts", "--net", "percs:2,2,2", "--coll", "bcast", "--algo",
+             "binomial", "--bytes", "1KiB", "--segment", "128", NULL);
+  expect_bad("2^30 segments", "--net", "percs:2,2,2", "--coll", "bcast", "--algo", "pipeline", "--bytes", "1TiB",
+             "--segment", "1", NULL);
 }
 END_TEST
 

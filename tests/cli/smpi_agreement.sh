@@ -4,7 +4,9 @@
 # --timed --model SMPI --semantics mpi` must give SMPI's simulated time (the
 # last rank's MPI_Wtime after the collective, bench/smpi/coll.c) within 1 %,
 # for the ring and recursive-doubling allgather, the binomial gather and the
-# pairwise reduce-scatter, on eager (8 B) and rendezvous (64 KiB, 1 MiB)
+# pairwise reduce-scatter, the binomial bcast and reduce, the scatter +
+# recursive-doubling and pipelined-chain bcasts, Bruck's allgather and the
+# linear scatter and gather (issue 30), on eager (8 B) and rendezvous (64 KiB, 1 MiB)
 # messages, on a torus, a PERCS and a fat tree.  The cases are ones where
 # both tools run the same messages in the same order (results/smpi/README.md
 # names the causes of the cases where they do not).  Skips (exit 77) when
@@ -25,6 +27,13 @@ torus:2x2x2/2 allgather recursive-doubling 64KiB
 percs:4,4,4 gather binomial 1MiB
 fattree:4,2/4 reduce-scatter pairwise 8
 torus:2x2x2/2 scatter binomial 64KiB scatter-mpich-p2p
+torus:2x2x2/2 bcast binomial 1MiB
+percs:4,4,4 bcast pipeline 1MiB
+fattree:4,2/4 bcast scatter-rdb 64KiB
+torus:2x2x2/2 reduce binomial 8
+fattree:4,2/4 allgather bruck 64KiB
+percs:4,4,4 scatter linear 1MiB
+torus:2x2x2/2 gather linear 64KiB
 CASES
 if ! COLLSIM=$collsim "$src/bench/smpi/compare.sh" "$work/cases" > "$work/out.csv" 2> "$work/err"; then
   cat "$work/err" >&2

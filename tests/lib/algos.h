@@ -44,6 +44,15 @@ static inline const cs_coll_algo *test_algo(cs_coll c, const char *name)
 #define ALGO_bruck_alltoall test_algo(CS_COLL_ALLTOALL, "bruck")
 #define ALGO_linear_alltoall test_algo(CS_COLL_ALLTOALL, "linear")
 #define ALGO_dissemination_barrier test_algo(CS_COLL_BARRIER, "dissemination")
+#define ALGO_binomial_bcast test_algo(CS_COLL_BCAST, "binomial")
+#define ALGO_scatter_rdb_bcast test_algo(CS_COLL_BCAST, "scatter-rdb")
+#define ALGO_pipeline_bcast test_algo(CS_COLL_BCAST, "pipeline")
+#define ALGO_chain_bcast test_algo(CS_COLL_BCAST, "chain")
+#define ALGO_bintree_bcast test_algo(CS_COLL_BCAST, "bintree")
+#define ALGO_binomial_reduce test_algo(CS_COLL_REDUCE, "binomial")
+#define ALGO_bruck_allgather test_algo(CS_COLL_ALLGATHER, "bruck")
+#define ALGO_linear_scatter test_algo(CS_COLL_SCATTER, "linear")
+#define ALGO_linear_gather test_algo(CS_COLL_GATHER, "linear")
 
 /* A LAM tree script for p ranks (one node per rank), for the "script"
  * algorithms; kept until the next call with another p. */

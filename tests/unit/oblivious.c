@@ -1,6 +1,9 @@
 /* Tests of the topology-oblivious schedules (seed 001, Section 4, Table 1):
  * binomial scatter and gather, van de Geijn bcast, ring and recursive-
- * doubling allgather, pairwise reduce-scatter, Rabenseifner reduce.
+ * doubling allgather, pairwise reduce-scatter, Rabenseifner reduce; and
+ * issue 30's MPICH/Open MPI ones: binomial, scatter + recursive-doubling,
+ * pipeline, chain and binary-tree bcast, binomial reduce, Bruck allgather,
+ * linear scatter and gather (also from roots other than 0, and segmented).
  *  - message counts and bytes, summed over every rank's expanded ops,
  *    equal formulas computed here independently, for many p including
  *    non-powers of two; every send has a matching receive;
@@ -44,10 +47,19 @@ static const cs_coll_algo *algos_at(size_t i)
     ALGO_recursive_doubling_allgather,
     ALGO_pairwise_reduce_scatter,
     ALGO_rabenseifner_reduce,
+    ALGO_binomial_bcast,
+    ALGO_scatter_rdb_bcast,
+    ALGO_pipeline_bcast,
+    ALGO_chain_bcast,
+    ALGO_bintree_bcast,
+    ALGO_binomial_reduce,
+    ALGO_bruck_allgather,
+    ALGO_linear_scatter,
+    ALGO_linear_gather,
   };
   return all[i];
 }
-#define ALGOS_COUNT 7
+#define ALGOS_COUNT 16
 #define NALGOS ALGOS_COUNT
 
 static void setup_ok(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *net, uint64_t size)
@@ -135,6 +147,21 @@ static expected formula(const cs_coll_algo *a, int64_t p, uint64_t size)
     return (expected){recursive_doubling_messages(p), up * (up - 1) * size};
   if (a == ALGO_vandegeijn_bcast)
     return (expected){up - 1 + up * (up - 1), binomial_bytes(p, size, false, 0) + (up - 1) * size};
+  /* the scatter's chunks, then every chunk to every other rank */
+  if (a == ALGO_scatter_rdb_bcast)
+    return (expected){up - 1 + recursive_doubling_messages(p), binomial_bytes(p, size, false, 0) + (up - 1) * size};
+  /* trees moving the whole buffer once to every rank but the root (one segment) */
+  if (a == ALGO_binomial_bcast || a == ALGO_binomial_reduce || a == ALGO_pipeline_bcast || a == ALGO_chain_bcast ||
+      a == ALGO_bintree_bcast)
+    return (expected){up - 1, (up - 1) * size};
+  if (a == ALGO_linear_scatter || a == ALGO_linear_gather)
+    return (expected){up - 1, (up - 1) * size};
+  if (a == ALGO_bruck_allgather) {
+    uint64_t rounds = 0, blocks = 0;
+    for (int64_t k = 1; k < p; k *= 2, rounds++)
+      blocks += (uint64_t)(k < p - k ? k : p - k);
+    return (expected){up * rounds, up * blocks * size};
+  }
   /* Rabenseifner, for size a multiple of pof2 */
   int64_t pof2 = pow2_floor(p), rem = p - pof2;
   int lg = ilog2(pof2);
@@ -576,6 +603,109 @@ START_TEST(test_rabenseifner_refuses_fewer_bytes_than_pieces)
 }
 END_TEST
 
+/* Issue 30's rooted algorithms from every root: the replay (which starts
+ * the data at prm->root) accepts them, with the same counts as from 0. */
+START_TEST(test_replay_other_roots)
+{
+  const cs_coll_algo *rooted[] = {ALGO_binomial_bcast, ALGO_scatter_rdb_bcast, ALGO_pipeline_bcast,
+                                  ALGO_chain_bcast,    ALGO_bintree_bcast,     ALGO_binomial_reduce,
+                                  ALGO_linear_scatter, ALGO_linear_gather,     ALGO_binomial_scatter,
+                                  ALGO_binomial_gather};
+  static const int64_t ps[] = {2, 3, 6, 7, 12, 13, 16};
+  for (size_t i = 0; i < G_N_ELEMENTS(rooted); i++)
+    for (size_t k = 0; k < G_N_ELEMENTS(ps); k++)
+      for (int64_t root = 1; root < ps[k]; root += 2) {
+        const cs_coll_algo *a = rooted[i];
+        cs_net net = cs_net_percs(ps[k], 1, 1);
+        cs_sched_params prm;
+        setup_ok(&prm, a, &net.tt, size_for(a, ps[k], 7) + 3);
+        counter from0 = count_all(a, &prm, false);
+        prm.root = root;
+        GError *err = NULL;
+        cs_replay_stats st;
+        EXPECT(cs_replay(a, &prm, &st, &err), "%s %s p = %lld root %lld: %s", cs_coll_name(a->coll), a->name,
+               (long long)ps[k], (long long)root, err ? err->message : "?");
+        counter c = count_all(a, &prm, true);
+        EXPECT(st.messages == from0.sends && c.sends == from0.sends && !c.tag_clash, "%s %s root %lld: %llu messages",
+               cs_coll_name(a->coll), a->name, (long long)root, (unsigned long long)st.messages);
+      }
+}
+END_TEST
+
+/* The segmented broadcasts: S = ceil(n / segment) segments, (p-1) S
+ * messages, each rank's list one loop long whatever S; the replay accepts
+ * them; beyond 2^30 segments the plan refuses, naming the limit. */
+START_TEST(test_segmented_bcasts)
+{
+  const cs_coll_algo *seg[] = {ALGO_pipeline_bcast, ALGO_chain_bcast, ALGO_bintree_bcast};
+  static const int64_t ps[] = {1, 2, 5, 6, 11, 16, 33};
+  static const uint64_t segments[][2] = {{1000, 100}, {1000, 64}, {1000, 1000}, {1000, 5000}, {7, 1}};
+  for (size_t i = 0; i < G_N_ELEMENTS(seg); i++)
+    for (size_t k = 0; k < G_N_ELEMENTS(ps); k++)
+      for (size_t z = 0; z < G_N_ELEMENTS(segments); z++) {
+        cs_net net = cs_net_percs(ps[k], 1, 1);
+        cs_sched_params prm;
+        GError *err = NULL;
+        uint64_t n = segments[z][0], sz = segments[z][1], S = (n + sz - 1) / sz;
+        EXPECT(cs_sched_setup_segment(&prm, seg[i], &net.tt, n, NULL, sz, &err), "%s", err ? err->message : "?");
+        EXPECT(prm.nunits == (int64_t)S, "%s: %lld segments, want %llu", seg[i]->name, (long long)prm.nunits,
+               (unsigned long long)S);
+        cs_replay_stats st;
+        EXPECT(cs_replay(seg[i], &prm, &st, &err), "%s p = %lld: %s", seg[i]->name, (long long)ps[k],
+               err ? err->message : "?");
+        EXPECT(st.messages == (uint64_t)(ps[k] - 1) * S && st.bytes == (uint64_t)(ps[k] - 1) * n,
+               "%s p = %lld S = %llu: %llu messages", seg[i]->name, (long long)ps[k], (unsigned long long)S,
+               (unsigned long long)st.messages);
+        cs_oplist o;
+        cs_oplist_init(&o);
+        seg[i]->ops(&prm, 0, &o);
+        EXPECT(o.n <= 5, "%s: the root's list has %zu ops", seg[i]->name, o.n);
+        cs_oplist_free(&o);
+      }
+  cs_net net = cs_net_percs(2, 1, 1);
+  cs_sched_params prm;
+  GError *err = NULL;
+  ck_assert(!cs_sched_setup_segment(&prm, ALGO_pipeline_bcast, &net.tt, (uint64_t)1 << 40, NULL, 512, &err));
+  ck_assert_ptr_nonnull(strstr(err->message, "2^30"));
+  g_error_free(err);
+}
+END_TEST
+
+/* MPICH's binomial broadcast on PERCS 64,16,16 (16,384 ranks): p - 1 =
+ * 16,383 messages of the 8-byte buffer. */
+START_TEST(test_binomial_bcast_16384)
+{
+  cs_net net = cs_net_percs(64, 16, 16);
+  cs_sched_params prm;
+  setup_ok(&prm, ALGO_binomial_bcast, &net.tt, 8);
+  counter c = count_all(ALGO_binomial_bcast, &prm, false);
+  ck_assert_uint_eq(c.sends, 16383);
+  ck_assert_uint_eq(c.send_bytes, 16383 * 8);
+}
+END_TEST
+
+/* Bruck on p = 6 by hand (MPICH's MPIR_Allgather_intra_brucks): rank 2
+ * sends block 2 to 1, blocks 2-3 to 0, blocks 2-3 (p - 4 = 2) to 4. */
+START_TEST(test_bruck_by_hand)
+{
+  cs_net net = cs_net_percs(6, 1, 1);
+  cs_sched_params prm;
+  setup_ok(&prm, ALGO_bruck_allgather, &net.tt, 10);
+  cs_oplist o;
+  cs_oplist_init(&o);
+  ALGO_bruck_allgather->ops(&prm, 2, &o);
+  ck_assert_uint_eq(o.n, 6);
+  int64_t to[] = {1, 0, 4}, from[] = {3, 4, 0}, count[] = {1, 2, 2}, first_in[] = {3, 4, 0};
+  for (int j = 0; j < 3; j++) {
+    ck_assert(o.op[2 * j].kind == CS_OP_SEND && o.op[2 * j].peer == to[j]);
+    ck_assert(cs_units_equal(o.op[2 * j].units, cs_units_range(2, count[j])));
+    ck_assert(o.op[2 * j + 1].kind == CS_OP_RECV && o.op[2 * j + 1].peer == from[j]);
+    ck_assert(cs_units_equal(o.op[2 * j + 1].units, cs_units_range(first_in[j], count[j])));
+  }
+  cs_oplist_free(&o);
+}
+END_TEST
+
 static Suite *oblivious_suite(void)
 {
   Suite *s = suite_create("oblivious");
@@ -591,6 +721,8 @@ static Suite *oblivious_suite(void)
   tcase_add_loop_test(tc, test_replay_shapes, 0, NALGOS);
   tcase_add_loop_test(tc, test_replay_p_list, 0, NALGOS);
   tcase_add_loop_test(tc, test_replay_all_small_p, 0, NALGOS);
+  tcase_add_test(tc, test_replay_other_roots);
+  tcase_add_test(tc, test_segmented_bcasts);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("by-hand");
@@ -601,12 +733,14 @@ static Suite *oblivious_suite(void)
   tcase_add_test(tc, test_recursive_doubling_by_hand);
   tcase_add_test(tc, test_rabenseifner_by_hand);
   tcase_add_test(tc, test_vandegeijn_by_hand);
+  tcase_add_test(tc, test_bruck_by_hand);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("limits");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_million_ranks_stay_short);
   tcase_add_test(tc, test_rabenseifner_refuses_fewer_bytes_than_pieces);
+  tcase_add_test(tc, test_binomial_bcast_16384);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -9,6 +9,9 @@
  *  - the k-ary heap (k = 1..6) over relative ranks: the same spanning
  *    property with kary_first_child / kary_nchildren / kary_parent, and
  *    kary_subtree_size agrees with the walk;
+ *  - Open MPI's level-numbered tree (fanout 1..5) and chains (1..6): the
+ *    same spanning property, parents agreeing with children, a parent
+ *    numbered below its children; both by hand for small p;
  *  - the power-of-two helpers against their definitions.
  * (check_kary tests the heap's depth and height functions.) */
 #include "algorithms/shapes/tree_shapes.h"
@@ -147,6 +150,67 @@ START_TEST(chain_spans_every_rank_once)
 }
 END_TEST
 
+/* Open MPI's trees: from 0, the children reach every rank once, each
+ * child's parent is the rank that lists it, and parents come first. */
+static void check_ompi_shape(int64_t p, int fanout, bool chain)
+{
+  int64_t *seen = g_new0(int64_t, p), stack_n = 1, kids[64], *stack = g_new(int64_t, p);
+  stack[0] = 0;
+  seen[0] = 1;
+  EXPECT((chain ? cs_ompi_chain_parent(0, fanout, p) : cs_ompi_tree_parent(0, fanout, p)) == -1, "root parent");
+  while (stack_n) {
+    int64_t r = stack[--stack_n];
+    int k = chain ? cs_ompi_chain_children(r, fanout, p, kids) : cs_ompi_tree_children(r, fanout, p, kids);
+    EXPECT(k <= fanout, "p %lld fanout %d: %lld has %d children", (long long)p, fanout, (long long)r, k);
+    for (int i = 0; i < k; i++) {
+      int64_t c = kids[i], parent = chain ? cs_ompi_chain_parent(c, fanout, p) : cs_ompi_tree_parent(c, fanout, p);
+      EXPECT(c > r && c < p && !seen[c]++, "p %lld fanout %d: child %lld of %lld", (long long)p, fanout, (long long)c,
+             (long long)r);
+      EXPECT(parent == r, "p %lld fanout %d%s: parent of %lld is %lld, listed by %lld", (long long)p, fanout,
+             chain ? " chain" : "", (long long)c, (long long)parent, (long long)r);
+      stack[stack_n++] = c;
+    }
+  }
+  for (int64_t r = 0; r < p; r++)
+    EXPECT(seen[r] == 1, "p %lld fanout %d: rank %lld not reached", (long long)p, fanout, (long long)r);
+  g_free(seen);
+  g_free(stack);
+}
+
+START_TEST(ompi_trees_span_every_rank_once)
+{
+  for (int64_t p = 1; p <= 300; p++)
+    for (int f = 1; f <= 6; f++) {
+      check_ompi_shape(p, f, true);
+      if (f <= 5)
+        check_ompi_shape(p, f, false);
+    }
+}
+END_TEST
+
+/* ompi_coll_base_topo_build_tree's comment (fanout 2, p = 7) and
+ * build_chain's arithmetic (4 chains over 10 ranks: lengths 3, 3, 2, 2). */
+START_TEST(ompi_trees_by_hand)
+{
+  int64_t kids[8];
+  ck_assert_int_eq(cs_ompi_tree_children(0, 2, 7, kids), 2);
+  ck_assert(kids[0] == 1 && kids[1] == 2);
+  ck_assert_int_eq(cs_ompi_tree_children(1, 2, 7, kids), 2);
+  ck_assert(kids[0] == 3 && kids[1] == 5);
+  ck_assert_int_eq(cs_ompi_tree_children(2, 2, 7, kids), 2);
+  ck_assert(kids[0] == 4 && kids[1] == 6);
+  ck_assert_int_eq(cs_ompi_tree_parent(6, 2, 7), 2);
+  ck_assert_int_eq(cs_ompi_chain_children(0, 4, 11, kids), 4);
+  ck_assert(kids[0] == 1 && kids[1] == 4 && kids[2] == 7 && kids[3] == 9);
+  ck_assert_int_eq(cs_ompi_chain_children(3, 4, 11, kids), 0);
+  ck_assert_int_eq(cs_ompi_chain_children(7, 4, 11, kids), 1);
+  ck_assert_int_eq(kids[0], 8);
+  ck_assert_int_eq(cs_ompi_chain_parent(9, 4, 11), 0);
+  ck_assert_int_eq(cs_ompi_chain_parent(10, 4, 11), 9);
+  ck_assert_int_eq(cs_ompi_chain_children(0, 4, 3, kids), 2); /* fewer chains than 4 */
+}
+END_TEST
+
 START_TEST(powers_of_two)
 {
   for (int64_t x = 1; x <= 5000; x++) {
@@ -169,6 +233,8 @@ static Suite *tree_shapes_suite(void)
   tcase_add_test(tc, binomial_spans_every_rank_once);
   tcase_add_loop_test(tc, kary_spans_every_rank_once, 0, 5); /* k = 2..6 */
   tcase_add_test(tc, chain_spans_every_rank_once);
+  tcase_add_test(tc, ompi_trees_span_every_rank_once);
+  tcase_add_test(tc, ompi_trees_by_hand);
   tcase_add_test(tc, powers_of_two);
   suite_add_tcase(s, tc);
   return s;
