@@ -13,8 +13,10 @@ bool cs_cli_expect_parse(cs_cli *c, GError **err);
 void cs_cli_expect_free(cs_cli *c);
 
 /* 0 when every record matches every formula given; else 1 after one line
- * per mismatch (a variable empty in a row is one).  The variables were
- * checked against the command's columns by cs_cli_expect_parse. */
+ * per mismatch (a variable empty in a row, or a record without the count,
+ * is one).  The variables were checked against the command's columns by
+ * cs_cli_expect_parse.  columns: the CSV columns (unused: every field of
+ * the record counts, those of tables and JSON only included). */
 int cs_cli_expect_check(const cs_cli *c, cs_record *const *records, size_t n, const char *const *columns);
 
 #endif

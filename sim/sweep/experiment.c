@@ -1,6 +1,7 @@
 /* Experiment YAML parser (libyaml document API).  See experiment.h for the
  * schema and the point order. */
 #include "sim/sweep/experiment.h"
+#include "sim/contracts/formula.h"
 #include "sim/drivers/run_config.h"
 #include "sim/contracts/input_path.h"
 #include "sim/contracts/yaml_util.h"
@@ -905,6 +906,35 @@ static gboolean parse_generic_exclude(parse_ctx *c, const yaml_node_t *node, GPt
   return TRUE;
 }
 
+/* expect: {messages: EXPR, bytes: EXPR}: each a formula that parses. */
+static gboolean parse_expect(parse_ctx *c, const yaml_node_t *node, cs_experiment *e)
+{
+  map_iter it;
+  if (!map_begin(c, node, "expect", "a mapping (messages: FORMULA, bytes: FORMULA)", &it))
+    return FALSE;
+  const char *key;
+  yaml_node_t *kn, *v;
+  int r;
+  gboolean ok = TRUE;
+  while (ok && (r = map_next(&it, "expect", &key, &kn, &v)) > 0) {
+    char **slot = !strcmp(key, "messages") ? &e->expect_messages : !strcmp(key, "bytes") ? &e->expect_bytes : NULL;
+    if (!slot) {
+      ok = fail(c, kn, "expect", "unknown count '%s' (known: messages, bytes)", key);
+      break;
+    }
+    ok = get_string(c, v, "expect", FALSE, slot);
+    GError *err = NULL;
+    cs_formula *f = ok ? cs_formula_parse(*slot, &err) : NULL;
+    if (ok && !f) {
+      ok = fail(c, v, "expect", "%s", err->message);
+      g_error_free(err);
+    }
+    cs_formula_free(f);
+  }
+  map_end(&it);
+  return ok && r >= 0;
+}
+
 static gboolean parse_generic(parse_ctx *c, const yaml_node_t *root, cs_experiment *e)
 {
   const char *command = root_command(c, root);
@@ -944,9 +974,11 @@ static gboolean parse_generic(parse_ctx *c, const yaml_node_t *root, cs_experime
       ok = get_list(c, v, key, &SPEC_ARGS, e->extra_args) && (c->extra_args = v);
     else if (!strcmp(key, "exclude"))
       ok = parse_generic_exclude(c, v, rules);
+    else if (!strcmp(key, "expect"))
+      ok = parse_expect(c, v, e);
     else
       ok = fail(c, kn, key, "unknown key (known: name, command, description, parameters, series, points, "
-                "extra_args, exclude)");
+                "extra_args, exclude, expect)");
   }
   map_end(&it);
   if (ok && r < 0)
@@ -1054,7 +1086,7 @@ static gboolean build_points(parse_ctx *c, cs_experiment *e, GPtrArray *rules, c
 }
 
 static const char *const KNOWN_KEYS =
-    "name, command, description, platform, algorithms, n, f, k, colors, seeds, extra_args, exclude";
+    "name, command, description, platform, algorithms, n, f, k, colors, seeds, extra_args, exclude, expect";
 
 static gboolean parse_root(parse_ctx *c, const yaml_node_t *root, cs_experiment *e)
 {
@@ -1097,7 +1129,8 @@ static gboolean parse_root(parse_ctx *c, const yaml_node_t *root, cs_experiment 
     else if (strcmp(key, "exclude") == 0) {
       exclude_node = knode;
       ok = parse_exclude(c, v, rules);
-    }
+    } else if (strcmp(key, "expect") == 0)
+      ok = parse_expect(c, v, e);
     else
       ok = fail(c, knode, key, "unknown key (known: %s)", KNOWN_KEYS);
   }
@@ -1345,6 +1378,8 @@ void cs_experiment_free(cs_experiment *e)
     return;
   g_free(e->path);
   g_free(e->name);
+  g_free(e->expect_messages);
+  g_free(e->expect_bytes);
   g_free(e->description);
   g_free(e->torus);
   g_free(e->platform_file);

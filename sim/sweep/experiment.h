@@ -108,6 +108,10 @@ typedef struct cs_experiment {
   GArray *seeds;       /* uint64_t */
   GPtrArray *extra_args; /* char * */
   GArray *points;      /* cs_point, after exclusion */
+  /* expect: {messages: EXPR, bytes: EXPR} (issue 32): every row's count
+   * checked against the formula after the sweep (sim/sweep/sweep_expect.h);
+   * NULL where not given. */
+  char *expect_messages, *expect_bytes;
   size_t excluded;     /* points removed by `exclude` */
 } cs_experiment;
 

@@ -55,6 +55,7 @@
 #define _GNU_SOURCE
 #endif
 #include "sim/sweep/sweep.h"
+#include "sim/sweep/sweep_expect.h"
 
 #include "sim/contracts/input_path.h"
 #include "sim/contracts/output_path.h"
@@ -1440,8 +1441,8 @@ int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o)
   }
 
   size_t stale = rows ? cs_sweep_rows_foreign(rows, e) : jr.done ? foreign(jr.done, e, FALSE) : 0;
-  if (stale && !o->quiet)
-    fprintf(stderr, "collsim sweep: %s holds rows of %zu point(s) run with another configuration (other "
+  if (stale) /* a warning: --quiet silences progress, not this */
+    fprintf(stderr, "collsim sweep: warning: %s holds rows of %zu point(s) run with another configuration (other "
             "parameters, extra_args or collsim version); they stay, told apart by config_key\n", o->out_path, stale);
   if (!o->quiet) {
     char *plat = e->generic ? g_strdup_printf("collsim %s", e->command) : cs_experiment_platform_label(e);
@@ -1508,6 +1509,8 @@ int cs_sweep_run(cs_experiment *e, const cs_sweep_options *o)
     }
     if (!o->quiet)
       fprintf(stderr, "collsim sweep %s: done, %zu row(s) written to %s\n", e->name, sw.written, o->out_path);
+    if (status == 0 && o->shard_count == 1)
+      status = cs_sweep_expect_check(e, o->out_path);
   }
 
 done:

@@ -11,7 +11,10 @@
 #  - a formula with a character outside the grammar, unbalanced parentheses
 #    or a variable the command's records do not have: one line, exit 2,
 #    refused before the run (nothing on stdout);
-#  - --expect-bytes reads the bytes column.
+#  - --expect-bytes reads the bytes column;
+#  - an experiment's expect: (docs/examples/rank-hash-counts.yaml) passes
+#    with the exact form; with the paper's, the sweep writes every row and
+#    exits 1 with one line per row; a bad formula there: exit 2, no file.
 #   COLLSIM=./collsim tests/cli/expect.sh    (make check sets COLLSIM)
 set -u
 COLLSIM=${COLLSIM:-./collsim}
@@ -33,7 +36,7 @@ rc=$?
 [ $rc = 1 ] || bad "paper's form: exit $rc, expected 1"
 [ "$(wc -l < "$tmp/out")" = 2 ] || bad "paper's form: the row was not written first"
 [ "$(wc -l < "$tmp/err")" = 1 ] || bad "paper's form: not one line on stderr: $(cat "$tmp/err")"
-grep -q "expectation failed (row 1): messages = [0-9]*, --expect-messages 'n + 4\*m + m/k' = " "$tmp/err" ||
+grep -q "expectation failed (row 1): --expect-messages: messages = [0-9]*, 'n + 4\*m + m/k' = " "$tmp/err" ||
   bad "paper's form: message $(cat "$tmp/err")"
 
 "$COLLSIM" tree --algo centralized -n 200 -f 0.4 -q --expect-messages 'n - 1 + (1 - root_joins) + m - 1' \
@@ -68,6 +71,23 @@ refused 0 'n > 3'
 refused 0 'ceil(n/3'
 refused 0 'n + zz'
 grep -q "no number 'zz'" "$tmp/err" || bad "unknown variable not named: $(cat "$tmp/err")"
+
+# An experiment's expect: the sweep is the test (docs/examples/rank-hash-counts.yaml).
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+yaml=$src/docs/examples/rank-hash-counts.yaml
+"$COLLSIM" sweep "$yaml" --out "$tmp/counts.csv" -q 2> "$tmp/err" || bad "exact sweep: $(cat "$tmp/err")"
+[ "$(wc -l < "$tmp/counts.csv")" = 9 ] || bad "exact sweep: not 8 rows"
+sed 's|"n - 1 + s + 3\*m - 2 + ceil((m - 1)/k)"|"n + 4*m + m/k"|' "$yaml" > "$tmp/paper.yaml"
+grep -q 'n + 4\*m' "$tmp/paper.yaml" || bad "could not make the paper's experiment"
+"$COLLSIM" sweep "$tmp/paper.yaml" --out "$tmp/paper.csv" -q 2> "$tmp/err"
+rc=$?
+[ $rc = 1 ] || bad "paper's sweep: exit $rc, expected 1"
+[ "$(wc -l < "$tmp/paper.csv")" = 9 ] || bad "paper's sweep: its rows were not all written"
+[ "$(grep -c "expectation failed" "$tmp/err")" = 8 ] || bad "paper's sweep: not one line per row: $(cat "$tmp/err")"
+printf 'name: x\nalgorithms: [rank-hash]\nn: [64]\nexpect: {messages: "n >"}\n' > "$tmp/bad.yaml"
+"$COLLSIM" sweep "$tmp/bad.yaml" --out "$tmp/bad.csv" -q 2> "$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ ! -e "$tmp/bad.csv" ] && [ "$(wc -l < "$tmp/err")" = 1 ] || bad "bad expect: exit $rc: $(cat "$tmp/err")"
 
 [ $fail = 0 ] && echo "PASS: --expect-messages and --expect-bytes"
 exit $fail
