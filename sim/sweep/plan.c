@@ -44,6 +44,19 @@ long cs_plan_task_of(const cs_plan *p, size_t point)
   return -1;
 }
 
+/* A new plan goes to a new or empty folder only: never among other files
+ * (--plan / or --plan ~ would scatter tasks.txt, rows/ and logs/ there). */
+static gboolean folder_empty(const char *dir, GError **err)
+{
+  GDir *d = g_dir_open(dir, 0, NULL);
+  gboolean empty = d && g_dir_read_name(d) == NULL;
+  if (d)
+    g_dir_close(d);
+  return empty ? TRUE
+               : cs_input_error(err, "%s is a folder that holds other files and no plan: give a new or empty "
+                                "folder", dir);
+}
+
 /* The value of `name` in a manifest's text (g_free it), or NULL. */
 static char *manifest_value(const char *text, const char *name)
 {
@@ -87,7 +100,8 @@ gboolean cs_plan_dir_check(const cs_experiment *e, const char *dir, gboolean mus
   GError *e2 = NULL;
   gboolean exists = g_file_test(path, G_FILE_TEST_EXISTS), ok = TRUE;
   if (!exists) {
-    ok = must_exist ? cs_input_error(err, "%s holds no plan (no manifest: make one with --plan)", dir) : TRUE;
+    ok = must_exist ? cs_input_error(err, "%s holds no plan (no manifest: make one with --plan)", dir)
+                    : folder_empty(dir, err);
   } else if (!g_file_get_contents(path, &text, NULL, &e2)) {
     ok = cs_input_error(err, "%s: cannot read: %s", path, e2->message);
     g_error_free(e2);

@@ -98,6 +98,7 @@ check() {
   local out_count=${#entries[@]}
   entries_of "$TMPDIR"
   [ "$out_count" = 0 ] && [ ${#entries[@]} = 0 ] || find "$work/out" "$TMPDIR" -mindepth 1 -delete
+  [ -e "$work/missing" ] && rm -rf "$work/missing" # a folder a run made there (--plan): not the next run's
   local err=$work/stderr rc
   runs=$((runs + 1))
   timeout 60 "$collsim" "$@" > /dev/null 2> "$err"
@@ -185,17 +186,17 @@ for key in "${!base[@]}"; do
   while read -r name meta; do
     [ -n "$name" ] || continue
     case $meta in
-      FILE | FILE.png) values=("${paths[@]}") ;;
+      FILE | FILE.png | DIR) values=("${paths[@]}") ;;
       *) values=("${numbers[@]}") ;;
     esac
     if [ "$key" != tree ] && [ "$key" != comm-create-group ] && grep -qx "$name" <<< "$common"; then
       case $meta in
-        FILE | FILE.png) values=("${few_paths[@]}") ;;
+        FILE | FILE.png | DIR) values=("${few_paths[@]}") ;;
         *) values=("${few_numbers[@]}") ;;
       esac
     elif [ "$cmd" = comm ] && [ "$key" != comm-create-group ]; then
       case $meta in
-        FILE | FILE.png) values=("${few_paths[@]}") ;;
+        FILE | FILE.png | DIR) values=("${few_paths[@]}") ;;
         *) values=("${few_comm_numbers[@]}") ;;
       esac
     fi
