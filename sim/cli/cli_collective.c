@@ -12,6 +12,7 @@
  *   --verify           the schedule is replayed first (who holds what).
  * Bad input: one message naming the problem, exit status 2, nothing written. */
 #include "sim/cli/commands.h"
+#include "algorithms/selectors/selector.h"
 #include "sim/checks/tree_script_check.h"
 #include "sim/cli/columns.h"
 #include "sim/cli/frontend.h"
@@ -25,7 +26,7 @@
 #include <string.h>
 
 typedef struct coll_opts {
-  char *coll, *algo, *batch, *script, *per_link, *pairs, *keep_platform;
+  char *coll, *algo, *selector, *batch, *script, *per_link, *pairs, *keep_platform;
   uint64_t block, bytes, segment;
   double gamma;
   bool list, models, links, timed, verify, list_columns;
@@ -45,6 +46,10 @@ static void list_algorithms(void)
     }
   printf("\nscatter, gather, allgather and reduce-scatter take --block (data per rank), alltoall --block (data per "
          "pair of ranks); bcast, reduce and allreduce take --bytes (whole buffer); barrier takes no size.\n");
+  printf("\n--algo auto --selector NAME: the algorithm the library would run (decision table: --list --selector "
+         "NAME)\n");
+  for (size_t i = 0; i < cs_selector_count(); i++)
+    printf("selector %-8s %s\n", cs_selector_at(i)->name, cs_selector_at(i)->description);
 }
 
 /* --list --models: each algorithm's cost formula as a Markdown table
@@ -89,23 +94,56 @@ static const cs_coll_algo *find_algo(const char *coll, const char *algo, GError 
   return a;
 }
 
+/* --algo auto: the selector named, which must cover the collective. */
+static bool auto_selector(const coll_opts *o, cs_coll_item *it, GError **err)
+{
+  if (!o->selector) {
+    char *names = cs_selector_names();
+    cs_input_error(err, "--algo auto needs --selector NAME (one of: %s)", names);
+    g_free(names);
+    return false;
+  }
+  const cs_selector *s = cs_selector_find(o->selector);
+  if (!s) {
+    char *names = cs_selector_names();
+    cs_input_error(err, "unknown selector '%s' (known: %s)", o->selector, names);
+    g_free(names);
+    return false;
+  }
+  cs_coll c;
+  if (!cs_coll_from_name(o->coll, &c))
+    return cs_input_error(err, "unknown collective '%s' (%s)", o->coll, cs_coll_names());
+  if (!s->data->measure[c].name) {
+    char *covered = cs_selector_covered(s);
+    cs_input_error(err, "selector %s does not cover %s; it covers %s", s->name, o->coll, covered);
+    g_free(covered);
+    return false;
+  }
+  it->selector = s;
+  it->auto_coll = c;
+  return true;
+}
+
+/* The collective an item runs: its algorithm's, or the one --algo auto waits to choose for. */
+static cs_coll item_coll(const cs_coll_item *it) { return it->algo ? it->algo->coll : it->auto_coll; }
+
 static bool one_item(const coll_opts *o, cs_coll_item *it, GError **err)
 {
   if (!o->coll)
     return cs_input_error(err, "--coll is required (%s)", cs_coll_names());
   if (!o->algo)
     return cs_input_error(err, "--algo is required (see collsim collective --list)");
-  if (!(it->algo = find_algo(o->coll, o->algo, err)))
+  if (strcmp(o->algo, "auto") == 0 ? !auto_selector(o, it, err) : !(it->algo = find_algo(o->coll, o->algo, err)))
     return false;
-  if (!cs_coll_sized(it->algo->coll)) {
+  if (!cs_coll_sized(item_coll(it))) {
     if (o->block || o->bytes)
       return cs_input_error(err, "%s moves no data: it takes neither --block nor --bytes", o->coll);
     return true;
   }
-  bool per_rank = cs_coll_per_rank(it->algo->coll);
+  bool per_rank = cs_coll_per_rank(item_coll(it));
   const char *want = per_rank ? "--block" : "--bytes", *other = per_rank ? "--bytes" : "--block";
   uint64_t given = per_rank ? o->block : o->bytes;
-  const char *what = it->algo->coll == CS_COLL_ALLTOALL ? "data per pair of ranks"
+  const char *what = item_coll(it) == CS_COLL_ALLTOALL ? "data per pair of ranks"
                      : per_rank                           ? "data per rank"
                                                           : "the whole buffer";
   if ((per_rank ? o->bytes : o->block) != 0)
@@ -162,6 +200,43 @@ static bool read_batch(const char *path, GArray *items, GError **err)
   return ok;
 }
 
+/* --algo auto on p ranks: the selector's choice, or an error naming the
+ * algorithm collsim lacks and the rule that chose it.  collsim's reductions
+ * are sums: commutative, built in. */
+static bool select_algo(cs_coll_item *it, int64_t p, GError **err)
+{
+  cs_selection *sel = g_new(cs_selection, 1);
+  bool ok = it->selector->select(it->auto_coll, p, it->size, true, sel);
+  if (ok && !sel->algo)
+    ok = cs_input_error(err, "selector %s would run %s, which collsim lacks (%s)", it->selector->name, sel->lib_algo,
+                        sel->rule);
+  else if (ok && !(it->algo = cs_coll_algo_find(it->auto_coll, sel->algo)))
+    ok = cs_input_error(err, "selector %s names %s %s, which collsim's registry does not have", it->selector->name,
+                        cs_coll_name(it->auto_coll), sel->algo);
+  if (ok)
+    g_strlcpy(it->selected_by, sel->rule, sizeof it->selected_by);
+  g_free(sel);
+  return ok;
+}
+
+/* --list --selector NAME: the decision table. */
+static int list_selector(const cs_cli *c, const char *name)
+{
+  const cs_selector *s = cs_selector_find(name);
+  if (!s) {
+    char *names = cs_selector_names();
+    int rc = cs_cli_usage(c, "unknown selector '%s' (known: %s)", name, names);
+    g_free(names);
+    return rc;
+  }
+  GString *t = g_string_new(NULL);
+  g_string_printf(t, "## %s: %s\n\nSource: %s.\n", s->name, s->description, s->data->source);
+  cs_sel_table_markdown(s, t);
+  fputs(t->str, stdout);
+  g_string_free(t, TRUE);
+  return 0;
+}
+
 /* Everything the runs of one invocation need, built before any work. */
 typedef struct plan {
   cs_platform *platform;
@@ -190,6 +265,8 @@ static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err
     return false;
   for (guint i = 0; i < P->items->len; i++)
     g_array_index(P->items, cs_coll_item, i).script = P->script;
+  if (!o->batch && it.selector && !select_algo(&g_array_index(P->items, cs_coll_item, 0), cs_platform_slots(P->platform), err))
+    return false;
   return cs_cli_timeline_fits(c, cs_platform_slots(P->platform), err) &&
          cs_cli_engine(c, P->platform, 0, 0, &P->ec, err);
 }
@@ -261,7 +338,10 @@ int cs_collective_main(int argc, char **argv)
       {"coll", 'c', CS_OPT_CHOICE, &o.coll, "NAME",
        "scatter, gather, bcast, allgather, reduce-scatter, reduce, allreduce, alltoall, barrier", 0,
        0, 0, 0, coll_names},
-      {"algo", 'a', CS_OPT_STRING, &o.algo, "NAME", "algorithm (see --list)", 0, 0, 0, 0, NULL},
+      {"algo", 'a', CS_OPT_STRING, &o.algo, "NAME", "algorithm (see --list), or auto: as --selector's library "
+       "would choose", 0, 0, 0, 0, NULL},
+      {"selector", 0, CS_OPT_STRING, &o.selector, "NAME", "with --algo auto: mpich (MPICH 4.2.3) or ompi (Open MPI "
+       "4.1.8) picks the algorithm; with --list: print its decision table (docs/selectors.md)", 0, 0, 0, 0, NULL},
       {"block", 0, CS_OPT_SIZE, &o.block, "SIZE", "data per rank (scatter, gather, allgather, reduce-scatter), per "
        "pair of ranks (alltoall), e.g. 64KiB", 1, 0, 0, 0, NULL},
       {"bytes", 0, CS_OPT_SIZE, &o.bytes, "SIZE", "whole buffer (bcast, reduce, allreduce), e.g. 1GiB", 1, 0, 0, 0, NULL},
@@ -301,7 +381,8 @@ int cs_collective_main(int argc, char **argv)
                         argc, argv);
   static const cs_opt_rule rules[] = {
       {"models", "+list"},
-      {"coll algo block bytes segment timed per-link pairs", "!batch"},
+      {"coll algo block bytes segment timed per-link pairs selector", "!batch"},
+      {"selector", "algo=auto | +list"},
       {"script", "algo=script | +batch"},
       {"@engine @trace gamma", "+timed"},
       {NULL, NULL},
@@ -312,6 +393,8 @@ int cs_collective_main(int argc, char **argv)
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && o.list_columns)
     rc = cs_cli_list_columns(&c);
+  else if (rc == 0 && o.list && o.selector)
+    rc = list_selector(&c, o.selector);
   else if (rc == 0 && o.list)
     o.models ? list_models() : list_algorithms();
   else if (rc == 0)

@@ -1,5 +1,6 @@
 /* The collective pipeline (see collective.h). */
 #include "sim/drivers/collective.h"
+#include "algorithms/selectors/selector.h"
 #include "algorithms/collectives/oblivious.h"
 #include "patterns/linkusage.h"
 #include "patterns/pattern.h"
@@ -74,7 +75,7 @@ static const cs_record_kind cost_kind = {"cost_params", "the cost models' parame
 enum {
   K_NET, K_COLL, K_ALGO, K_P, K_SN, K_NPS, K_CPN, K_SIZE, K_SIZE_IS, K_MESSAGES, K_BYTES, K_MAX_MESSAGE, K_VERIFIED,
   K_HUMAN_UNITS, K_TIERS, K_NETWORK_BYTES, K_BYTE_HOPS, K_NODE_PAIRS, K_SIM_TIME, K_COST_MODEL, K_COST_FORMULA,
-  K_COST_PARAMS, K_BETA, K_GAMMA, K_MODEL, K_TIMED_MATCHES,
+  K_COST_PARAMS, K_BETA, K_GAMMA, K_MODEL, K_TIMED_MATCHES, K_SELECTOR, K_SELECTED_BY,
 };
 
 static const cs_column columns[] = {
@@ -114,6 +115,12 @@ static const cs_column columns[] = {
     [K_MODEL] = {"model", CS_COL_TEXT, NULL, "", TIMED, CS_COL_NO_CSV, "SimGrid network model"},
     [K_TIMED_MATCHES] = {"timed_matches_pattern", CS_COL_BOOL, NULL, "", TIMED, CS_COL_NO_CSV,
                          "the timed run sent exactly the pattern's messages"},
+    /* JSON and tables only: a CSV's columns are the same whatever the options,
+     * and the committed collective CSVs must not change */
+    [K_SELECTOR] = {"selector", CS_COL_TEXT, NULL, "", "--selector", CS_COL_NO_CSV,
+                    "--algo auto: the library whose default decision chose algo (docs/selectors.md)"},
+    [K_SELECTED_BY] = {"selected_by", CS_COL_TEXT, NULL, "", "--selector", CS_COL_NO_CSV,
+                       "--algo auto: the rule that chose algo, citing the library's source"},
 };
 
 const cs_record_kind cs_coll_record_kind = {"collective", "one collective on one platform at one size", columns,
@@ -509,6 +516,10 @@ static cs_record *make_record(const run_state *R)
     cs_col_num(r, &columns[K_GAMMA], R->S->opt.gamma);
     cs_col_str(r, &columns[K_MODEL], R->S->ec.model);
     cs_col_bool(r, &columns[K_TIMED_MATCHES], true);
+  }
+  if (R->it->selector) {
+    cs_col_str(r, &columns[K_SELECTOR], R->it->selector->name);
+    cs_col_str(r, &columns[K_SELECTED_BY], R->it->selected_by);
   }
   return r;
 }

@@ -40,6 +40,11 @@ typedef struct cs_coll_item {
   uint64_t size;                  /* block for per-rank collectives, whole buffer otherwise */
   const cs_tree_script *script;   /* the "script" algorithms */
   uint64_t segment;               /* the segmented broadcasts (pipeline, chain, bintree): bytes, 0 = none */
+  /* --algo auto: the selector that chose algo, the collective it chose for,
+   * and its rule (the selector and selected_by columns); NULL otherwise */
+  const struct cs_selector *selector;
+  cs_coll auto_coll;
+  char selected_by[512];
 } cs_coll_item;
 
 typedef struct cs_coll_outputs {

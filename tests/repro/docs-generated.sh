@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The generated documents (docs/output-reference.md, docs/cost-models.md,
-# docs/registries.md, docs/options.md) are what scripts/gen-docs.sh writes from the binary's
+# docs/registries.md, docs/options.md, docs/selectors.md) are what scripts/gen-docs.sh writes from the binary's
 # declarations and registries now: regenerated into a temporary folder, each
 # must be the committed file byte for byte (after a change to a column, an
 # algorithm or a registry, rerun scripts/gen-docs.sh).  About 1 s.  Exit
@@ -12,7 +12,7 @@ tmpd=$(mktemp -d)
 trap 'rm -rf "$tmpd"' EXIT
 COLLSIM=$collsim bash "$src/scripts/gen-docs.sh" "$tmpd"
 failed=0
-for f in output-reference.md cost-models.md registries.md options.md; do
+for f in output-reference.md cost-models.md registries.md options.md selectors.md; do
   if ! diff -u "$src/docs/$f" "$tmpd/$f" > "$tmpd/$f.diff"; then
     failed=1
     echo "docs/$f is not what scripts/gen-docs.sh writes (- committed, + generated; rerun the script):"
