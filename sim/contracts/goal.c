@@ -71,6 +71,11 @@ void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out)
   out->size = cs_units_bytes(c->prm, op.units);
 }
 
+bool cs_lower_step_is_send(const cs_lower *c)
+{
+  return c->phase == 0 && c->n == 1 && c->ops[c->k].kind == CS_OP_SEND;
+}
+
 void cs_lower_next(cs_lower *c)
 {
   for (c->phase++; c->phase <= c->n; c->phase++)
@@ -81,8 +86,10 @@ void cs_lower_next(cs_lower *c)
   if (c->loop >= 0 && c->k == (uint32_t)c->loop + 1 + (uint32_t)c->ops[c->loop].body) {
     if (++c->iter < c->ops[c->loop].iterations)
       c->k = (uint32_t)c->loop + 1;
-    else
+    else {
       c->loop = -1;
+      c->iter = 0; /* ops outside loops are their iteration 0 */
+    }
   }
   settle(c);
 }
@@ -120,6 +127,7 @@ static void write_rank(GString *s, const cs_sched_params *prm, int64_t rank, con
   cs_lower c;
   cs_lower_start(&c, prm, o->op, o->n, gamma_ns);
   uint64_t label = 0, prev_first = 0, prev_n = 0;
+  const char *dep = "requires";
   for (; !cs_lower_finished(&c); cs_lower_next(&c)) {
     uint32_t n = cs_lower_step_size(&c);
     for (uint32_t j = 0; j < n; j++) {
@@ -129,8 +137,9 @@ static void write_rank(GString *s, const cs_sched_params *prm, int64_t rank, con
       cs_goal_op_text(&op, s);
       g_string_append_c(s, '\n');
       for (uint64_t d = 0; d < prev_n; d++)
-        g_string_append_printf(s, "l%" PRIu64 " requires l%" PRIu64 "\n", label + j + 1, prev_first + d + 1);
+        g_string_append_printf(s, "l%" PRIu64 " %s l%" PRIu64 "\n", label + j + 1, dep, prev_first + d + 1);
     }
+    dep = cs_lower_step_is_send(&c) ? "irequires" : "requires";
     prev_first = label;
     prev_n = n;
     label += n;
@@ -384,7 +393,8 @@ static bool peer(parse *P, bool any_ok, uint32_t *out)
   if (P->R.tok != T_INT)
     return fail(P, "expected a rank%s, found %s", any_ok ? " or -1" : "", tok_name(&P->R));
   if (P->R.num_too_big || P->R.num >= (uint64_t)P->num_ranks)
-    return fail(P, "rank %s does not exist (num_ranks %" PRId64 ")", P->R.num_too_big ? "(huge)" : "", P->num_ranks);
+    return fail(P, "rank %" PRIu64 "%s does not exist (num_ranks %" PRId64 ")", P->R.num,
+                P->R.num_too_big ? "..." : "", P->num_ranks);
   *out = (uint32_t)P->R.num;
   return true;
 }

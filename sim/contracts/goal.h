@@ -29,7 +29,12 @@
  *     any-order group: one calc step per reducing receive of the group, in
  *     the group's order, after the whole group);
  *   - every op of step k+1 `requires` every op of step k (an op of the
- *     first step requires nothing).
+ *     first step requires nothing), except that an op after a send
+ *     `irequires` it: a send is posted and the rank goes on (as MPI_Isend;
+ *     collsim's sends never wait for their receiver, and under LogGOPS a
+ *     rendezvous send completes only when matched, so a send-then-receive
+ *     exchange would deadlock otherwise).  For an eager send both give the
+ *     same times (it starts and completes in one event).
  * Labels are l1, l2, ... in the order of the ops; each op's requires lines
  * follow it.  Sends carry the bytes of their units (cs_units_bytes), tags
  * are the op's tag plus the loop iteration.
@@ -80,6 +85,8 @@ static inline bool cs_lower_finished(const cs_lower *c) { return c->n == 0; }
 static inline uint32_t cs_lower_step_size(const cs_lower *c) { return c->phase ? 1 : c->n; }
 /* Op j of the current step. */
 void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out);
+/* Is the current step a send (the next step irequires it)? */
+bool cs_lower_step_is_send(const cs_lower *c);
 /* Move to the next step. */
 void cs_lower_next(cs_lower *c);
 

@@ -75,7 +75,7 @@ static const cs_record_kind cost_kind = {"cost_params", "the cost models' parame
 enum {
   K_NET, K_COLL, K_ALGO, K_P, K_SN, K_NPS, K_CPN, K_SIZE, K_SIZE_IS, K_MESSAGES, K_BYTES, K_MAX_MESSAGE, K_VERIFIED,
   K_HUMAN_UNITS, K_TIERS, K_NETWORK_BYTES, K_BYTE_HOPS, K_NODE_PAIRS, K_SIM_TIME, K_COST_MODEL, K_COST_FORMULA,
-  K_COST_PARAMS, K_BETA, K_GAMMA, K_MODEL, K_TIMED_MATCHES, K_ENGINE, K_LAST_RANK, K_LOGGOPS,
+  K_COST_PARAMS, K_BETA, K_GAMMA, K_MODEL, K_TIMED_MATCHES, K_ENGINE, K_LAST_RANK, K_LOGGOPS, K_SIM_TIME_NS,
 };
 
 static const cs_column columns[] = {
@@ -121,6 +121,8 @@ static const cs_column columns[] = {
                      "the rank finishing last (sim_time_s), the first of them"},
     [K_LOGGOPS] = {"loggops", CS_COL_TEXT, NULL, "", "--engine native", CS_COL_NO_CSV,
                    "LogGOPS parameters L,o,g,G,S,O (ns, ns, ns, ns/byte, bytes, ns/byte)"},
+    [K_SIM_TIME_NS] = {"sim_time_ns", CS_COL_INT, NULL, "ns", "--engine native", CS_COL_NO_CSV,
+                       "sim_time_s exactly, in the model's integer nanoseconds"},
 };
 
 const cs_record_kind cs_coll_record_kind = {"collective", "one collective on one platform at one size", columns,
@@ -243,6 +245,7 @@ typedef struct run_state {
   cs_cost_params cost;
   double cost_s, beta;
   uint32_t last_rank; /* native engine */
+  uint64_t finish_ns;
 } run_state;
 
 static void to_sinks(void *user, int64_t src, int64_t dst, uint64_t bytes, uint64_t messages)
@@ -383,7 +386,7 @@ static bool run_native(run_state *R, GError **err)
   cs_native_timed run = {.algo = R->it->algo, .prm = &R->prm, .goal = R->it->goal, .tt = &R->S->tt,
                          .gamma = R->S->opt.gamma, .model = R->S->opt.loggops, .delivered = R->delivered,
                          .sink = to_timed, .sink_user = R->timed_pairs};
-  if (!cs_native_timed_run(&run, &R->t, &R->last_rank, err))
+  if (!cs_native_timed_run(&run, &R->t, &R->last_rank, &R->finish_ns, err))
     return false;
   R->timed = true;
   return true;
@@ -529,6 +532,7 @@ static void native_columns(cs_record *r, const run_state *R)
   g_snprintf(text, sizeof text, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, m->L, m->o,
              m->g, m->G, m->S, m->O);
   cs_col_num(r, &columns[K_SIM_TIME], R->t.sim_time_s);
+  cs_col_u64(r, &columns[K_SIM_TIME_NS], R->finish_ns);
   cs_col_i64(r, &columns[K_LAST_RANK], R->last_rank);
   cs_col_str(r, &columns[K_ENGINE], "native");
   cs_col_str(r, &columns[K_MODEL], "loggops");

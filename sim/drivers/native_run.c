@@ -67,7 +67,8 @@ static void on_delivery(void *user, uint32_t src, uint32_t dst, uint64_t bytes)
     cs_linkusage_add(D->run->delivered, a, b, bytes, 1);
 }
 
-bool cs_native_timed_run(const cs_native_timed *run, cs_coll_timed *out, uint32_t *last_rank, GError **err)
+bool cs_native_timed_run(const cs_native_timed *run, cs_coll_timed *out, uint32_t *last_rank, uint64_t *finish_ns,
+                         GError **err)
 {
   memset(out, 0, sizeof *out);
   delivery_ctx D = {.run = run};
@@ -83,6 +84,7 @@ bool cs_native_timed_run(const cs_native_timed *run, cs_coll_timed *out, uint32_
     out->size_mismatches = r.size_mismatches;
     out->finished = (int)run->tt->p;
     *last_rank = r.last_rank;
+    *finish_ns = r.finish_ns;
   }
   tally_emit(&D.tally, ok ? run->sink : NULL, run->sink_user);
   return ok;

@@ -25,8 +25,9 @@ typedef struct cs_native_timed {
 } cs_native_timed;
 
 /* out: the run's time and counters (finished = every rank); last_rank:
- * the rank finishing last. */
-bool cs_native_timed_run(const cs_native_timed *run, cs_coll_timed *out, uint32_t *last_rank, GError **err);
+ * the rank finishing last, finish_ns its time in nanoseconds. */
+bool cs_native_timed_run(const cs_native_timed *run, cs_coll_timed *out, uint32_t *last_rank, uint64_t *finish_ns,
+                         GError **err);
 
 /* The traffic of a GOAL graph's sends, per node pair in increasing order,
  * to sink; totals as the pattern-generator's. */

@@ -48,20 +48,29 @@ static void roots(void *self, uint32_t rank, ng_ids *out)
   offer_step(r, out);
 }
 
-static void started(void *self, uint32_t rank, uint64_t op, ng_ids *out)
+static void next_step(rank_state *r, ng_ids *out)
 {
-  (void)self, (void)rank, (void)op, (void)out; /* steps wait for completions only */
-}
-
-static void done(void *self, uint32_t rank, uint64_t op, ng_ids *out)
-{
-  (void)op;
-  rank_state *r = &((coll_source *)self)->rank[rank];
-  if (--r->outstanding > 0)
-    return;
   r->first_id += cs_lower_step_size(&r->cur);
   cs_lower_next(&r->cur);
   offer_step(r, out);
+}
+
+/* A send step is passed when its send starts (the next step irequires it). */
+static void started(void *self, uint32_t rank, uint64_t op, ng_ids *out)
+{
+  rank_state *r = &((coll_source *)self)->rank[rank];
+  if (op == r->first_id && !cs_lower_finished(&r->cur) && cs_lower_step_is_send(&r->cur))
+    next_step(r, out);
+}
+
+/* Other steps when all their ops completed (a passed send completes later). */
+static void done(void *self, uint32_t rank, uint64_t op, ng_ids *out)
+{
+  rank_state *r = &((coll_source *)self)->rank[rank];
+  if (op < r->first_id)
+    return;
+  if (--r->outstanding == 0)
+    next_step(r, out);
 }
 
 static void get(void *self, uint32_t rank, uint64_t op, cs_goal_op *out)
