@@ -9,7 +9,11 @@
  *                      (sim/contracts/cost.h) and its formula, and the
  *                      messages the actors sent are checked against the
  *                      pattern-generator's, node pair by node pair;
- *   --verify           the schedule is replayed first (who holds what).
+ *   --verify           the schedule is replayed first (who holds what);
+ *   --engine native    timed runs on the native LogGOPS engine (no platform
+ *                      needed: --ranks P), --loggops L,o,g,G,S,O;
+ *   --goal FILE        the schedule of every rank written as GOAL text;
+ *   --goal-in FILE     a GOAL schedule instead of --coll/--algo.
  * Bad input: one message naming the problem, exit status 2, nothing written. */
 #include "sim/cli/commands.h"
 #include "algorithms/selectors/selector.h"
@@ -19,6 +23,7 @@
 #include "sim/contracts/errors.h"
 #include "sim/contracts/input_path.h"
 #include "sim/drivers/collective.h"
+#include "sim/engine/native/loggops.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +32,8 @@
 
 typedef struct coll_opts {
   char *coll, *algo, *selector, *batch, *script, *per_link, *pairs, *keep_platform;
+  char *engine, *loggops, *goal, *goal_in;
+  int64_t ranks;
   uint64_t block, bytes, segment;
   double gamma;
   bool list, models, links, timed, verify, list_columns;
@@ -34,6 +41,7 @@ typedef struct coll_opts {
 
 static const char *const coll_names[] = {"scatter", "gather",    "bcast",    "allgather", "reduce-scatter",
                                          "reduce",  "allreduce", "alltoall", "barrier",   NULL};
+static const char *const engines[] = {"simgrid", "native", NULL};
 
 static void list_algorithms(void)
 {
@@ -239,20 +247,71 @@ static int list_selector(const cs_cli *c, const char *name)
 
 /* Everything the runs of one invocation need, built before any work. */
 typedef struct plan {
-  cs_platform *platform;
+  cs_platform *platform; /* NULL: a flat machine of `ranks` ranks (no links) */
+  int64_t ranks;
   cs_tree_script *script;
+  cs_goal_graph *goal;
   GArray *items; /* cs_coll_item */
   cs_engine_config ec;
+  bool native;
+  cs_loggops_params loggops;
 } plan;
+
+static bool native_engine(const coll_opts *o) { return o->engine && strcmp(o->engine, "native") == 0; }
+
+static bool platform_given(const cs_cli *c) { return c->platform || c->torus || c->net || c->cluster; }
+
+/* The engine's model: loggops and its parameters on the native engine. */
+static bool engine_model(const cs_cli *c, const coll_opts *o, plan *P, GError **err)
+{
+  P->native = native_engine(o);
+  cs_loggops_defaults(&P->loggops);
+  if (P->native && c->model && strcmp(c->model, "loggops") != 0)
+    return cs_input_error(err, "the native engine has no model %s (its model: loggops; %s is SimGrid's)", c->model,
+                          c->model);
+  return !o->loggops || cs_loggops_parse(o->loggops, &P->loggops, err);
+}
+
+/* Without a platform: a flat machine of --ranks ranks or the GOAL file's
+ * (untimed runs and the native engine; SimGrid needs a platform). */
+static bool flat_machine(const coll_opts *o, plan *P, GError **err)
+{
+  if (o->links || o->per_link)
+    return cs_input_error(err, "--links routes over a platform's links: give --platform (--ranks is a machine "
+                          "without links)");
+  if (o->keep_platform)
+    return cs_input_error(err, "--keep-platform needs --platform");
+  if (o->ranks && P->goal && o->ranks != (int64_t)P->goal->p)
+    return cs_input_error(err, "the GOAL file %s has %u ranks but --ranks is %lld", o->goal_in, P->goal->p,
+                          (long long)o->ranks);
+  P->ranks = o->ranks ? o->ranks : P->goal->p;
+  return true;
+}
+
+static bool goal_item(const coll_opts *o, plan *P, GError **err)
+{
+  if (!(P->goal = cs_goal_read(o->goal_in, err)))
+    return false;
+  cs_coll_item it = {.goal = P->goal, .goal_name = o->goal_in};
+  g_array_append_val(P->items, it);
+  return true;
+}
 
 static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err)
 {
   P->items = g_array_new(FALSE, FALSE, sizeof(cs_coll_item));
   cs_coll_item it = {0};
-  if (!(o->batch ? read_batch(o->batch, P->items, err) : one_item(o, &it, err)))
+  if (!engine_model(c, o, P, err))
     return false;
-  if (!o->batch)
+  if (o->goal_in ? !goal_item(o, P, err) : !(o->batch ? read_batch(o->batch, P->items, err) : one_item(o, &it, err)))
+    return false;
+  if (!o->batch && !o->goal_in)
     g_array_append_val(P->items, it);
+  bool simgrid_timed = o->timed && !P->native;
+  if (!platform_given(c) && o->ranks && simgrid_timed)
+    return cs_input_error(err, "--ranks: SimGrid's timed runs need --platform (or --engine native)");
+  if (!platform_given(c) && (o->ranks || o->goal_in) && !simgrid_timed)
+    return flat_machine(o, P, err);
   if (!(P->platform = cs_cli_platform(c, NULL, err)))
     return false;
   if (!cs_platform_resolved(P->platform))
@@ -267,6 +326,10 @@ static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err
     g_array_index(P->items, cs_coll_item, i).script = P->script;
   if (!o->batch && it.selector && !select_algo(&g_array_index(P->items, cs_coll_item, 0), cs_platform_slots(P->platform), err))
     return false;
+  if (P->native) {
+    cs_engine_config_defaults(&P->ec);
+    return true;
+  }
   return cs_cli_timeline_fits(c, cs_platform_slots(P->platform), err) &&
          cs_cli_engine(c, P->platform, 0, 0, &P->ec, err);
 }
@@ -275,6 +338,7 @@ static void plan_clear(plan *P)
 {
   cs_platform_free(P->platform);
   cs_ts_free(P->script);
+  cs_goal_graph_free(P->goal);
   if (P->items)
     g_array_free(P->items, TRUE);
   cs_cli_engine_clear(&P->ec);
@@ -294,11 +358,13 @@ static int run(const cs_cli *c, const coll_opts *o)
 {
   plan P = {0};
   GError *e = NULL;
-  cs_coll_options opt = {o->links || o->per_link, o->timed, o->verify, o->gamma, c->quiet};
+  cs_coll_outputs out = {o->pairs ? g_string_new(NULL) : NULL, o->per_link ? g_string_new(NULL) : NULL, o->goal};
   cs_coll_session *S = NULL;
   GPtrArray *records = g_ptr_array_new_with_free_func((GDestroyNotify)cs_record_free);
-  cs_coll_outputs out = {o->pairs ? g_string_new(NULL) : NULL, o->per_link ? g_string_new(NULL) : NULL};
-  bool ok = make_plan(c, o, &P, &e) && (S = cs_coll_session_open(P.platform, &opt, &P.ec, &e));
+  bool ok = make_plan(c, o, &P, &e);
+  cs_coll_options opt = {o->links || o->per_link, o->timed, o->verify, o->gamma, c->quiet, P.native, P.loggops,
+                         P.ranks};
+  ok = ok && (S = cs_coll_session_open(P.platform, &opt, &P.ec, &e));
   for (guint i = 0; ok && i < P.items->len; i++) {
     cs_record *r = cs_coll_run(S, &g_array_index(P.items, cs_coll_item, i), &out, &e);
     if (r)
@@ -366,6 +432,18 @@ int cs_collective_main(int argc, char **argv)
        1, NULL},
       {"keep-platform", 0, CS_OPT_PATH_OUT, &o.keep_platform, "FILE", "also write the platform XML here", 0, 0, 0,
        0, NULL},
+      {"engine", 0, CS_OPT_CHOICE, &o.engine, "NAME", "engine of --timed: simgrid (default; SimGrid's flow models "
+       "on the platform) or native (LogGOPS, LogGOPSim's semantics; --model loggops)", 0, 0, 0, 0, engines},
+      {"loggops", 0, CS_OPT_STRING, &o.loggops, "L,o,g,G,S,O", "the native engine's LogGOPS parameters in "
+       "LogGOPSim's units: ns, ns, ns, ns/byte, bytes, ns/byte (default 2500,1500,1000,6,65535,0)", 0, 0, 0, 0,
+       NULL},
+      {"ranks", 0, CS_OPT_INT, &o.ranks, "P", "without --platform: P ranks on a machine without links, one per "
+       "node (untimed runs and --engine native)", 1, (int64_t)UINT32_MAX - 1, 0, 0, NULL},
+      {"goal", 0, CS_OPT_PATH_OUT, &o.goal, "FILE", "write the schedule of every rank as GOAL text (LogGOPSim's "
+       "format; lowering: sim/contracts/goal.h)", 0, 0, 0, 0, NULL},
+      {"goal-in", 0, CS_OPT_PATH_IN, &o.goal_in, "FILE", "run a GOAL schedule (plain or gzip) instead of "
+       "--coll/--algo; its num_ranks must match the platform (none needed with --engine native)", 0, 0, 0, 0,
+       NULL},
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
@@ -384,7 +462,12 @@ int cs_collective_main(int argc, char **argv)
       {"coll algo block bytes segment timed per-link pairs selector", "!batch"},
       {"selector", "algo=auto | +list"},
       {"script", "algo=script | +batch"},
-      {"@engine @trace gamma", "+timed"},
+      {"@engine @trace gamma engine", "+timed"},
+      {"o-send o-recv cfg stack-kib factory crosstraffic semantics @trace", "engine!=native"},
+      {"loggops", "engine=native"},
+      {"ranks", "!platform !torus !net !cluster"},
+      {"goal", "!batch !goal-in"},
+      {"coll algo block bytes script verify batch", "!goal-in"},
       {NULL, NULL},
   };
   if (rc == 0)

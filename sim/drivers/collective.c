@@ -6,10 +6,12 @@
 #include "patterns/pattern.h"
 #include "sim/checks/replay.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/hierarchy.h"
 #include "sim/contracts/progress.h"
 #include "sim/contracts/tempdir.h"
 #include "sim/contracts/units.h"
 #include "sim/drivers/cost_params.h"
+#include "sim/drivers/native_run.h"
 #include "sim/drivers/trace.h"
 #include "sim/engine/sg_routes.h"
 
@@ -75,7 +77,8 @@ static const cs_record_kind cost_kind = {"cost_params", "the cost models' parame
 enum {
   K_NET, K_COLL, K_ALGO, K_P, K_SN, K_NPS, K_CPN, K_SIZE, K_SIZE_IS, K_MESSAGES, K_BYTES, K_MAX_MESSAGE, K_VERIFIED,
   K_HUMAN_UNITS, K_TIERS, K_NETWORK_BYTES, K_BYTE_HOPS, K_NODE_PAIRS, K_SIM_TIME, K_COST_MODEL, K_COST_FORMULA,
-  K_COST_PARAMS, K_BETA, K_GAMMA, K_MODEL, K_TIMED_MATCHES, K_SELECTOR, K_SELECTED_BY,
+  K_COST_PARAMS, K_BETA, K_GAMMA, K_MODEL, K_TIMED_MATCHES, K_SELECTOR, K_SELECTED_BY, K_ENGINE, K_LAST_RANK,
+  K_LOGGOPS, K_SIM_TIME_NS,
 };
 
 static const cs_column columns[] = {
@@ -121,6 +124,14 @@ static const cs_column columns[] = {
                     "--algo auto: the library whose default decision chose algo (docs/selectors.md)"},
     [K_SELECTED_BY] = {"selected_by", CS_COL_TEXT, NULL, "", "--selector", CS_COL_NO_CSV,
                        "--algo auto: the rule that chose algo, citing the library's source"},
+    [K_ENGINE] = {"engine", CS_COL_TEXT, NULL, "", "--engine native", CS_COL_NO_CSV,
+                  "the engine of the timed run (native: sim/engine/native)"},
+    [K_LAST_RANK] = {"last_rank", CS_COL_INT, NULL, "rank", "--engine native", CS_COL_NO_CSV,
+                     "the rank finishing last (sim_time_s), the first of them"},
+    [K_LOGGOPS] = {"loggops", CS_COL_TEXT, NULL, "", "--engine native", CS_COL_NO_CSV,
+                   "LogGOPS parameters L,o,g,G,S,O (ns, ns, ns, ns/byte, bytes, ns/byte)"},
+    [K_SIM_TIME_NS] = {"sim_time_ns", CS_COL_INT, NULL, "ns", "--engine native", CS_COL_NO_CSV,
+                       "sim_time_s exactly, in the model's integer nanoseconds"},
 };
 
 const cs_record_kind cs_coll_record_kind = {"collective", "one collective on one platform at one size", columns,
@@ -168,11 +179,18 @@ cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_option
   cs_coll_session *s = g_new0(cs_coll_session, 1);
   s->platform = p;
   s->opt = *o;
-  cs_platform_two_tier(p, &s->tt);
   s->ec = *ec;
+  if (!p) { /* the native engine without a platform: one rank per node */
+    cs_hierarchy h;
+    cs_hier_flat(&h, o->ranks, 1, "?");
+    cs_hier_two_tier(&h, &s->tt);
+    return s;
+  }
+  cs_platform_two_tier(p, &s->tt);
   if (!o->links && !o->timed)
     return s;
-  if (o->timed && !cs_platform_xml_for_run(p, &s->xml, &s->xml_is_temp, err))
+  bool simgrid = o->timed && !o->native;
+  if (simgrid && !cs_platform_xml_for_run(p, &s->xml, &s->xml_is_temp, err))
     goto fail;
   s->ec.platform_file = s->xml;
   s->ec.cores = p->cores;
@@ -182,7 +200,7 @@ cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_option
     s->host_of = cs_platform_host_map(p, s->tt.p);
     s->ec.host_of = s->host_of;
   }
-  if (!(s->map = cs_platform_netmap(p, err)) || (o->links && o->timed && !open_simgrid_routes(s, err)))
+  if (!(s->map = cs_platform_netmap(p, err)) || (o->links && simgrid && !open_simgrid_routes(s, err)))
     goto fail;
   return s;
 fail:
@@ -232,6 +250,8 @@ typedef struct run_state {
   bool timed;
   cs_cost_params cost;
   double cost_s, beta;
+  uint32_t last_rank; /* native engine */
+  uint64_t finish_ns;
 } run_state;
 
 static void to_sinks(void *user, int64_t src, int64_t dst, uint64_t bytes, uint64_t messages)
@@ -283,6 +303,10 @@ static void pattern_progress(void *user, int64_t done)
 
 static void run_pattern(run_state *R)
 {
+  if (R->it->goal) {
+    cs_goal_pattern(R->it->goal, &R->S->tt, to_sinks, R, &R->pattern);
+    return;
+  }
   size_t chunks = (size_t)((R->prm.p + CS_PATTERN_CHUNK - 1) / CS_PATTERN_CHUNK);
   /* Below a quarter million ranks the pattern takes well under a second. */
   gboolean quiet = R->S->opt.quiet || R->prm.p < (1 << 18);
@@ -353,9 +377,20 @@ static bool same_links(const run_state *R, GError **err)
   return true;
 }
 
-static bool run_timed(run_state *R, GError **err)
+/* The native engine's run: its messages checked as the SimGrid run's. */
+static bool run_native(run_state *R, GError **err)
 {
-  R->timed_pairs = g_array_new(FALSE, FALSE, sizeof(pair_rec));
+  cs_native_timed run = {.algo = R->it->algo, .prm = &R->prm, .goal = R->it->goal, .tt = &R->S->tt,
+                         .gamma = R->S->opt.gamma, .model = R->S->opt.loggops, .delivered = R->delivered,
+                         .sink = to_timed, .sink_user = R->timed_pairs};
+  if (!cs_native_timed_run(&run, &R->t, &R->last_rank, &R->finish_ns, err))
+    return false;
+  R->timed = true;
+  return true;
+}
+
+static bool run_simgrid(run_state *R, GError **err)
+{
   R->S->ec.progress_messages = (double)R->pattern.messages; /* the untimed pattern's: progress against it */
   if (!cs_coll_run_timed(R->it->algo, &R->prm, &R->S->ec, R->S->opt.gamma, to_timed, R->timed_pairs, R->delivered,
                          &R->t, err))
@@ -365,7 +400,17 @@ static bool run_timed(run_state *R, GError **err)
   double mean = R->pattern.messages ? (double)R->pattern.bytes / (double)R->pattern.messages : 0;
   cs_cost_params_derive(&R->cost, R->S->map, &R->S->tt, &R->S->ec, R->S->opt.gamma, mean);
   R->cost_s = R->it->algo->cost(&R->prm, &R->cost);
-  if (!(R->t.finished == R->prm.p && !R->t.size_mismatches && !R->t.stray_messages &&
+  return true;
+}
+
+static bool run_timed(run_state *R, GError **err)
+{
+  R->timed_pairs = g_array_new(FALSE, FALSE, sizeof(pair_rec));
+  if (!(R->S->opt.native ? run_native(R, err) : run_simgrid(R, err)))
+    return false;
+  /* a GOAL file may receive with other sizes than sent (LogGOPSim takes the message's) */
+  bool sizes_ok = !R->t.size_mismatches || R->it->goal;
+  if (!(R->t.finished == R->prm.p && sizes_ok && !R->t.stray_messages &&
         same_pairs(R->timed_pairs, R->untimed) && R->t.messages == R->pattern.messages &&
         R->t.bytes == R->pattern.bytes)) {
     g_set_error(err, CS_INTERNAL_ERROR, 1, "the timed run (%d of %lld ranks finished, %" PRIu64 " messages, %" PRIu64
@@ -476,21 +521,39 @@ static void cost_record(cs_record *r, const cs_cost_params *c)
   cs_col_num(r, &cost_columns[P_BW_FACTOR], c->bw_factor);
 }
 
+static void native_columns(cs_record *r, const run_state *R)
+{
+  const cs_loggops_params *m = &R->S->opt.loggops;
+  char text[128];
+  g_snprintf(text, sizeof text, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, m->L, m->o,
+             m->g, m->G, m->S, m->O);
+  cs_col_num(r, &columns[K_SIM_TIME], R->t.sim_time_s);
+  cs_col_u64(r, &columns[K_SIM_TIME_NS], R->finish_ns);
+  cs_col_i64(r, &columns[K_LAST_RANK], R->last_rank);
+  cs_col_str(r, &columns[K_ENGINE], "native");
+  cs_col_str(r, &columns[K_MODEL], "loggops");
+  cs_col_str(r, &columns[K_LOGGOPS], text);
+  if (!R->it->goal)
+    cs_col_num(r, &columns[K_GAMMA], R->S->opt.gamma);
+  cs_col_bool(r, &columns[K_TIMED_MATCHES], true);
+}
+
 static cs_record *make_record(const run_state *R)
 {
   cs_record *r = cs_record_new();
-  char *net = cs_platform_describe(R->S->platform);
+  char *net = R->S->platform ? cs_platform_describe(R->S->platform) : g_strdup("none");
   cs_col_str(r, &columns[K_NET], net);
   g_free(net);
-  cs_col_str(r, &columns[K_COLL], cs_coll_name(R->it->algo->coll));
-  cs_col_str(r, &columns[K_ALGO], R->it->algo->name);
+  cs_col_str(r, &columns[K_COLL], R->it->goal ? "goal" : cs_coll_name(R->it->algo->coll));
+  cs_col_str(r, &columns[K_ALGO], R->it->goal ? R->it->goal_name : R->it->algo->name);
   cs_col_i64(r, &columns[K_P], R->prm.p);
   cs_col_i64(r, &columns[K_SN], R->S->tt.sn);
   cs_col_i64(r, &columns[K_NPS], R->S->tt.nps);
   cs_col_i64(r, &columns[K_CPN], R->S->tt.cpn);
   cs_col_u64(r, &columns[K_SIZE], R->it->size);
-  cs_coll coll = R->it->algo->coll;
-  cs_col_str(r, &columns[K_SIZE_IS], !cs_coll_sized(coll) ? "none" : cs_coll_per_rank(coll) ? "block" : "bytes");
+  cs_coll coll = R->it->algo ? R->it->algo->coll : CS_COLL_SCATTER;
+  if (!R->it->goal)
+    cs_col_str(r, &columns[K_SIZE_IS], !cs_coll_sized(coll) ? "none" : cs_coll_per_rank(coll) ? "block" : "bytes");
   cs_col_u64(r, &columns[K_MESSAGES], R->pattern.messages);
   cs_col_u64(r, &columns[K_BYTES], R->pattern.bytes);
   cs_col_u64(r, &columns[K_MAX_MESSAGE], R->pattern.max_message_bytes);
@@ -507,7 +570,9 @@ static cs_record *make_record(const run_state *R)
     cs_col_u64(r, &columns[K_BYTE_HOPS], tot.byte_hops);
     cs_col_u64(r, &columns[K_NODE_PAIRS], tot.node_pairs);
   }
-  if (R->timed) {
+  if (R->timed && R->S->opt.native)
+    native_columns(r, R);
+  else if (R->timed) {
     cs_col_num(r, &columns[K_SIM_TIME], R->t.sim_time_s);
     cs_col_num(r, &columns[K_COST_MODEL], R->cost_s);
     cs_col_str(r, &columns[K_COST_FORMULA], R->it->algo->cost_formula);
@@ -536,8 +601,20 @@ static void run_state_clear(run_state *R)
   g_free(R->tiers);
 }
 
+/* A GOAL schedule on the session's ranks. */
+static bool setup_goal(run_state *R, GError **err)
+{
+  if ((int64_t)R->it->goal->p != R->S->tt.p)
+    return cs_input_error(err, "the GOAL file %s has %" PRIu32 " ranks but the platform has %" PRId64,
+                          R->it->goal_name, R->it->goal->p, R->S->tt.p);
+  R->prm = (cs_sched_params){.tt = &R->S->tt, .p = R->S->tt.p};
+  return true;
+}
+
 static bool setup(run_state *R, GError **err)
 {
+  if (R->it->goal)
+    return setup_goal(R, err);
   GError *e = NULL;
   const cs_coll_algo *a = R->it->algo;
   if (R->it->segment && a->plan != cs_obl_plan_segments)
@@ -557,7 +634,9 @@ cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outpu
   if (ok && S->opt.links)
     R.lu = cs_linkusage_new(S->map->nlinks, cs_tt_nodes(&S->tt), route_of, S);
   if (ok && S->opt.links && S->opt.timed)
-    R.delivered = cs_linkusage_new(S->map->nlinks, cs_tt_nodes(&S->tt), route_direct, S);
+    R.delivered = cs_linkusage_new(S->map->nlinks, cs_tt_nodes(&S->tt), S->opt.native ? route_of : route_direct, S);
+  if (ok && out && out->goal)
+    ok = cs_goal_write(out->goal, it->algo, &R.prm, S->opt.gamma, err);
   if (ok && S->opt.timed)
     R.untimed = g_array_new(FALSE, FALSE, sizeof(pair_rec));
   R.pairs_csv = out ? out->pairs : NULL;

@@ -15,8 +15,10 @@
 
 #include "platforms/platform.h"
 #include "sim/drivers/record.h"
+#include "sim/contracts/goal.h"
 #include "sim/contracts/schedule.h"
 #include "sim/contracts/tree_script.h"
+#include "sim/engine/native/loggops.h"
 #include "sim/engine/sched_interp.h"
 
 typedef struct cs_coll_session cs_coll_session;
@@ -27,10 +29,14 @@ typedef struct cs_coll_options {
   bool verify;      /* replay the schedule */
   double gamma;     /* seconds per byte combined (timed runs and the cost model) */
   bool quiet;       /* no progress on stderr */
+  bool native;      /* timed runs on the native engine (LogGOPS, sim/engine/native) instead of SimGrid */
+  cs_loggops_params loggops;
+  int64_t ranks;    /* without a platform (native engine only): the ranks, on a flat machine of one rank per node */
 } cs_coll_options;
 
 /* ec: engine settings (model, overheads, ...) for timed runs; copied.  The
- * platform must be resolved for its full size (every core a rank). */
+ * platform must be resolved for its full size (every core a rank); it may
+ * be NULL for the native engine (o->ranks ranks, no links). */
 cs_coll_session *cs_coll_session_open(const cs_platform *p, const cs_coll_options *o, const cs_engine_config *ec,
                                       GError **err);
 void cs_coll_session_close(cs_coll_session *s);
@@ -45,11 +51,14 @@ typedef struct cs_coll_item {
   const struct cs_selector *selector;
   cs_coll auto_coll;
   char selected_by[512];
+  const cs_goal_graph *goal;      /* instead of algo: a GOAL schedule (goal_name names it) */
+  const char *goal_name;
 } cs_coll_item;
 
 typedef struct cs_coll_outputs {
   GString *pairs;     /* node-to-node pattern CSV, or NULL */
   GString *per_link;  /* every link's bytes and messages CSV, or NULL (needs links) */
+  const char *goal;   /* write the schedule of every rank as GOAL text here, or NULL (algorithms) */
 } cs_coll_outputs;
 
 /* One collective; its record (free it) or NULL with err: CS_INPUT_ERROR for

@@ -1,0 +1,733 @@
+/* GOAL in and out, and the lowering of op lists into steps (see goal.h). */
+#include "sim/contracts/goal.h"
+#include "sim/contracts/errors.h"
+#include "sim/contracts/output_path.h"
+
+#include <gio/gio.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+/* ---- the lowering ---- */
+
+static bool in_group(const cs_lower *c, uint32_t k)
+{
+  const cs_op *op = &c->ops[k];
+  return c->loop < 0 && op->any_order && (op->kind == CS_OP_RECV || op->kind == CS_OP_RECV_REDUCE);
+}
+
+/* Settle at the step starting at op k (entering loops, skipping empty ones). */
+static void settle(cs_lower *c)
+{
+  c->phase = 0;
+  while (c->loop < 0 && c->k < c->nops && c->ops[c->k].kind == CS_OP_LOOP) {
+    const cs_op *l = &c->ops[c->k];
+    if (l->iterations > 0 && l->body > 0) {
+      c->loop = (int32_t)c->k;
+      c->iter = 0;
+      c->k++;
+    } else
+      c->k += (uint32_t)l->body + 1;
+  }
+  if (c->k >= c->nops) {
+    c->n = 0;
+    return;
+  }
+  c->n = 1;
+  if (in_group(c, c->k))
+    while (c->k + c->n < c->nops && in_group(c, c->k + c->n) && c->ops[c->k + c->n].tag == c->ops[c->k].tag)
+      c->n++;
+}
+
+void cs_lower_start(cs_lower *c, const cs_sched_params *prm, const cs_op *ops, size_t nops, double gamma_ns)
+{
+  *c = (cs_lower){.prm = prm, .ops = ops, .nops = (uint32_t)nops, .loop = -1, .gamma_ns = gamma_ns};
+  settle(c);
+}
+
+static cs_op member(const cs_lower *c, uint32_t j) { return cs_op_at_iteration(c->prm, &c->ops[c->k + j], c->iter); }
+
+/* Nanoseconds of the calc after member j (0: none). */
+static uint64_t calc_ns(const cs_lower *c, uint32_t j)
+{
+  if (c->ops[c->k + j].kind != CS_OP_RECV_REDUCE || c->gamma_ns <= 0)
+    return 0;
+  cs_op op = member(c, j);
+  return (uint64_t)llround(c->gamma_ns * (double)cs_units_bytes(c->prm, op.units));
+}
+
+void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out)
+{
+  memset(out, 0, sizeof *out);
+  if (c->phase) {
+    out->type = CS_GOAL_CALC;
+    out->size = calc_ns(c, c->phase - 1);
+    return;
+  }
+  cs_op op = member(c, j);
+  out->type = op.kind == CS_OP_SEND ? CS_GOAL_SEND : CS_GOAL_RECV;
+  out->peer = (uint32_t)op.peer;
+  out->tag = (uint32_t)op.tag;
+  out->size = cs_units_bytes(c->prm, op.units);
+}
+
+bool cs_lower_step_is_send(const cs_lower *c)
+{
+  return c->phase == 0 && c->n == 1 && c->ops[c->k].kind == CS_OP_SEND;
+}
+
+void cs_lower_next(cs_lower *c)
+{
+  for (c->phase++; c->phase <= c->n; c->phase++)
+    if (calc_ns(c, c->phase - 1) > 0)
+      return;
+  c->phase = 0;
+  c->k += c->n;
+  if (c->loop >= 0 && c->k == (uint32_t)c->loop + 1 + (uint32_t)c->ops[c->loop].body) {
+    if (++c->iter < c->ops[c->loop].iterations)
+      c->k = (uint32_t)c->loop + 1;
+    else {
+      c->loop = -1;
+      c->iter = 0; /* ops outside loops are their iteration 0 */
+    }
+  }
+  settle(c);
+}
+
+/* ---- writing ---- */
+
+void cs_goal_op_text(const cs_goal_op *op, GString *out)
+{
+  if (op->type == CS_GOAL_CALC) {
+    g_string_append_printf(out, "calc %" PRIu64, op->size);
+    if (op->cpu)
+      g_string_append_printf(out, " cpu %u", op->cpu);
+    return;
+  }
+  bool send = op->type == CS_GOAL_SEND;
+  g_string_append_printf(out, "%s %" PRIu64 "b %s ", send ? "send" : "recv", op->size, send ? "to" : "from");
+  if (op->peer == CS_GOAL_ANY)
+    g_string_append(out, "-1");
+  else
+    g_string_append_printf(out, "%" PRIu32, op->peer);
+  if (op->tag == CS_GOAL_ANY)
+    g_string_append(out, " tag -1");
+  else
+    g_string_append_printf(out, " tag %" PRIu32, op->tag);
+  if (op->cpu)
+    g_string_append_printf(out, " cpu %u", op->cpu);
+  if (op->nic)
+    g_string_append_printf(out, " nic %u", op->nic);
+}
+
+/* One rank: its steps, each op requiring every op of the step before. */
+static void write_rank(GString *s, const cs_sched_params *prm, int64_t rank, const cs_oplist *o, double gamma_ns)
+{
+  g_string_append_printf(s, "\nrank %" PRId64 " {\n", rank);
+  cs_lower c;
+  cs_lower_start(&c, prm, o->op, o->n, gamma_ns);
+  uint64_t label = 0, prev_first = 0, prev_n = 0;
+  const char *dep = "requires";
+  for (; !cs_lower_finished(&c); cs_lower_next(&c)) {
+    uint32_t n = cs_lower_step_size(&c);
+    for (uint32_t j = 0; j < n; j++) {
+      cs_goal_op op;
+      cs_lower_op(&c, j, &op);
+      g_string_append_printf(s, "l%" PRIu64 ": ", label + j + 1);
+      cs_goal_op_text(&op, s);
+      g_string_append_c(s, '\n');
+      for (uint64_t d = 0; d < prev_n; d++)
+        g_string_append_printf(s, "l%" PRIu64 " %s l%" PRIu64 "\n", label + j + 1, dep, prev_first + d + 1);
+    }
+    dep = cs_lower_step_is_send(&c) ? "irequires" : "requires";
+    prev_first = label;
+    prev_n = n;
+    label += n;
+  }
+  g_string_append(s, "}\n");
+}
+
+bool cs_goal_write(const char *path, const cs_coll_algo *a, const cs_sched_params *prm, double gamma, GError **err)
+{
+  if (prm->p > UINT32_MAX)
+    return cs_input_error(err, "GOAL numbers ranks with 32 bits (p = %" PRId64 ")", prm->p);
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "// collsim: %s %s, p = %" PRId64 " (lowering: sim/contracts/goal.h)\nnum_ranks %" PRId64
+                         "\n", cs_coll_name(a->coll), a->name, prm->p, prm->p);
+  cs_oplist o;
+  cs_oplist_init(&o);
+  for (int64_t r = 0; r < prm->p; r++) {
+    cs_oplist_clear(&o);
+    a->ops(prm, r, &o);
+    write_rank(s, prm, r, &o, gamma * 1e9);
+  }
+  cs_oplist_free(&o);
+  bool ok = cs_write_file_atomic(path, s->str, s->len, err);
+  g_string_free(s, TRUE);
+  return ok;
+}
+
+/* ---- reading: a tokenizer over a stream ---- */
+
+enum { T_EOF, T_NL, T_WORD, T_INT, T_ANY, T_COLON, T_OPEN, T_CLOSE, T_BAD };
+
+typedef struct reader {
+  GInputStream *in;
+  guchar buf[1 << 16];
+  gsize len, pos;
+  bool eof;
+  GError *io_error;
+  uint64_t line;       /* 1-based line of the current token */
+  int tok;
+  char word[64];       /* T_WORD */
+  uint64_t num;        /* T_INT */
+  bool word_too_long, num_too_big;
+} reader;
+
+static int peekc(reader *R)
+{
+  if (R->pos == R->len) {
+    if (R->eof)
+      return -1;
+    gssize n = g_input_stream_read(R->in, R->buf, sizeof R->buf, NULL, R->io_error ? NULL : &R->io_error);
+    if (n <= 0) {
+      R->eof = true;
+      return -1;
+    }
+    R->len = (gsize)n;
+    R->pos = 0;
+  }
+  return R->buf[R->pos];
+}
+
+static int getc_(reader *R)
+{
+  int c = peekc(R);
+  if (c >= 0)
+    R->pos++;
+  return c;
+}
+
+static void skip_block_comment(reader *R)
+{
+  int prev = 0, c;
+  while ((c = getc_(R)) >= 0) {
+    if (c == '\n')
+      R->line++;
+    if (prev == '*' && c == '/')
+      return;
+    prev = c;
+  }
+}
+
+static void read_word(reader *R, int c)
+{
+  size_t n = 0;
+  R->word_too_long = false;
+  for (;;) {
+    if (n + 1 < sizeof R->word)
+      R->word[n++] = (char)c;
+    else
+      R->word_too_long = true;
+    c = peekc(R);
+    if (!(g_ascii_isalnum(c) || c == '_'))
+      break;
+    getc_(R);
+  }
+  R->word[n] = 0;
+  R->tok = T_WORD;
+}
+
+static void read_int(reader *R, int c)
+{
+  R->num = 0;
+  R->num_too_big = false;
+  for (;;) {
+    unsigned d = (unsigned)(c - '0');
+    if (R->num > (UINT64_MAX - d) / 10)
+      R->num_too_big = true;
+    else
+      R->num = R->num * 10 + d;
+    c = peekc(R);
+    if (!g_ascii_isdigit(c))
+      break;
+    getc_(R);
+  }
+  R->tok = T_INT;
+}
+
+/* The next token; comments and blanks are skipped. */
+static void next(reader *R)
+{
+  if (R->tok == T_NL)
+    R->line++;
+  for (;;) {
+    int c = getc_(R);
+    if (c < 0) {
+      R->tok = T_EOF;
+      return;
+    }
+    if (c == ' ' || c == '\t' || c == '\r')
+      continue;
+    if (c == '\n') {
+      R->tok = T_NL;
+      return;
+    }
+    if (c == '/' && peekc(R) == '/') {
+      while ((c = peekc(R)) >= 0 && c != '\n')
+        getc_(R);
+      continue;
+    }
+    if (c == '/' && peekc(R) == '*') {
+      getc_(R);
+      skip_block_comment(R);
+      continue;
+    }
+    if (g_ascii_isalpha(c))
+      return read_word(R, c);
+    if (g_ascii_isdigit(c))
+      return read_int(R, c);
+    if (c == '-' && peekc(R) == '1') {
+      getc_(R);
+      R->tok = g_ascii_isdigit(peekc(R)) ? T_BAD : T_ANY;
+      return;
+    }
+    R->tok = c == ':' ? T_COLON : c == '{' ? T_OPEN : c == '}' ? T_CLOSE : T_BAD;
+    return;
+  }
+}
+
+/* ---- reading: the statements ---- */
+
+typedef struct edge {
+  uint32_t from, to; /* `to` requires (or irequires) `from` */
+  bool start;        /* irequires */
+} edge;
+
+typedef struct parse {
+  reader R;
+  const char *path;
+  GError **err;
+  int64_t num_ranks;  /* -1: not yet */
+  int64_t rank;       /* the rank being read, -1 outside */
+  int64_t next_rank;
+  GHashTable *labels; /* label -> op offset + 1, in the current rank */
+  GArray *rank_ops;   /* cs_goal_op of the current rank */
+  GArray *edges;      /* edge, of the current rank, in the file's order */
+  /* the graph so far */
+  GArray *ops, *ndeps, *out_first, *nrequired, *out, *rank_first;
+  uint32_t max_cpu, max_nic;
+  uint64_t messages, bytes;
+} parse;
+
+static bool fail(parse *P, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool fail(parse *P, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  cs_input_error(P->err, "GOAL file %s line %" PRIu64 ": %s", P->path, P->R.line, msg);
+  g_free(msg);
+  return false;
+}
+
+static const char *tok_name(const reader *R)
+{
+  switch (R->tok) {
+  case T_EOF: return "the end of the file";
+  case T_NL: return "the end of the line";
+  case T_WORD: return R->word;
+  case T_INT: return "a number";
+  case T_ANY: return "-1";
+  case T_COLON: return "':'";
+  case T_OPEN: return "'{'";
+  case T_CLOSE: return "'}'";
+  default: return "a character outside GOAL's grammar";
+  }
+}
+
+static bool expect_word(parse *P, const char *w)
+{
+  next(&P->R);
+  if (P->R.tok == T_WORD && strcmp(P->R.word, w) == 0)
+    return true;
+  return fail(P, "expected \"%s\", found %s", w, tok_name(&P->R));
+}
+
+/* A number below `limit` (the next token). */
+static bool number(parse *P, const char *what, uint64_t limit, uint64_t *out)
+{
+  next(&P->R);
+  if (P->R.tok != T_INT)
+    return fail(P, "expected %s (a number), found %s", what, tok_name(&P->R));
+  if (P->R.num_too_big || P->R.num >= limit)
+    return fail(P, "%s is too large (at most %" PRIu64 ")", what, limit - 1);
+  *out = P->R.num;
+  return true;
+}
+
+static bool end_of_statement(parse *P)
+{
+  next(&P->R);
+  if (P->R.tok == T_NL || P->R.tok == T_EOF)
+    return true;
+  return fail(P, "expected the end of the line, found %s", tok_name(&P->R));
+}
+
+static bool in_rank(parse *P, const char *what)
+{
+  if (P->rank >= 0)
+    return true;
+  return fail(P, "%s outside a rank's { }", what);
+}
+
+/* A peer rank, or -1 where allowed. */
+static bool peer(parse *P, bool any_ok, uint32_t *out)
+{
+  next(&P->R);
+  if (P->R.tok == T_ANY && any_ok) {
+    *out = CS_GOAL_ANY;
+    return true;
+  }
+  if (P->R.tok != T_INT)
+    return fail(P, "expected a rank%s, found %s", any_ok ? " or -1" : "", tok_name(&P->R));
+  if (P->R.num_too_big || P->R.num >= (uint64_t)P->num_ranks)
+    return fail(P, "rank %" PRIu64 "%s does not exist (num_ranks %" PRId64 ")", P->R.num,
+                P->R.num_too_big ? "..." : "", P->num_ranks);
+  *out = (uint32_t)P->R.num;
+  return true;
+}
+
+/* [tag T] [cpu C] [nic I] then the end of the line (calc: [cpu C]). */
+static bool options(parse *P, cs_goal_op *op)
+{
+  int stage = op->type == CS_GOAL_CALC ? 1 : 0;
+  uint64_t v;
+  for (;;) {
+    next(&P->R);
+    if (P->R.tok == T_NL || P->R.tok == T_EOF)
+      return true;
+    if (P->R.tok != T_WORD)
+      return fail(P, "expected tag, cpu, nic or the end of the line, found %s", tok_name(&P->R));
+    if (stage == 0 && strcmp(P->R.word, "tag") == 0) {
+      next(&P->R);
+      if (P->R.tok == T_ANY)
+        op->tag = CS_GOAL_ANY;
+      else if (P->R.tok == T_INT && !P->R.num_too_big && P->R.num < UINT32_MAX)
+        op->tag = (uint32_t)P->R.num;
+      else
+        return fail(P, "expected a tag (a number below 2^32 - 1, or -1), found %s", tok_name(&P->R));
+      stage = 1;
+    } else if (stage <= 1 && strcmp(P->R.word, "cpu") == 0) {
+      if (!number(P, "the cpu", 256, &v))
+        return false;
+      op->cpu = (uint8_t)v;
+      stage = op->type == CS_GOAL_CALC ? 3 : 2;
+    } else if (stage <= 2 && op->type != CS_GOAL_CALC && strcmp(P->R.word, "nic") == 0) {
+      if (!number(P, "the nic", 256, &v))
+        return false;
+      op->nic = (uint8_t)v;
+      stage = 3;
+    } else
+      return fail(P, "unexpected \"%s\" (an operation ends with [tag T] [cpu C] [nic I], a calc with [cpu C])",
+                  P->R.word);
+  }
+}
+
+static bool operation(parse *P, const char *label, const char *kind)
+{
+  if (!in_rank(P, "an operation"))
+    return false;
+  cs_goal_op op = {0};
+  if (strcmp(kind, "calc") == 0) {
+    op.type = CS_GOAL_CALC;
+    if (!number(P, "the calc's nanoseconds", UINT64_MAX, &op.size))
+      return false;
+  } else {
+    bool send = strcmp(kind, "send") == 0;
+    op.type = send ? CS_GOAL_SEND : CS_GOAL_RECV;
+    if (!number(P, "the size", UINT64_MAX, &op.size) || !expect_word(P, "b") ||
+        !expect_word(P, send ? "to" : "from") || !peer(P, !send, &op.peer))
+      return false;
+  }
+  if (!options(P, &op))
+    return false;
+  if (P->rank_ops->len >= UINT32_MAX - 1)
+    return fail(P, "rank %" PRId64 " has too many operations", P->rank);
+  if (label) {
+    if (g_hash_table_contains(P->labels, label))
+      return fail(P, "label %s is defined twice in rank %" PRId64, label, P->rank);
+    g_hash_table_insert(P->labels, g_strdup(label), GUINT_TO_POINTER(P->rank_ops->len + 1));
+  }
+  P->max_cpu = MAX(P->max_cpu, op.cpu);
+  P->max_nic = MAX(P->max_nic, op.nic);
+  if (op.type == CS_GOAL_SEND) {
+    P->messages++;
+    P->bytes += op.size;
+  }
+  g_array_append_val(P->rank_ops, op);
+  return true;
+}
+
+static bool label_op(parse *P, const char *label, uint32_t *out)
+{
+  gpointer v = g_hash_table_lookup(P->labels, label);
+  if (!v)
+    return fail(P, "label %s is not defined (before this line) in rank %" PRId64, label, P->rank);
+  *out = GPOINTER_TO_UINT(v) - 1;
+  return true;
+}
+
+static bool dependency(parse *P, const char *label, bool start)
+{
+  if (!in_rank(P, "a dependency"))
+    return false;
+  next(&P->R);
+  if (P->R.tok != T_WORD)
+    return fail(P, "expected a label, found %s", tok_name(&P->R));
+  edge e = {.start = start};
+  if (!label_op(P, label, &e.to) || !label_op(P, P->R.word, &e.from) || !end_of_statement(P))
+    return false;
+  g_array_append_val(P->edges, e);
+  return true;
+}
+
+/* The current rank into the graph: ops, then dependants grouped per op
+ * (requires first, then irequires, each in the file's order). */
+static void close_rank(parse *P)
+{
+  uint32_t n = P->rank_ops->len;
+  uint64_t base = P->ops->len;
+  g_array_append_vals(P->ops, P->rank_ops->data, n);
+  uint32_t *nd = g_new0(uint32_t, n + 1), *nreq = g_new0(uint32_t, n + 1), *nstart = g_new0(uint32_t, n + 1);
+  const edge *E = (const edge *)P->edges->data;
+  for (guint i = 0; i < P->edges->len; i++) {
+    nd[E[i].to]++;
+    (E[i].start ? nstart : nreq)[E[i].from]++;
+  }
+  uint64_t start = P->out->len;
+  uint64_t *pos = g_new(uint64_t, n + 1), *spos = g_new(uint64_t, n + 1);
+  for (uint32_t i = 0; i < n; i++) {
+    pos[i] = start;
+    spos[i] = start + nreq[i];
+    start += nreq[i] + nstart[i];
+    uint64_t first = pos[i];
+    g_array_append_val(P->out_first, first);
+    g_array_append_val(P->ndeps, nd[i]);
+    g_array_append_val(P->nrequired, nreq[i]);
+  }
+  g_array_set_size(P->out, (guint)start);
+  uint32_t *out = (uint32_t *)P->out->data;
+  for (guint i = 0; i < P->edges->len; i++)
+    out[E[i].start ? spos[E[i].from]++ : pos[E[i].from]++] = E[i].to;
+  uint64_t end = base + n;
+  g_array_append_val(P->rank_first, end);
+  g_free(nd);
+  g_free(nreq);
+  g_free(nstart);
+  g_free(pos);
+  g_free(spos);
+  g_array_set_size(P->rank_ops, 0);
+  g_array_set_size(P->edges, 0);
+  g_hash_table_remove_all(P->labels);
+  P->rank = -1;
+  P->next_rank++;
+}
+
+static bool rank_header(parse *P)
+{
+  uint64_t r;
+  if (P->num_ranks < 0)
+    return fail(P, "a rank before num_ranks");
+  if (P->rank >= 0)
+    return fail(P, "rank inside rank %" PRId64 "'s { } (a '}' is missing)", P->rank);
+  if (!number(P, "the rank", UINT64_MAX, &r))
+    return false;
+  if (r != (uint64_t)P->next_rank)
+    return fail(P, "rank %" PRIu64 " out of order: ranks come in order 0 .. num_ranks-1, expected rank %" PRId64, r,
+                P->next_rank);
+  if (r >= (uint64_t)P->num_ranks)
+    return fail(P, "rank %" PRIu64 " but num_ranks is %" PRId64, r, P->num_ranks);
+  next(&P->R);
+  if (P->R.tok != T_OPEN)
+    return fail(P, "expected '{' after rank %" PRIu64 ", found %s", r, tok_name(&P->R));
+  P->rank = (int64_t)r;
+  return true;
+}
+
+static bool num_ranks(parse *P)
+{
+  uint64_t n;
+  if (P->num_ranks >= 0)
+    return fail(P, "num_ranks given twice");
+  if (!number(P, "num_ranks", (uint64_t)UINT32_MAX + 1, &n))
+    return false;
+  if (n == 0)
+    return fail(P, "num_ranks must be at least 1");
+  P->num_ranks = (int64_t)n;
+  return true;
+}
+
+/* One statement starting at the current token (a word, '}' or a blank line). */
+static bool statement(parse *P)
+{
+  reader *R = &P->R;
+  if (R->tok == T_NL)
+    return true;
+  if (R->tok == T_CLOSE) {
+    if (P->rank < 0)
+      return fail(P, "'}' outside a rank");
+    close_rank(P);
+    return true;
+  }
+  if (R->tok != T_WORD)
+    return fail(P, "expected rank, num_ranks, send, recv, calc or a label, found %s", tok_name(R));
+  if (R->word_too_long)
+    return fail(P, "a word longer than %zu characters", sizeof R->word - 2);
+  if (strcmp(R->word, "num_ranks") == 0)
+    return num_ranks(P);
+  if (strcmp(R->word, "rank") == 0)
+    return rank_header(P);
+  if (!strcmp(R->word, "send") || !strcmp(R->word, "recv") || !strcmp(R->word, "calc")) {
+    char kind[8];
+    g_strlcpy(kind, R->word, sizeof kind);
+    return operation(P, NULL, kind);
+  }
+  char *label = g_strdup(R->word);
+  next(R);
+  bool ok;
+  if (R->tok == T_COLON) {
+    next(R);
+    if (R->tok == T_WORD && (!strcmp(R->word, "send") || !strcmp(R->word, "recv") || !strcmp(R->word, "calc"))) {
+      char kind[8];
+      g_strlcpy(kind, R->word, sizeof kind);
+      ok = operation(P, label, kind);
+    } else
+      ok = fail(P, "expected send, recv or calc after \"%s:\", found %s", label, tok_name(R));
+  } else if (R->tok == T_WORD && (!strcmp(R->word, "requires") || !strcmp(R->word, "irequires")))
+    ok = dependency(P, label, R->word[0] == 'i');
+  else
+    ok = fail(P, "expected ':', requires or irequires after \"%s\", found %s", label, tok_name(R));
+  g_free(label);
+  return ok;
+}
+
+static bool parse_all(parse *P)
+{
+  next(&P->R);
+  while (P->R.tok != T_EOF) {
+    if (!statement(P))
+      return false;
+    if (P->R.tok != T_EOF)
+      next(&P->R);
+  }
+  if (P->R.io_error)
+    return cs_input_error(P->err, "cannot read GOAL file %s: %s", P->path, P->R.io_error->message);
+  if (P->num_ranks < 0)
+    return fail(P, "no num_ranks line");
+  if (P->rank >= 0)
+    return fail(P, "rank %" PRId64 "'s { } is not closed", P->rank);
+  if (P->next_rank != P->num_ranks)
+    return fail(P, "the file ends after rank %" PRId64 " of %" PRId64 " (ranks 0 .. num_ranks-1 must all be given)",
+                P->next_rank - 1, P->num_ranks);
+  return true;
+}
+
+/* The file, decompressed when it starts with gzip's magic bytes. */
+static GInputStream *open_input(const char *path, GError **err)
+{
+  GFile *f = g_file_new_for_path(path);
+  GError *e = NULL;
+  GFileInputStream *fin = g_file_read(f, NULL, &e);
+  g_object_unref(f);
+  if (!fin) {
+    cs_input_error(err, "cannot read GOAL file %s: %s", path, e->message);
+    g_error_free(e);
+    return NULL;
+  }
+  guchar magic[2] = {0, 0};
+  gsize got = 0;
+  g_input_stream_read_all(G_INPUT_STREAM(fin), magic, 2, &got, NULL, NULL);
+  g_seekable_seek(G_SEEKABLE(fin), 0, G_SEEK_SET, NULL, NULL);
+  if (got < 2 || magic[0] != 0x1f || magic[1] != 0x8b)
+    return G_INPUT_STREAM(fin);
+  GZlibDecompressor *z = g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  GInputStream *in = g_converter_input_stream_new(G_INPUT_STREAM(fin), G_CONVERTER(z));
+  g_object_unref(z);
+  g_object_unref(fin);
+  return in;
+}
+
+static void parse_free(parse *P)
+{
+  g_hash_table_destroy(P->labels);
+  g_array_free(P->rank_ops, TRUE);
+  g_array_free(P->edges, TRUE);
+  if (P->R.io_error)
+    g_error_free(P->R.io_error);
+}
+
+static void *steal(GArray *a) { return g_array_free(a, FALSE); }
+
+cs_goal_graph *cs_goal_read(const char *path, GError **err)
+{
+  GInputStream *in = open_input(path, err);
+  if (!in)
+    return NULL;
+  parse *P = g_new0(parse, 1);
+  P->R.in = in;
+  P->R.line = 1;
+  P->path = path;
+  P->err = err;
+  P->num_ranks = P->rank = -1;
+  P->labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  P->rank_ops = g_array_new(FALSE, FALSE, sizeof(cs_goal_op));
+  P->edges = g_array_new(FALSE, FALSE, sizeof(edge));
+  P->ops = g_array_new(FALSE, FALSE, sizeof(cs_goal_op));
+  P->ndeps = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+  P->nrequired = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+  P->out_first = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+  P->out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+  P->rank_first = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+  uint64_t zero = 0;
+  g_array_append_val(P->rank_first, zero);
+  bool ok = parse_all(P);
+  g_object_unref(in);
+  cs_goal_graph *g = NULL;
+  if (ok) {
+    g = g_new0(cs_goal_graph, 1);
+    g->p = (uint32_t)P->num_ranks;
+    g->ncpus = P->max_cpu + 1;
+    g->nnics = P->max_nic + 1;
+    g->nops = P->ops->len;
+    g->nedges = P->out->len;
+    uint64_t end = P->out->len;
+    g_array_append_val(P->out_first, end);
+    g->messages = P->messages;
+    g->bytes = P->bytes;
+  }
+  void *ops = steal(P->ops), *ndeps = steal(P->ndeps), *nreq = steal(P->nrequired), *of = steal(P->out_first),
+       *out = steal(P->out), *rf = steal(P->rank_first);
+  if (g) {
+    g->ops = ops, g->ndeps = ndeps, g->nrequired = nreq, g->out_first = of, g->out = out, g->rank_first = rf;
+  } else {
+    g_free(ops), g_free(ndeps), g_free(nreq), g_free(of), g_free(out), g_free(rf);
+  }
+  parse_free(P);
+  g_free(P);
+  return g;
+}
+
+void cs_goal_graph_free(cs_goal_graph *g)
+{
+  if (!g)
+    return;
+  g_free(g->rank_first);
+  g_free(g->ops);
+  g_free(g->ndeps);
+  g_free(g->out_first);
+  g_free(g->nrequired);
+  g_free(g->out);
+  g_free(g);
+}

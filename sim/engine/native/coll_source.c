@@ -1,0 +1,113 @@
+/* The executor of collsim's op lists on the native engine (see
+ * coll_source.h).  One record per rank: the cursor of the lowering, the
+ * rank's op list, the id of the current step's first op and how many of
+ * the step's ops have not completed.  Op ids count the rank's ops in
+ * execution order; only the current step's ops are ever in flight. */
+#include "sim/engine/native/coll_source.h"
+#include "sim/contracts/errors.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+typedef struct rank_state {
+  cs_lower cur;
+  cs_op *ops; /* the rank's op list while it runs */
+  uint64_t first_id;
+  uint32_t outstanding;
+} rank_state;
+
+typedef struct coll_source {
+  const cs_coll_algo *algo;
+  const cs_sched_params *prm;
+  double gamma_ns;
+  rank_state *rank;
+  cs_oplist scratch;
+} coll_source;
+
+/* The current step's ops become free (or the rank's list is released). */
+static void offer_step(rank_state *r, ng_ids *out)
+{
+  if (cs_lower_finished(&r->cur)) {
+    g_free(r->ops);
+    r->ops = NULL;
+    return;
+  }
+  r->outstanding = cs_lower_step_size(&r->cur);
+  for (uint32_t j = 0; j < r->outstanding; j++)
+    ng_ids_add(out, r->first_id + j);
+}
+
+static void roots(void *self, uint32_t rank, ng_ids *out)
+{
+  coll_source *S = self;
+  rank_state *r = &S->rank[rank];
+  cs_oplist_clear(&S->scratch);
+  S->algo->ops(S->prm, rank, &S->scratch);
+  r->ops = S->scratch.n ? g_memdup2(S->scratch.op, S->scratch.n * sizeof(cs_op)) : NULL;
+  cs_lower_start(&r->cur, S->prm, r->ops, S->scratch.n, S->gamma_ns);
+  offer_step(r, out);
+}
+
+static void next_step(rank_state *r, ng_ids *out)
+{
+  r->first_id += cs_lower_step_size(&r->cur);
+  cs_lower_next(&r->cur);
+  offer_step(r, out);
+}
+
+/* A send step is passed when its send starts (the next step irequires it). */
+static void started(void *self, uint32_t rank, uint64_t op, ng_ids *out)
+{
+  rank_state *r = &((coll_source *)self)->rank[rank];
+  if (op == r->first_id && !cs_lower_finished(&r->cur) && cs_lower_step_is_send(&r->cur))
+    next_step(r, out);
+}
+
+/* Other steps when all their ops completed (a passed send completes later). */
+static void done(void *self, uint32_t rank, uint64_t op, ng_ids *out)
+{
+  rank_state *r = &((coll_source *)self)->rank[rank];
+  if (op < r->first_id)
+    return;
+  if (--r->outstanding == 0)
+    next_step(r, out);
+}
+
+static void get(void *self, uint32_t rank, uint64_t op, cs_goal_op *out)
+{
+  rank_state *r = &((coll_source *)self)->rank[rank];
+  cs_lower_op(&r->cur, (uint32_t)(op - r->first_id), out);
+}
+
+static bool finished(void *self, uint32_t rank, GString *waiting)
+{
+  rank_state *r = &((coll_source *)self)->rank[rank];
+  if (cs_lower_finished(&r->cur))
+    return true;
+  cs_goal_op op;
+  cs_lower_op(&r->cur, 0, &op);
+  g_string_append_printf(waiting, "its op %" PRIu64 " (", r->first_id + 1);
+  cs_goal_op_text(&op, waiting);
+  if (cs_lower_step_size(&r->cur) > 1)
+    g_string_append_printf(waiting, ", first of a group of %u receives", cs_lower_step_size(&r->cur));
+  g_string_append_c(waiting, ')');
+  return false;
+}
+
+bool cs_native_run_coll(const cs_coll_algo *a, const cs_sched_params *prm, double gamma, const cs_loggops_params *m,
+                        cs_native_delivery on_delivery, void *user, cs_native_result *out, GError **err)
+{
+  if (prm->p > UINT32_MAX - 1)
+    return cs_input_error(err, "the native engine takes at most 2^32 - 2 ranks (p = %" PRId64 ")", prm->p);
+  coll_source S = {.algo = a, .prm = prm, .gamma_ns = gamma * 1e9};
+  S.rank = g_new0(rank_state, prm->p);
+  cs_oplist_init(&S.scratch);
+  ng_source src = {.self = &S, .p = (uint32_t)prm->p, .ncpus = 1, .nnics = 1, .roots = roots, .started = started,
+                   .done = done, .get = get, .finished = finished};
+  bool ok = cs_loggops_run(&src, m, on_delivery, user, out, err);
+  for (int64_t r = 0; r < prm->p; r++)
+    g_free(S.rank[r].ops);
+  g_free(S.rank);
+  cs_oplist_free(&S.scratch);
+  return ok;
+}

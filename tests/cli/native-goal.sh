@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The native LogGOPS engine and GOAL in and out (issue 29):
+#  1. LogGOPSim's own answers: GOAL files made by its Schedgen
+#     (tests/data/goal/, one gzipped) give exactly the finishing time and
+#     rank LogGOPSim computed for them (tests/data/goal/expected.txt);
+#  2. a closed form: a binomial broadcast (round k: rank r < 2^k sends to
+#     r + 2^k), eager and rendezvous, O > 0, takes exactly the LogGP time
+#     max over ranks of popcount(r)(2o+L+c) + (hb(r)+1-popcount(r)) gap
+#     (+ the tail of a rank's own sends), c = max((s-1)O, (s-1)G);
+#  3. round trip: every registered algorithm (but the script ones), on
+#     small platforms, eager and rendezvous sizes: --goal then --goal-in
+#     gives the same simulated time, messages, bytes and per-link bytes;
+#  4. bad input: a malformed GOAL file is refused naming its line, a
+#     deadlock naming the first rank and its operation (exit 2, one line).
+set -u
+. "$(dirname "$0")/../lib/collsim-env.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/native-goal.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+field() { # a number or word field of the one-record JSON on stdin
+  local json re
+  json=$(cat)
+  re="\"$1\": \"?([^,}\"]*)"
+  [[ $json =~ $re ]] && echo "${BASH_REMATCH[1]}"
+}
+
+# ---- 1. LogGOPSim's answers ----
+data=$src/tests/data/goal
+n=0
+while read -r file model ns host; do
+  case $file in '#'*|'') continue ;; esac
+  out=$("$collsim" collective --goal-in "$data/$file" --timed --engine native --loggops "$model" --format json -q) ||
+    { fail "$file: exit $?"; continue; }
+  got_ns=$(field sim_time_ns <<<"$out") got_rank=$(field last_rank <<<"$out")
+  [ "$got_ns $got_rank" = "$ns $host" ] || fail "$file $model: native $got_ns ns at rank $got_rank, LogGOPSim $ns at $host"
+  n=$((n + 1))
+done <"$data/expected.txt"
+[ "$n" -ge 10 ] || fail "only $n LogGOPSim cases read"
+
+# ---- 2. closed form: binomial broadcast ----
+binomial_goal() { # p size -> GOAL text
+  awk -v p="$1" -v s="$2" 'BEGIN {
+    print "num_ranks " p
+    for (r = 0; r < p; r++) {
+      print "rank " r " {"; n = 0; hb = -1
+      for (k = 0; (2 ^ k) <= r; k++) hb = k
+      if (r > 0) { n++; print "l" n ": recv " s "b from " (r - 2 ^ hb) " tag 0" }
+      for (k = hb + 1; r + 2 ^ k < p; k++) {
+        n++; print "l" n ": send " s "b to " (r + 2 ^ k) " tag 0"
+        if (n > 1) print "l" n " requires l" (n - 1)
+      }
+      print "}"
+    } }'
+}
+closed_form() { # p size L o g G S O -> ns
+  awk -v p="$1" -v s="$2" -v L="$3" -v o="$4" -v g="$5" -v G="$6" -v S="$7" -v O="$8" '
+  function max(a, b) { return a > b ? a : b }
+  BEGIN {
+    c = max((s - 1) * O, (s - 1) * G); gap = max(o + (s - 1) * O, g + (s - 1) * G); tail = o + (s - 1) * O
+    if (s > S) { gap = max(gap, o + L); tail = max(tail, o + L) }
+    best = 0
+    for (r = 0; r < p; r++) {
+      hb = -1; pc = 0
+      for (k = 0; (2 ^ k) <= r; k++) { hb = k; if (int(r / 2 ^ k) % 2) pc++ }
+      ready = pc * (2 * o + L + c) + (hb + 1 - pc) * gap
+      sends = 0
+      for (k = hb + 1; r + 2 ^ k < p; k++) sends++
+      t = sends ? ready + (sends - 1) * gap + tail : ready
+      best = max(best, t)
+    }
+    printf "%d\n", best }'
+}
+for p in 2 13 64; do
+  for s in 1 65535 65536 200000; do
+    for m in "2500 1500 1000 6 65535 0" "3000 1200 800 2 65535 3" "100 1000 50 1 4096 7"; do
+      read -r L o g G S O <<<"$m"
+      binomial_goal "$p" "$s" >"$work/b.goal"
+      want=$(closed_form "$p" "$s" $m)
+      got=$("$collsim" collective --goal-in "$work/b.goal" --timed --engine native --loggops "$L,$o,$g,$G,$S,$O" \
+        --format json -q | field sim_time_ns)
+      [ "$got" = "$want" ] || fail "binomial bcast p=$p s=$s LogGOPS $m: native $got ns, closed form $want"
+    done
+  done
+done
+
+# ---- 3. round trip: every registered algorithm ----
+# (a failure here on the two-tier algorithms was the lowering forgetting to
+# reset the loop iteration after a loop: their tags then missed)
+platforms=("percs:2,2,2" "torus:2x2x1/3" "percs:3,2,1")
+while read -r coll algo; do
+    case $coll in scatter|gather|allgather|reduce-scatter|alltoall|allreduce) opt=--block ;; *) opt=--bytes ;; esac
+    ok=0
+    for plat in "${platforms[@]}"; do
+      [ "$ok" -ge 2 ] && break
+      for size in 64 70000; do
+        [ "$opt" = --bytes ] && size=$((size * 4))
+        a=$("$collsim" collective --platform "$plat" --coll "$coll" --algo "$algo" "$opt" "$size" --timed --engine native \
+          --links --per-link "$work/a.csv" --goal "$work/r.goal" --format json -q 2>/dev/null) || continue
+        b=$("$collsim" collective --platform "$plat" --goal-in "$work/r.goal" --timed --engine native --links \
+          --per-link "$work/b.csv" --format json -q) || { fail "$coll $algo $plat $size: --goal-in refused its own --goal"; continue; }
+        for f in sim_time_ns messages bytes last_rank; do
+          [ "$(field $f <<<"$a")" = "$(field $f <<<"$b")" ] ||
+            fail "$coll $algo $plat $size: $f $(field $f <<<"$a") exported, $(field $f <<<"$b") imported"
+        done
+        cmp -s "$work/a.csv" "$work/b.csv" || fail "$coll $algo $plat $size: per-link bytes differ after the round trip"
+        ok=$((ok + 1))
+      done
+    done
+    [ "$ok" -gt 0 ] || fail "$coll $algo: ran on none of ${platforms[*]}"
+    [ "$ok" -gt 0 ] && echo "round trip $coll $algo: $ok cases" >&2
+done < <("$collsim" collective --list | awk 'NR > 1 && NF >= 2 && $2 != "script" && $1 != "scatter," {print $1, $2}')
+
+# ---- 4. bad input ----
+refused() { # name expected-substring file
+  local err
+  "$collsim" collective --goal-in "$3" --timed --engine native >"$work/out" 2>"$work/err"
+  local rc=$?
+  err=$(cat "$work/err")
+  [ $rc = 2 ] || fail "$1: exit $rc (want 2)"
+  [ "$(wc -l <"$work/err")" = 1 ] || fail "$1: not one line: $err"
+  case $err in *"$2"*) ;; *) fail "$1: message '$err' lacks '$2'" ;; esac
+  [ -s "$work/out" ] && fail "$1: output written"
+}
+printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\nl2: send 8 to 1\n}\nrank 1 {\n}\n' >"$work/m1.goal"
+refused "missing b" "line 4:" "$work/m1.goal"
+printf 'num_ranks 2\n\n// comment\nrank 0 {\n/* a\n block */ l1: calc 5\nl2 requires l9\n}\nrank 1 {\n}\n' >"$work/m2.goal"
+refused "undefined label" "line 7:" "$work/m2.goal"
+printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 2 tag 0\n}\nrank 1 {\n}\n' >"$work/m3.goal"
+refused "rank out of range" "line 3:" "$work/m3.goal"
+printf 'num_ranks 3\nrank 0 {\n}\nrank 2 {\n}\n' >"$work/m4.goal"
+refused "rank out of order" "line 4:" "$work/m4.goal"
+printf 'num_ranks 2\nrank 0 {\n}\n' >"$work/m5.goal"
+refused "missing rank" "line 4:" "$work/m5.goal"
+printf 'num_ranks 2\nrank 0 {\nl1: recv 8b from 1 tag 0\nl2: send 8b to 1 tag 0\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\nl2: send 8b to 0 tag 0\nl2 requires l1\n}\n' >"$work/dl.goal"
+refused "deadlock" "rank 0 never completes its operation 1 (recv 8b from 1 tag 0)" "$work/dl.goal"
+"$collsim" collective --goal-in "$work/dl.goal" --platform percs:2,2,2 >/dev/null 2>"$work/err"
+[ $? = 2 ] && grep -q "has 2 ranks but the platform has 8" "$work/err" || fail "rank count against the platform not refused"
+
+[ "$fails" = 0 ] || { echo "native-goal: $fails failures" >&2; exit 1; }
+echo "native-goal: all passed" >&2
