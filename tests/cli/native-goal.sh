@@ -90,13 +90,15 @@ done
 # reset the loop iteration after a loop: their tags then missed)
 platforms=("percs:2,2,2" "torus:2x2x1/3" "percs:3,2,1")
 while read -r coll algo; do
-    case $coll in scatter|gather|allgather|reduce-scatter|alltoall|allreduce) opt=--block ;; *) opt=--bytes ;; esac
+    case $coll in scatter|gather|allgather|reduce-scatter|alltoall) opt=--block ;; barrier) opt= ;; *) opt=--bytes ;; esac
     ok=0
     for plat in "${platforms[@]}"; do
       [ "$ok" -ge 2 ] && break
       for size in 64 70000; do
         [ "$opt" = --bytes ] && size=$((size * 4))
-        a=$("$collsim" collective --platform "$plat" --coll "$coll" --algo "$algo" "$opt" "$size" --timed --engine native \
+        sized=()
+        [ -n "$opt" ] && sized=("$opt" "$size")
+        a=$("$collsim" collective --platform "$plat" --coll "$coll" --algo "$algo" "${sized[@]}" --timed --engine native \
           --links --per-link "$work/a.csv" --goal "$work/r.goal" --format json -q 2>/dev/null) || continue
         b=$("$collsim" collective --platform "$plat" --goal-in "$work/r.goal" --timed --engine native --links \
           --per-link "$work/b.csv" --format json -q) || { fail "$coll $algo $plat $size: --goal-in refused its own --goal"; continue; }
@@ -110,7 +112,7 @@ while read -r coll algo; do
     done
     [ "$ok" -gt 0 ] || fail "$coll $algo: ran on none of ${platforms[*]}"
     [ "$ok" -gt 0 ] && echo "round trip $coll $algo: $ok cases" >&2
-done < <("$collsim" collective --list | awk 'NR > 1 && NF >= 2 && $2 != "script" && $1 != "scatter," {print $1, $2}')
+done < <("$collsim" collective --list | awk '/^$/ { exit } NR > 1 && NF >= 2 && $2 != "script" {print $1, $2}')
 
 # ---- 4. bad input ----
 refused() { # name expected-substring file
