@@ -5,17 +5,20 @@
  * (compare.sh takes the largest end_s: the last rank's time).
  * Usage (under smpirun): coll COLL SIZE
  *   COLL  allgather | scatter | gather | bcast | reduce-scatter | reduce |
+ *         allreduce | alltoall | barrier |
  *         scatter-mpich-p2p (MPICH's binomial scatter in MPI_Send/MPI_Recv)
- *   SIZE  bytes: per rank for allgather/scatter/gather/reduce-scatter, the
- *         whole buffer for bcast/reduce (collsim's --block and --bytes).
+ *   SIZE  bytes: per rank for allgather/scatter/gather/reduce-scatter, per
+ *         pair of ranks for alltoall (what rank s sends rank d), the whole
+ *         buffer for bcast/reduce/allreduce (collsim's --block and
+ *         --bytes); ignored by barrier (give 0).
  * The algorithm is SMPI's, pinned by smpirun's --cfg=smpi/<coll>:<algo>.
  * Each rank allocates what its role needs (the root alone holds the p
  * blocks of a scatter or a gather); buffers of 64 KiB or more come from
  * SMPI_SHARED_MALLOC (one copy for all ranks: the content is garbage, the
  * timing is not affected), smaller ones from malloc, so that runs of
  * 131,072 ranks (bench/smpi/speed.sh) do not map two files per rank
- * (vm.max_map_count).  Reductions use MPI_INT
- * with MPI_SUM; their computation is not timed when the run sets
+ * (vm.max_map_count).  Reductions (reduce, allreduce, reduce-scatter)
+ * use MPI_INT with MPI_SUM (SIZE / 4 elements); their computation is not timed when the run sets
  * smpi/simulate-computation:no (compare.sh does). */
 #include <mpi.h>
 #include <smpi/smpi.h>
@@ -25,7 +28,7 @@
 
 static void usage(void)
 {
-  fprintf(stderr, "usage: coll allgather|scatter|gather|bcast|reduce-scatter|reduce BYTES\n");
+  fprintf(stderr, "usage: coll allgather|scatter|gather|bcast|reduce-scatter|reduce|allreduce|alltoall|barrier BYTES\n");
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
@@ -83,6 +86,10 @@ static void buffer_sizes(const char *coll, size_t bytes, size_t size, int rank, 
     *b = rank == 0 ? all : 0;
   else if (strcmp(coll, "reduce-scatter") == 0)
     *a = all;
+  else if (strcmp(coll, "alltoall") == 0)
+    *a = *b = all;
+  else if (strcmp(coll, "barrier") == 0)
+    *a = *b = 0;
   else if (strcmp(coll, "scatter-mpich-p2p") == 0) /* rank r > 0 gets at most its lowest set bit's blocks */
     *a = rank == 0 ? all : bytes * (size_t)(rank & -rank);
 }
@@ -116,6 +123,12 @@ static void run(const char *coll, long bytes, int size)
   }
   else if (strcmp(coll, "reduce") == 0)
     MPI_Reduce(a, b, n / (int)sizeof(int), MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  else if (strcmp(coll, "allreduce") == 0)
+    MPI_Allreduce(a, b, n / (int)sizeof(int), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  else if (strcmp(coll, "alltoall") == 0)
+    MPI_Alltoall(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
+  else if (strcmp(coll, "barrier") == 0)
+    MPI_Barrier(MPI_COMM_WORLD);
   else
     usage();
   buffer_free(a, na);
