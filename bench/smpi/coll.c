@@ -6,7 +6,9 @@
  * Usage (under smpirun): coll COLL SIZE
  *   COLL  allgather | scatter | gather | bcast | reduce-scatter | reduce |
  *         allreduce | alltoall | barrier |
- *         scatter-mpich-p2p (MPICH's binomial scatter in MPI_Send/MPI_Recv)
+ *         scatter-mpich-p2p (MPICH's binomial scatter in MPI_Send/MPI_Recv) |
+ *         alltoall-linear-p2p (the linear alltoall with one receive posted
+ *         at a time, as collsim's schedule runs it)
  *   SIZE  bytes: per rank for allgather/scatter/gather/reduce-scatter, per
  *         pair of ranks for alltoall (what rank s sends rank d), the whole
  *         buffer for bcast/reduce/allreduce (collsim's --block and
@@ -55,6 +57,23 @@ static void scatter_mpich_p2p(char *buf, long block, int rank, int size)
     }
 }
 
+/* The linear alltoall as collsim's schedule (linear_alltoall.c) runs it:
+ * MPI_Send to rank-1, rank-2, ... (detached below 64 KiB), then MPI_Recv
+ * from rank+1, rank+2, ..., each posted when the one before has completed.
+ * SMPI's basic_linear posts every receive at once; this tells the
+ * posting's effect from the rest. */
+static void alltoall_linear_p2p(char *a, char *b, int n, int rank, int size)
+{
+  for (int i = 1; i < size; i++) {
+    int to = (rank - i + size) % size;
+    MPI_Send(a + (size_t)to * (size_t)n, n, MPI_BYTE, to, 8, MPI_COMM_WORLD);
+  }
+  for (int i = 1; i < size; i++) {
+    int from = (rank + i) % size;
+    MPI_Recv(b + (size_t)from * (size_t)n, n, MPI_BYTE, from, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+}
+
 #define SHARED_FROM (64 * 1024)
 
 /* A buffer of `bytes` (at least 1): shared from SHARED_FROM bytes on. */
@@ -86,7 +105,7 @@ static void buffer_sizes(const char *coll, size_t bytes, size_t size, int rank, 
     *b = rank == 0 ? all : 0;
   else if (strcmp(coll, "reduce-scatter") == 0)
     *a = all;
-  else if (strcmp(coll, "alltoall") == 0)
+  else if (strcmp(coll, "alltoall") == 0 || strcmp(coll, "alltoall-linear-p2p") == 0)
     *a = *b = all;
   else if (strcmp(coll, "barrier") == 0)
     *a = *b = 0;
@@ -127,6 +146,8 @@ static void run(const char *coll, long bytes, int size)
     MPI_Allreduce(a, b, n / (int)sizeof(int), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   else if (strcmp(coll, "alltoall") == 0)
     MPI_Alltoall(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
+  else if (strcmp(coll, "alltoall-linear-p2p") == 0)
+    alltoall_linear_p2p(a, b, n, rank, size);
   else if (strcmp(coll, "barrier") == 0)
     MPI_Barrier(MPI_COMM_WORLD);
   else
