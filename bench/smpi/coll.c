@@ -5,17 +5,22 @@
  * (compare.sh takes the largest end_s: the last rank's time).
  * Usage (under smpirun): coll COLL SIZE
  *   COLL  allgather | scatter | gather | bcast | reduce-scatter | reduce |
- *         scatter-mpich-p2p (MPICH's binomial scatter in MPI_Send/MPI_Recv)
- *   SIZE  bytes: per rank for allgather/scatter/gather/reduce-scatter, the
- *         whole buffer for bcast/reduce (collsim's --block and --bytes).
+ *         allreduce | alltoall | barrier |
+ *         scatter-mpich-p2p (MPICH's binomial scatter in MPI_Send/MPI_Recv) |
+ *         alltoall-linear-p2p (the linear alltoall with one receive posted
+ *         at a time, as collsim's schedule runs it)
+ *   SIZE  bytes: per rank for allgather/scatter/gather/reduce-scatter, per
+ *         pair of ranks for alltoall (what rank s sends rank d), the whole
+ *         buffer for bcast/reduce/allreduce (collsim's --block and
+ *         --bytes); ignored by barrier (give 0).
  * The algorithm is SMPI's, pinned by smpirun's --cfg=smpi/<coll>:<algo>.
  * Each rank allocates what its role needs (the root alone holds the p
  * blocks of a scatter or a gather); buffers of 64 KiB or more come from
  * SMPI_SHARED_MALLOC (one copy for all ranks: the content is garbage, the
  * timing is not affected), smaller ones from malloc, so that runs of
  * 131,072 ranks (bench/smpi/speed.sh) do not map two files per rank
- * (vm.max_map_count).  Reductions use MPI_INT
- * with MPI_SUM; their computation is not timed when the run sets
+ * (vm.max_map_count).  Reductions (reduce, allreduce, reduce-scatter)
+ * use MPI_INT with MPI_SUM (SIZE / 4 elements); their computation is not timed when the run sets
  * smpi/simulate-computation:no (compare.sh does). */
 #include <mpi.h>
 #include <smpi/smpi.h>
@@ -25,7 +30,7 @@
 
 static void usage(void)
 {
-  fprintf(stderr, "usage: coll allgather|scatter|gather|bcast|reduce-scatter|reduce BYTES\n");
+  fprintf(stderr, "usage: coll allgather|scatter|gather|bcast|reduce-scatter|reduce|allreduce|alltoall|barrier BYTES\n");
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
@@ -50,6 +55,23 @@ static void scatter_mpich_p2p(char *buf, long block, int rank, int size)
       int blocks = size - rank - mask < mask ? size - rank - mask : mask;
       MPI_Send(buf, (int)(blocks * block), MPI_BYTE, rank + mask, 7, MPI_COMM_WORLD);
     }
+}
+
+/* The linear alltoall as collsim's schedule (linear_alltoall.c) runs it:
+ * MPI_Send to rank-1, rank-2, ... (detached below 64 KiB), then MPI_Recv
+ * from rank+1, rank+2, ..., each posted when the one before has completed.
+ * SMPI's basic_linear posts every receive at once; this tells the
+ * posting's effect from the rest. */
+static void alltoall_linear_p2p(char *a, char *b, int n, int rank, int size)
+{
+  for (int i = 1; i < size; i++) {
+    int to = (rank - i + size) % size;
+    MPI_Send(a + (size_t)to * (size_t)n, n, MPI_BYTE, to, 8, MPI_COMM_WORLD);
+  }
+  for (int i = 1; i < size; i++) {
+    int from = (rank + i) % size;
+    MPI_Recv(b + (size_t)from * (size_t)n, n, MPI_BYTE, from, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
 }
 
 #define SHARED_FROM (64 * 1024)
@@ -83,6 +105,10 @@ static void buffer_sizes(const char *coll, size_t bytes, size_t size, int rank, 
     *b = rank == 0 ? all : 0;
   else if (strcmp(coll, "reduce-scatter") == 0)
     *a = all;
+  else if (strcmp(coll, "alltoall") == 0 || strcmp(coll, "alltoall-linear-p2p") == 0)
+    *a = *b = all;
+  else if (strcmp(coll, "barrier") == 0)
+    *a = *b = 0;
   else if (strcmp(coll, "scatter-mpich-p2p") == 0) /* rank r > 0 gets at most its lowest set bit's blocks */
     *a = rank == 0 ? all : bytes * (size_t)(rank & -rank);
 }
@@ -116,6 +142,14 @@ static void run(const char *coll, long bytes, int size)
   }
   else if (strcmp(coll, "reduce") == 0)
     MPI_Reduce(a, b, n / (int)sizeof(int), MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  else if (strcmp(coll, "allreduce") == 0)
+    MPI_Allreduce(a, b, n / (int)sizeof(int), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  else if (strcmp(coll, "alltoall") == 0)
+    MPI_Alltoall(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
+  else if (strcmp(coll, "alltoall-linear-p2p") == 0)
+    alltoall_linear_p2p(a, b, n, rank, size);
+  else if (strcmp(coll, "barrier") == 0)
+    MPI_Barrier(MPI_COMM_WORLD);
   else
     usage();
   buffer_free(a, na);

@@ -3,8 +3,10 @@
 # same algorithm and the same network model (issue 28).  For every case
 # "PLATFORM COLL ALGO SIZE [PROGRAM]" (collsim's names; SIZE as collsim
 # reads it: per rank for scatter/gather/allgather/reduce-scatter, the whole
-# buffer for bcast/reduce; PROGRAM: one of coll.c's point-to-point versions,
-# e.g. scatter-mpich-p2p, run instead of SMPI's collective) it runs
+# buffer for bcast/reduce/allreduce, per pair for alltoall, 0 for barrier;
+# PROGRAM: one of coll.c's point-to-point versions, e.g. scatter-mpich-p2p,
+# run instead of SMPI's collective, or smpi=ALGO: SMPI's algorithm ALGO
+# instead of the one smpi_algo maps collsim's to) it runs
 #   collsim collective --platform PLATFORM --coll COLL --algo ALGO ... \
 #       --timed --model SMPI --semantics mpi --gamma 0
 #   smpirun -platform <collsim platform's XML> -hostfile <rank r on host r/cores> \
@@ -52,6 +54,14 @@ smpi_algo() { # coll algo
     allgather/bruck) echo bruck ;;
     scatter/linear) echo ompi_basic_linear ;;
     gather/linear) echo ompi_basic_linear ;;
+    allreduce/recursive-doubling) echo rdb ;;  # MPICH's, fold included
+    allreduce/rabenseifner) echo rab_rdb ;;    # MPICH's reduce_scatter_allgather (SMPI's "rab" is Rabenseifner's own)
+    allreduce/ring) echo lr ;;                 # ring reduce-scatter + ring allgather, MPICH's order
+    allreduce/reduce-bcast) echo redbcast ;;   # SMPI's reduce then bcast, pinned by smpi_extra
+    alltoall/pairwise) echo ring ;;            # step i: to rank+i, from rank-i (SMPI's "pair" is rank XOR i)
+    alltoall/bruck) echo bruck ;;
+    alltoall/linear) echo basic_linear ;;
+    barrier/dissemination) echo ompi_bruck ;;  # to rank+2^k, from rank-2^k
     *) echo "" ;;
   esac
 }
@@ -66,12 +76,26 @@ collsim_extra() { # coll algo
   esac
 }
 
+# SMPI's settings besides smpi/<coll>:<algo> that make its algorithm
+# collsim's: redbcast runs whatever reduce and bcast are selected; collsim's
+# reduce-bcast is the rabenseifner reduce then the vandegeijn bcast.
+smpi_extra() { # coll algo
+  case "$1/$2" in
+    allreduce/reduce-bcast) echo --cfg=smpi/reduce:scatter_gather --cfg=smpi/bcast:scatter_LR_allgather ;;
+    *) echo "" ;;
+  esac
+}
+
 smpi_coll_key() { # collsim's collective -> SMPI's setting name
   case "$1" in reduce-scatter) echo reduce_scatter ;; *) echo "$1" ;; esac
 }
 
-size_option() { # coll -> collsim's size option
-  case "$1" in bcast | reduce) echo --bytes ;; *) echo --block ;; esac
+size_options() { # coll bytes -> collsim's size option and value (none for barrier)
+  case "$1" in
+    bcast | reduce | allreduce) echo --bytes "$2" ;;
+    barrier) echo "" ;;
+    *) echo --block "$2" ;;
+  esac
 }
 
 bytes_of() { # SIZE (8, 64KiB, 1MiB) -> bytes
@@ -98,9 +122,15 @@ grep -v '^\s*#' "${1:-/dev/stdin}" | while read -r platform coll algo size progr
   salgo=$(smpi_algo "$coll" "$algo")
   [ -n "$salgo" ] || { echo "compare.sh: SMPI has no $coll $algo" >&2; continue; }
   select=--cfg=smpi/"$(smpi_coll_key "$coll")":"$salgo"
-  if [ -n "${program:-}" ]; then # coll.c's own point-to-point version instead of SMPI's collective
+  extra=$(smpi_extra "$coll" "$algo")
+  if [ -n "${program:-}" ] && [ "${program#smpi=}" != "$program" ]; then # another SMPI algorithm
+    salgo=${program#smpi=}
+    select=--cfg=smpi/"$(smpi_coll_key "$coll")":"$salgo"
+    program=
+  elif [ -n "${program:-}" ]; then # coll.c's own point-to-point version instead of SMPI's collective
     salgo="p2p:$program"
     select=--cfg=smpi/coll-selector:default
+    extra=
   fi
   prepare_platform "$platform"
   bytes=$(bytes_of "$size")
@@ -111,14 +141,15 @@ grep -v '^\s*#' "${1:-/dev/stdin}" | while read -r platform coll algo size progr
     both+=(--cfg "$setting")
     scfg+=("--cfg=$setting")
   done
-  # shellcheck disable=SC2046 # collsim_extra's words are separate options
-  ctime=$("$COLLSIM" collective --platform "$platform" --coll "$coll" --algo "$algo" "$(size_option "$coll")" "$bytes" $(collsim_extra "$coll" "$algo") "${both[@]}" \
+  # shellcheck disable=SC2046 # size_options' and collsim_extra's words are separate options
+  ctime=$("$COLLSIM" collective --platform "$platform" --coll "$coll" --algo "$algo" $(size_options "$coll" "$bytes") $(collsim_extra "$coll" "$algo") "${both[@]}" \
     --timed --model SMPI --semantics mpi --gamma 0 -q --format json < /dev/null |
     sed -n 's/.*"sim_time_s": *\([^,}]*\).*/\1/p' || true)
   [ -n "$ctime" ] || ctime=nan
   t1=$(now)
+  # shellcheck disable=SC2086 # smpi_extra's words are separate options
   stime=$(timeout "$SMPI_TIMEOUT" smpirun -platform "$xml" -hostfile "$hosts" -np "$ranks" \
-    "$select" --cfg=network/model:SMPI --cfg=network/crosstraffic:0 \
+    "$select" $extra --cfg=network/model:SMPI --cfg=network/crosstraffic:0 \
     --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/display-timing:no \
     --cfg=smpi/shared-malloc-blocksize:1073741824 "${scfg[@]}" \
     --log=root.thres:critical "$tmp/coll" "${program:-$coll}" "$bytes" < /dev/null 2> "$tmp/smpi.err" |

@@ -17,24 +17,43 @@
 #   lazy       SimGrid's lazy action updates (network/optim:Lazy): the same
 #              flows at the same instants end differently where many share
 #              links; with network/optim:Full the row agrees
+#   pairing    the alltoall rows against SMPI's pair: it pairs rank r with
+#              r XOR i in step i, collsim's pairwise with r+i / r-i (as
+#              SMPI's ring, the row above it)
+#   posted     collsim's linear alltoall: a schedule's receive is posted
+#              when the one before it has completed, and a message flows
+#              only once its receive is posted; SMPI's basic_linear posts
+#              all p-1 receives at once
+#   split      collsim's Bruck alltoall sends a step's slots as two
+#              messages where the last run of slots is partial (p > 2^(k+1)
+#              and p mod 2^(k+1) > 2^k), MPICH/SMPI pack them into one
 #   smpi-failed  SMPI did not finish (its error is printed)
 #   unexplained  none of the above (no row of the committed file)
-# results/smpi/README.md tells how each cause was checked.  Takes about 18
-# minutes on this machine, shared (1,088 s: two passes of 225 cases; SMPI's
-# runs of 256 ranks x 1 MiB take 10-19 s each); prints its wall time.
-#   bench/smpi/results.sh [OUT]   (default results/smpi/compare.csv)
+# results/smpi/README.md tells how each cause was checked.  Takes about 35
+# minutes on this machine, shared (two passes of 328 cases; SMPI's runs of
+# 256 ranks x 1 MiB take 10-19 s each, its Bruck alltoall of 256 x 64 KiB
+# 58 s); prints its wall time.
+#   bench/smpi/results.sh [OUT [CASES]]   (default results/smpi/compare.csv,
+#       every case of bench/smpi/cases.txt)
+#   With CASES (a file of cases, e.g. `sed -n '/^# Issue 28/,$p'
+#   bench/smpi/cases.txt`), only those run and are merged into OUT: a row
+#   of OUT for the same platform, collective, algorithm, SMPI algorithm and
+#   size is replaced in place, the other rows of OUT are kept byte for byte,
+#   new rows are appended in CASES' order.
 #   Env: COLLSIM (default ./collsim)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${1:-$here/../../results/smpi/compare.csv}
+cases=${2:-$here/cases.txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s)
-"$here/compare.sh" "$here/cases.txt" > "$tmp/lazy.csv" 2> "$tmp/lazy.err" || { cat "$tmp/lazy.err" >&2; exit 1; }
-CFG=network/optim:Full "$here/compare.sh" "$here/cases.txt" > "$tmp/full.csv" 2> "$tmp/full.err" || { cat "$tmp/full.err" >&2; exit 1; }
+"$here/compare.sh" "$cases" > "$tmp/lazy.csv" 2> "$tmp/lazy.err" || { cat "$tmp/lazy.err" >&2; exit 1; }
+CFG=network/optim:Full "$here/compare.sh" "$cases" > "$tmp/full.csv" 2> "$tmp/full.err" || { cat "$tmp/full.err" >&2; exit 1; }
 # The platform field is quoted and may hold commas: count fields from the end.
 paste -d'|' "$tmp/lazy.csv" "$tmp/full.csv" | awk -F'|' '
   function field(line, k,   n, f) { n = split(line, f, ","); return f[n - k] }
+  function bruck_split(p,   k) { for (k = 1; 2 * k < p; k *= 2) if (p % (2 * k) > k) return 1; return 0 }
   function off(r) { return r == "nan" || (r - 1 > 1e-6) || (1 - r > 1e-6) }
   NR == 1 { print "platform,coll,algo,smpi_algo,size_bytes,ranks,collsim_s,smpi_s,ratio,collsim_full_s,smpi_full_s,ratio_full,cause"; next }
   {
@@ -48,12 +67,27 @@ paste -d'|' "$tmp/lazy.csv" "$tmp/full.csv" | awk -F'|' '
     else if (!off(r) && !off(rf)) cause = "";
     else if (coll == "scatter" && salgo == "ompi_binomial" && bytes >= 65536) cause = "order";
     else if (coll == "bcast" && bytes % ranks != 0) cause = "chunks";
+    else if (coll == "alltoall" && salgo == "pair") cause = "pairing";
+    else if (coll == "alltoall" && algo == "linear") cause = "posted";
+    else if (coll == "alltoall" && algo == "bruck" && bruck_split(ranks)) cause = "split";
     else if (off(r) && !off(rf)) cause = "lazy";
     else cause = "unexplained";
     n = split(lazy, f, ",");
     line = f[1]; for (i = 2; i <= n - 2; i++) line = line "," f[i];
     print line "," cf "," sf "," rf "," cause
   }' > "$tmp/out.csv"
+if [ -n "${2:-}" ] && [ -f "$out" ]; then # merge: the key is every field before ranks (8 from the end)
+  awk -F, '
+    function key(line,   n, f, k, i) { n = split(line, f, ","); k = f[1]; for (i = 2; i <= n - 8; i++) k = k "," f[i]; return k }
+    FNR == 1 { if (NR == 1) header = $0; next }
+    NR == FNR { fresh[key($0)] = $0; order[++nfresh] = key($0); next }
+    { k = key($0); if (k in fresh) { print fresh[k] > (tmpdir "/merged.body"); done[k] = 1 } else print > (tmpdir "/merged.body") }
+    END {
+      for (i = 1; i <= nfresh; i++) if (!(order[i] in done)) print fresh[order[i]] > (tmpdir "/merged.body")
+    }' tmpdir="$tmp" "$tmp/out.csv" "$out"
+  { head -1 "$out"; cat "$tmp/merged.body"; } > "$tmp/merged.csv"
+  mv "$tmp/merged.csv" "$tmp/out.csv"
+fi
 mkdir -p "$(dirname "$out")"
 mv "$tmp/out.csv" "$out"
 cat "$tmp/lazy.err" "$tmp/full.err" | grep -v 'needs at least that many bytes' >&2 || true

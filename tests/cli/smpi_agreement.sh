@@ -6,7 +6,9 @@
 # for the ring and recursive-doubling allgather, the binomial gather and the
 # pairwise reduce-scatter, the binomial bcast and reduce, the scatter +
 # recursive-doubling and pipelined-chain bcasts, Bruck's allgather and the
-# linear scatter and gather (issue 30), on eager (8 B) and rendezvous (64 KiB, 1 MiB)
+# linear scatter and gather, the recursive-doubling, Rabenseifner, ring and
+# reduce + bcast allreduces, the pairwise and Bruck alltoalls and the
+# dissemination barrier (issue 30), on eager (8 B) and rendezvous (64 KiB, 1 MiB)
 # messages, on a torus, a PERCS and a fat tree.  The cases are ones where
 # both tools run the same messages in the same order (results/smpi/README.md
 # names the causes of the cases where they do not).  Skips (exit 77) when
@@ -34,6 +36,13 @@ torus:2x2x2/2 reduce binomial 8
 fattree:4,2/4 allgather bruck 64KiB
 percs:4,4,4 scatter linear 1MiB
 torus:2x2x2/2 gather linear 64KiB
+torus:2x2x2/2 allreduce recursive-doubling 1MiB
+percs:4,4,4 allreduce rabenseifner 64KiB
+fattree:4,2/4 allreduce ring 1MiB
+torus:2x2x2/2 allreduce reduce-bcast 64KiB
+torus:2x2x2/2 alltoall pairwise 64KiB
+percs:4,4,4 alltoall bruck 8
+fattree:4,2/4 barrier dissemination 0
 CASES
 if ! COLLSIM=$collsim "$src/bench/smpi/compare.sh" "$work/cases" > "$work/out.csv" 2> "$work/err"; then
   cat "$work/err" >&2
