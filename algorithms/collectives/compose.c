@@ -111,3 +111,29 @@ double cs_compose_cost(const cs_composition *C, const cs_cost_params *c)
       t += C->algo[k]->cost(&C->prm[k], c);
   return t;
 }
+
+bool cs_compose_plan(cs_sched_params *prm, const cs_compose_phase phases[2], const char *label, GError **err)
+{
+  cs_composition C;
+  if (!cs_compose_setup(prm, phases, &C, err)) {
+    g_prefix_error(err, "%s: ", label);
+    return false;
+  }
+  prm->nunits = C.nunits;
+  return true;
+}
+
+void cs_compose_rank_ops(const cs_sched_params *prm, const cs_compose_phase phases[2], int64_t rank,
+                         cs_oplist *out)
+{
+  cs_composition C;
+  bool ok = cs_compose_setup(prm, phases, &C, NULL);
+  g_assert(ok); /* plan() accepted this shape */
+  cs_compose_ops(&C, rank, out);
+}
+
+double cs_compose_total_cost(const cs_sched_params *prm, const cs_compose_phase phases[2], const cs_cost_params *c)
+{
+  cs_composition C;
+  return cs_compose_setup(prm, phases, &C, NULL) ? cs_compose_cost(&C, c) : 0;
+}

@@ -48,4 +48,12 @@ void cs_compose_ops(const cs_composition *C, int64_t rank, cs_oplist *out);
 /* The phases' own costs, added. */
 double cs_compose_cost(const cs_composition *C, const cs_cost_params *c);
 
+/* A composite algorithm's three entry points, given its phases: plan (the
+ * error prefixed with `label`, e.g. "allreduce two-tier"), ops and cost.
+ * Its file then holds its phase table and three one-line wrappers. */
+bool cs_compose_plan(cs_sched_params *prm, const cs_compose_phase phases[2], const char *label, GError **err);
+void cs_compose_rank_ops(const cs_sched_params *prm, const cs_compose_phase phases[2], int64_t rank,
+                         cs_oplist *out);
+double cs_compose_total_cost(const cs_sched_params *prm, const cs_compose_phase phases[2], const cs_cost_params *c);
+
 #endif

@@ -31,30 +31,11 @@ static int64_t bcast_tags(const cs_sched_params *prm)
 static const cs_compose_phase phases[2] = {{CS_COLL_REDUCE, "rabenseifner", reduce_tags},
                                            {CS_COLL_BCAST, "vandegeijn", bcast_tags}};
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  cs_composition C;
-  if (!cs_compose_setup(prm, phases, &C, err)) {
-    g_prefix_error(err, "allreduce reduce-bcast: ");
-    return false;
-  }
-  prm->nunits = C.nunits;
-  return true;
-}
+static bool plan(cs_sched_params *prm, GError **err) { return cs_compose_plan(prm, phases, "allreduce reduce-bcast", err); }
 
-static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
-{
-  cs_composition C;
-  bool ok = cs_compose_setup(prm, phases, &C, NULL);
-  g_assert(ok);
-  cs_compose_ops(&C, rank, out);
-}
+static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out) { cs_compose_rank_ops(prm, phases, rank, out); }
 
-static double cost(const cs_sched_params *prm, const cs_cost_params *c)
-{
-  cs_composition C;
-  return cs_compose_setup(prm, phases, &C, NULL) ? cs_compose_cost(&C, c) : 0;
-}
+static double cost(const cs_sched_params *prm, const cs_cost_params *c) { return cs_compose_total_cost(prm, phases, c); }
 
 const cs_coll_algo cs_algo_reduce_bcast_allreduce = {
   "reduce-bcast", CS_COLL_ALLREDUCE,

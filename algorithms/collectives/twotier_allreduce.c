@@ -17,30 +17,11 @@
 static const cs_compose_phase phases[2] = {{CS_COLL_REDUCE_SCATTER, "two-tier", tt_tag_span},
                                            {CS_COLL_ALLGATHER, "two-tier", tt_tag_span}};
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  cs_composition C;
-  if (!cs_compose_setup(prm, phases, &C, err)) {
-    g_prefix_error(err, "allreduce two-tier: ");
-    return false;
-  }
-  prm->nunits = C.nunits;
-  return true;
-}
+static bool plan(cs_sched_params *prm, GError **err) { return cs_compose_plan(prm, phases, "allreduce two-tier", err); }
 
-static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
-{
-  cs_composition C;
-  bool ok = cs_compose_setup(prm, phases, &C, NULL);
-  g_assert(ok);
-  cs_compose_ops(&C, rank, out);
-}
+static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out) { cs_compose_rank_ops(prm, phases, rank, out); }
 
-static double cost(const cs_sched_params *prm, const cs_cost_params *c)
-{
-  cs_composition C;
-  return cs_compose_setup(prm, phases, &C, NULL) ? cs_compose_cost(&C, c) : 0;
-}
+static double cost(const cs_sched_params *prm, const cs_cost_params *c) { return cs_compose_total_cost(prm, phases, c); }
 
 const cs_coll_algo cs_algo_twotier_allreduce = {
   "two-tier", CS_COLL_ALLREDUCE, "seed 001's two-tier reduce-scatter (Sec. 5.4) then two-tier allgather (Sec. 5.3)",
