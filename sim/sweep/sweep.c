@@ -799,10 +799,11 @@ static gboolean run_points(sweep *sw, GPtrArray *pending, int njobs, GError **er
       do
         w = waitpid(j->pid, &status, 0);
       while (w < 0 && errno == EINTR);
+      running--; /* before its row counts as done: the progress line's counts add up */
+      cs_progress_set_running(sw->progress, (size_t)running);
       if (w == j->pid)
         finish_job(sw, j, status);
       job_clear(j);
-      running--;
     }
     cs_progress_set_partial(sw->progress, running_cost(jobs, njobs));
     cs_progress_tick(sw->progress);
