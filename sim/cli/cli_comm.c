@@ -376,6 +376,39 @@ static int run_ids(const cs_cli *c, comm_opts *o)
 
 static const char *const verbs[] = {"split", "create", "create-group", "ids", "bench", "space", NULL};
 
+/* `collsim comm OP --help`: each operation's own summary and example. */
+typedef struct op_help {
+  const char *op, *summary, *example;
+} op_help;
+
+static const op_help op_helps[] = {
+    {NULL, "communicators: leader-based and MPICH split/create, context ids (seed 003); group-collective creation "
+           "(seed 004)", "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json"},
+    {"split", "MPI_Comm_split: every proclet joins the communicator of its colour (--impl leader: seed 003's "
+              "Procedure 1; mpich: allgather of colour and key, local sort)",
+     "Example: collsim comm split --impl mpich --cpm 6875,8,2 --colors 100 --key random"},
+    {"create", "MPI_Comm_create: the groups given by --group or --group-size, every process of the parent taking "
+               "part (--impl leader: seed 003's Procedure 2; mpich)",
+     "Example: collsim comm create --impl leader --cpm 1000,8,2 --group-size 4000"},
+    {"create-group", "MPI_Comm_create_group: only the group's members take part (seed 004: --impl intercomm, "
+                     "Algorithm 1; direct, Section 5.1)",
+     "Example: collsim comm create-group --impl intercomm --platform torus:8x8x8/4 -n 2048 --group-size 256"},
+    {"ids", "context ids: split until --split colours each, or until an id cannot be made (seed 003, Section 6)",
+     "Example: collsim comm ids --cpm 6875,8,2 --split 100 --until-exhausted"},
+    {"bench", "seed 003's Section 8.1 benchmark sets: creation, point-to-point messages and gathers on the new "
+              "communicators", "Example: collsim comm bench --set C1"},
+    {"space", "memory saved by sharing group maps per OS process (seed 003, Section 8.2)",
+     "Example: collsim comm space --cpm 1000,8,2"},
+};
+
+static const op_help *help_of(const char *op)
+{
+  for (size_t i = 1; op && i < G_N_ELEMENTS(op_helps); i++)
+    if (strcmp(op_helps[i].op, op) == 0)
+      return &op_helps[i];
+  return &op_helps[0];
+}
+
 /* Which operation each option acts on (the front end refuses the rest). */
 #define CREATIONS "op=split,create,create-group,bench"
 static const cs_opt_rule rules[] = {
@@ -484,12 +517,10 @@ int cs_comm_main(int argc, char **argv)
   const char *given = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
   char *cmd = g_strdup_printf("comm%s%s", given ? " " : "", given ? given : "");
   cs_cli c;
+  const op_help *h = help_of(given);
   int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts,
-                        "split|create|create-group|ids|bench|space",
-                        "communicators: leader-based and MPICH split/create, context ids (seed 003); group-collective "
-                        "creation (seed 004)",
-                        "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json", argc - (given ? 1 : 0),
-                        argv + (given ? 1 : 0));
+                        given && h->op ? "" : "split|create|create-group|ids|bench|space", h->summary, h->example,
+                        argc - (given ? 1 : 0), argv + (given ? 1 : 0));
   if (rc == 0 && given && o.op)
     rc = cs_cli_usage(&c, "give the operation once: '%s' or --op %s", given, o.op);
   const char *verb = given ? given : o.op;
