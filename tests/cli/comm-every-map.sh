@@ -59,15 +59,6 @@ column() {
   awk -F, -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i } NR == 2 && c { print $c }' "$1"
 }
 
-# stdin without AddressSanitizer's notice about SimGrid's stack switches,
-# which the sanitizer build prints once per process that ran actors (the
-# sanitizer runtime's three lines, not collsim's: tests/lib/harness.c drops them
-# too).
-without_asan_notice() {
-  grep -v -e 'ASan is ignoring requested __asan_handle_no_return' -e 'False positive error reports may follow' \
-    -e 'google/sanitizers/issues/189' || true
-}
-
 fails=0 runs=0
 fail() {
   fails=$((fails + 1))

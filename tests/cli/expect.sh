@@ -18,10 +18,13 @@
 #   COLLSIM=./collsim tests/cli/expect.sh    (make check sets COLLSIM)
 set -u
 COLLSIM=${COLLSIM:-./collsim}
+. "$(dirname "$0")/../lib/collsim-env.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
+# The sanitizer build's notice is not collsim's: drop it before counting lines.
+clean_err() { without_asan_notice < "$tmp/err" > "$tmp/err.clean" && mv "$tmp/err.clean" "$tmp/err"; }
 
 exact='n - 1 + s + 3*m - 2 + ceil((m - 1)/k)'
 for point in "256 0.3 2" "512 0.7 3" "1000 0.05 4" "300 1 3"; do
@@ -33,6 +36,7 @@ done
 "$COLLSIM" tree --algo rank-hash -n 512 -f 0.5 -k 3 -q --format csv --expect-messages 'n + 4*m + m/k' \
   > "$tmp/out" 2> "$tmp/err"
 rc=$?
+clean_err
 [ $rc = 1 ] || bad "paper's form: exit $rc, expected 1"
 [ "$(wc -l < "$tmp/out")" = 2 ] || bad "paper's form: the row was not written first"
 [ "$(wc -l < "$tmp/err")" = 1 ] || bad "paper's form: not one line on stderr: $(cat "$tmp/err")"
@@ -63,6 +67,7 @@ refused() { # expected-stdout-lines formula
   shift
   "$COLLSIM" tree --algo rank-hash -n 64 -f 0.5 -q --format csv --expect-messages "$1" > "$tmp/out" 2> "$tmp/err"
   local rc=$?
+  clean_err
   [ $rc = 2 ] || bad "'$1': exit $rc, expected 2"
   [ "$(wc -l < "$tmp/err")" = 1 ] || bad "'$1': not one line: $(cat "$tmp/err")"
   [ "$(wc -l < "$tmp/out")" = "$want" ] || bad "'$1': $(wc -l < "$tmp/out") lines on stdout, expected $want"
@@ -81,12 +86,14 @@ sed 's|"n - 1 + s + 3\*m - 2 + ceil((m - 1)/k)"|"n + 4*m + m/k"|' "$yaml" > "$tm
 grep -q 'n + 4\*m' "$tmp/paper.yaml" || bad "could not make the paper's experiment"
 "$COLLSIM" sweep "$tmp/paper.yaml" --out "$tmp/paper.csv" -q 2> "$tmp/err"
 rc=$?
+clean_err
 [ $rc = 1 ] || bad "paper's sweep: exit $rc, expected 1"
 [ "$(wc -l < "$tmp/paper.csv")" = 9 ] || bad "paper's sweep: its rows were not all written"
 [ "$(grep -c "expectation failed" "$tmp/err")" = 8 ] || bad "paper's sweep: not one line per row: $(cat "$tmp/err")"
 printf 'name: x\nalgorithms: [rank-hash]\nn: [64]\nexpect: {messages: "n >"}\n' > "$tmp/bad.yaml"
 "$COLLSIM" sweep "$tmp/bad.yaml" --out "$tmp/bad.csv" -q 2> "$tmp/err"
 rc=$?
+clean_err
 [ $rc = 2 ] && [ ! -e "$tmp/bad.csv" ] && [ "$(wc -l < "$tmp/err")" = 1 ] || bad "bad expect: exit $rc: $(cat "$tmp/err")"
 
 [ $fail = 0 ] && echo "PASS: --expect-messages and --expect-bytes"

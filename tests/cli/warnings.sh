@@ -7,6 +7,7 @@
 #   COLLSIM=./collsim tests/cli/warnings.sh    (make check sets COLLSIM)
 set -u
 COLLSIM=${COLLSIM:-./collsim}
+. "$(dirname "$0")/../lib/collsim-env.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -28,7 +29,8 @@ grep -q "^collsim: warning: this timed run (16384 processes, 268435455 messages)
 
 "$COLLSIM" collective --platform percs:2,2,2 --coll bcast --algo vandegeijn --bytes 8 --timed --quiet \
   > /dev/null 2> "$tmp/short.err" || bad "short timed run failed"
-[ -s "$tmp/short.err" ] && bad "a short --quiet run wrote to stderr: $(head -c 300 "$tmp/short.err")"
+without_asan_notice < "$tmp/short.err" > "$tmp/short.clean" # the sanitizer build's notice is not collsim's
+[ -s "$tmp/short.clean" ] && bad "a short --quiet run wrote to stderr: $(head -c 300 "$tmp/short.clean")"
 
 [ $fail = 0 ] && echo "PASS: warnings print under --quiet, progress does not"
 exit $fail

@@ -8,3 +8,12 @@ if [ ! -f "$collsim" ] || [ ! -x "$collsim" ]; then
   echo "$(basename "$0"): no executable collsim at '$collsim' (set COLLSIM to the binary; make check sets it)" >&2
   exit 1
 fi
+
+# stdin without AddressSanitizer's notice about SimGrid's stack switches,
+# which the sanitizer build prints once per process that ran actors (the
+# sanitizer runtime's three lines, not collsim's: tests/lib/harness.c drops
+# them too).
+without_asan_notice() {
+  grep -v -e 'ASan is ignoring requested __asan_handle_no_return' -e 'False positive error reports may follow' \
+    -e 'google/sanitizers/issues/189' || true
+}

@@ -243,6 +243,9 @@ int main(void)
 {
   Suite *s = suite_create("replay");
   TCase *tc = tcase_create("replay");
+  /* every registered algorithm on every family: seconds here, minutes under
+   * the sanitizers (Check's default is 4 s) */
+  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, ring_correct);
   tcase_add_test(tc, ring_short_fails);
   tcase_add_test(tc, reduce_correct_and_broken);
