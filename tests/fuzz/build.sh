@@ -89,7 +89,7 @@ declare -A deps=(
   [fuzz_platform_spec]="$platforms sim/contracts/units.c $reader sim/contracts/tempdir.c sim/contracts/signals.c sim/contracts/output_path.c sim/contracts/natural_order.c sim/contracts/hierarchy.c sim/contracts/netmap.c"
   [fuzz_tree_script]="sim/contracts/tree_script.c sim/contracts/schedule.c sim/contracts/cost.c sim/checks/tree_script_check.c sim/checks/replay.c $collectives $shapes $reader"
   [fuzz_platform_xml]="platforms/xml_validate.c platforms/xml_routes.c $(am_sources PLATFORMS | grep sg_cluster | tr '\n' ' ') sim/contracts/errors.c sim/contracts/natural_order.c sim/contracts/netmap.c sim/contracts/hierarchy.c sim/contracts/units.c"
-  [fuzz_experiment]="sim/sweep/experiment.c sim/drivers/run_config.c sim/drivers/record.c $spanning_trees $shapes sim/contracts/msg.c $reader"
+  [fuzz_experiment]="sim/sweep/experiment.c sim/contracts/formula.c sim/drivers/run_config.c sim/drivers/record.c $spanning_trees $shapes sim/contracts/msg.c $reader"
   [fuzz_csv]="sim/contracts/csv.c sim/contracts/errors.c sim/drivers/record.c"
 )
 harnesses="fuzz_units fuzz_rank_list fuzz_platform_spec fuzz_platform_xml fuzz_tree_script fuzz_experiment fuzz_csv"
@@ -109,7 +109,7 @@ mk_new="$out/fuzz.mk.new"
   # warns on the column declaration tables (sim/drivers/record.h), whose
   # entries leave their last two members (rows, fields) to be NULL.
   echo "CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -I\$(TOP) $(pkg-config --cflags glib-2.0 yaml-0.1)"
-  echo "LIBS := $(pkg-config --libs glib-2.0 yaml-0.1) -lm"
+  echo "LIBS := $(pkg-config --libs glib-2.0 yaml-0.1 libmatheval) -lm"
   echo "all: $(for h in $harnesses; do printf '$(OUT)/%s ' "$h"; done)"
   echo "\$(OUT)/obj/%.o: \$(TOP)/%.c"
   printf '\t@mkdir -p $(@D)\n'
