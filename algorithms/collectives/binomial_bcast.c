@@ -17,13 +17,6 @@
  * o_send, its off-node children sharing its port. */
 #include "algorithms/collectives/oblivious.h"
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = 1;
-  return true;
-}
-
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
   cs_obl_binomial_bcast(prm, rank, 0, out);
@@ -35,5 +28,6 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 }
 
 const cs_coll_algo cs_algo_binomial_bcast = {
-  "binomial", CS_COLL_BCAST, "binomial tree, whole buffer to each child, farthest first (MPICH)", plan, ops, false,
+  "binomial", CS_COLL_BCAST, "binomial tree, whole buffer to each child, farthest first (MPICH)",
+  cs_plan_whole_buffer, ops, false,
   cost, CS_OBL_BINOMIAL_BCAST_COST};

@@ -17,13 +17,6 @@
  * receives through its port one after another. */
 #include "algorithms/collectives/oblivious.h"
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = 1;
-  return true;
-}
-
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
   cs_obl_binomial_reduce(prm, rank, 0, out);
@@ -35,5 +28,6 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 }
 
 const cs_coll_algo cs_algo_binomial_reduce = {
-  "binomial", CS_COLL_REDUCE, "binomial tree, whole buffer combined on the way up (MPICH, commutative)", plan, ops,
+  "binomial", CS_COLL_REDUCE, "binomial tree, whole buffer combined on the way up (MPICH, commutative)",
+  cs_plan_whole_buffer, ops,
   false, cost, CS_OBL_BINOMIAL_REDUCE_COST};

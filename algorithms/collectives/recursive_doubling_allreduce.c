@@ -22,13 +22,6 @@
 
 enum { FOLD_TAG = 0, EXCHANGE_TAG = 1, UNFOLD_TAG = 64 };
 
-static bool plan(cs_sched_params *prm, GError **err)
-{
-  (void)err;
-  prm->nunits = 1;
-  return true;
-}
-
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
 {
   cs_fold f = cs_fold_of(prm->p);
@@ -54,6 +47,7 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 
 const cs_coll_algo cs_algo_recursive_doubling_allreduce = {
   "recursive-doubling", CS_COLL_ALLREDUCE,
-  "whole-buffer exchanges with rank XOR 2^i; MPICH's fold of the extra ranks for non-powers of two", plan, ops,
+  "whole-buffer exchanges with rank XOR 2^i; MPICH's fold of the extra ranks for non-powers of two",
+  cs_plan_whole_buffer, ops,
   false, cost, CS_FOLD_PRE_COST " + sum_i=0..log2(q)-1 [xor(2^i, n) + n*g] + " CS_FOLD_POST_COST
                ", q = largest power of two <= p, on the ranks left after the fold"};

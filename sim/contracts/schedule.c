@@ -338,6 +338,13 @@ bool cs_plan_unit_per_rank(cs_sched_params *prm, GError **err)
   return true;
 }
 
+bool cs_plan_whole_buffer(cs_sched_params *prm, GError **err)
+{
+  (void)err;
+  prm->nunits = 1;
+  return true;
+}
+
 bool cs_sched_setup(cs_sched_params *prm, const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size,
                     GError **err)
 {

@@ -224,6 +224,9 @@ typedef struct cs_coll_algo {
 /* A plan() for the many algorithms that move one unit per rank's block
  * (nunits = p) and accept any shape. */
 bool cs_plan_unit_per_rank(cs_sched_params *prm, GError **err);
+/* A plan() for the algorithms that move the whole buffer as one unit
+ * (nunits = 1) and accept any shape. */
+bool cs_plan_whole_buffer(cs_sched_params *prm, GError **err);
 
 /* The registry (algorithms/collectives/registry.c). */
 size_t cs_coll_algo_count(void);
