@@ -59,7 +59,7 @@ EOF
     csv="$dir/$t.csv"
     if [ -s "$csv" ]; then
       rows=$(awk 'NR > 1 && NF' "$csv" | wc -l | tr -d ' ')
-      ver=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} NF && $c["verified"]=="yes"{v++} END{print v+0}' "$csv")
+      ver=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} NF && ($c["verified"]=="true" || $c["verified"]=="yes"){v++} END{print v+0}' "$csv")
     else
       rows="(missing)"
       ver="-"

@@ -440,7 +440,7 @@ END {
   print ""
   print "The paper's Table 2 gives formulas only (bandwidth terms, one per collective"
   print "and family).  Ours: each timed run's simulated time (SimGrid) beside the"
-  print "algorithm's own cost model (table2.csv's cost_formula; all of them:"
+  print "algorithm's own cost model (its cost_formula in the JSON output; all of them:"
   print "`collsim collective --list --models`)."
   print ""
   if (!have_t2) {

@@ -20,14 +20,15 @@ export LC_ALL=C
 [ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: $0 SECTION8.CSV IDS.CSV [CALIBRATED.CSV]" >&2; exit 2; }
 for f in "$@"; do [ -r "$f" ] || { echo "$0: cannot read $f" >&2; exit 2; }; done
 
-# col FILE NAME...: the CSV with only the named columns, comma-separated
-# (the fields used here hold no quoted commas, except platform: not used).
+# cols FILE NAME...: the CSV with only the named columns, tab-separated.
+# shellcheck source=lib-csv.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib-csv.sh"
 cols() {
   local file=$1
   shift
-  awk -F, -v want="$*" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) idx[$i] = i
+  csv_tsv "$file" | awk -F'\t' -v want="$*" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) idx[$i] = i
       for (j = 1; j <= n; j++) if (!(w[j] in idx)) { print "missing column " w[j] > "/dev/stderr"; exit 1 } next }
-    { line = ""; for (j = 1; j <= n; j++) line = line (j > 1 ? "," : "") $(idx[w[j]]); print line }' "$file"
+    { line = ""; for (j = 1; j <= n; j++) line = line (j > 1 ? "\t" : "") $(idx[w[j]]); print line }'
 }
 
 echo "# Seed 003 Section 8: our simulation beside the paper"
@@ -43,7 +44,7 @@ echo
 echo "| set | N | map (ours) | map (paper) | create s | 10,000 p2p s | 10 gathers s | paper: 10 gathers s | space saved, 8 comms | verified |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 cols "$1" set n map create_s p2p_s gather_s space_saved_bytes verified |
-  awk -F, 'BEGIN { pm["A1"] = pm["A2"] = pm["A3"] = "bwt"; pm["B1"] = "wtr+rs"; pm["B2"] = "bm"; pm["B3"] = "bdd"
+  awk -F'\t' 'BEGIN { pm["A1"] = pm["A2"] = pm["A3"] = "bwt"; pm["B1"] = "wtr+rs"; pm["B2"] = "bm"; pm["B3"] = "bdd"
       pm["C1"] = pm["C2"] = pm["C3"] = "bm"; pg["A1"] = "1.9"; pg["A2"] = "2.54"; pg["A3"] = "3.14" }
     { printf "| %s | %s | %s | %s | %.4g | %.4g | %.4g | %s | %.4g MB | %s |\n", $1, $2, $3, pm[$1], $4, $5, $6,
         ($1 in pg ? pg[$1] : "-"), $7 / 1e6, $8 }'
@@ -63,7 +64,7 @@ if [ $# -eq 3 ]; then
   echo "| set | create s | 10,000 p2p s | 10 gathers s | paper: 10 gathers s | verified |"
   echo "|---|---|---|---|---|---|"
   cols "$3" set create_s p2p_s gather_s verified |
-    awk -F, 'BEGIN { pg["A1"] = "1.9 (fitted)"; pg["A2"] = "2.54"; pg["A3"] = "3.14" }
+    awk -F'\t' 'BEGIN { pg["A1"] = "1.9 (fitted)"; pg["A2"] = "2.54"; pg["A3"] = "3.14" }
       { printf "| %s | %.4g | %.4g | %.4g | %s | %s |\n", $1, $2, $3, $4, ($1 in pg ? pg[$1] : "-"), $5 }'
 fi
 echo
@@ -71,7 +72,7 @@ echo "## 8.2 Context ids until one cannot be made (100 colours of 1,000, world 1
 echo
 echo "| [C,P,M] | layout | impl | splits | ids created | limit | splits allowed by: leader bits / mask / pool |"
 echo "|---|---|---|---|---|---|---|"
-cols "$2" cpm layout impl splits created limit splits_lbi splits_mask splits_pool |
-  awk -F, '{ printf "| %s | %s | %s | %s | %s | %s | %s / %s / %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }'
+cols "$2" platform layout impl splits created limit splits_lbi splits_mask splits_pool |
+  awk -F'\t' '{ sub(/^cpm:/, "", $1); printf "| %s | %s | %s | %s | %s | %s | %s / %s / %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }'
 echo
 echo "Paper: 4,100 context ids on [6250, 8, 2] before MPICH2's communicator pool ran out."

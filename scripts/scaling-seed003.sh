@@ -30,24 +30,13 @@ csv=$1 model=$2 out=$3
 [ -d "$out" ] || die "no folder $out"
 command -v gnuplot > /dev/null || die "gnuplot not found (scripts/install-deps.sh installs it)"
 
+# shellcheck source=lib-csv.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib-csv.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# tsv FILE: the CSV as tab-separated fields (quotes removed)
-tsv() {
-  awk '
-    { line = $0; n = 0; field = ""; q = 0
-      for (i = 1; i <= length(line); i++) {
-        ch = substr(line, i, 1)
-        if (ch == "\"") q = !q
-        else if (ch == "," && !q) { out = out (n++ ? "\t" : "") field; field = "" }
-        else field = field ch
-      }
-      print out (n ? "\t" : "") field; out = ""
-    }' "$1"
-}
-tsv "$csv" > "$tmp/s.tsv"
-tsv "$model" > "$tmp/m.tsv"
+csv_tsv "$csv" > "$tmp/s.tsv"
+csv_tsv "$model" > "$tmp/m.tsv"
 
 # pick SERIES IMPL MAP SHARED COLORS COLUMNS...: rows as space-separated
 # values of COLUMNS, sorted by the first; "*" matches anything.

@@ -38,13 +38,42 @@ static int64_t first_break(const cs_wid *wids, int64_t m, int64_t s1, int64_t s2
   return -1;
 }
 
-static bool refuse_decreasing(int64_t s1, const cs_gm_limits *lim, GError **err)
+/* Do the members, as a set, form one progression (so wtr+rs, which keeps
+ * the order apart, could store them)?  Distinct members spanning
+ * (m - 1) x step from their least, each a multiple of step away from it,
+ * are exactly that progression. */
+static bool set_is_progression(const cs_wid *wids, int64_t m)
+{
+  if (m < 3)
+    return true;
+  int64_t lo = wids[0], hi = wids[0];
+  for (int64_t i = 1; i < m; i++) {
+    lo = MIN(lo, (int64_t)wids[i]);
+    hi = MAX(hi, (int64_t)wids[i]);
+  }
+  if ((hi - lo) % (m - 1) != 0 || hi == lo)
+    return false;
+  int64_t step = (hi - lo) / (m - 1);
+  for (int64_t i = 0; i < m; i++)
+    if (((int64_t)wids[i] - lo) % step != 0)
+      return false;
+  return true;
+}
+
+/* The advice after a refusal of an unordered group: wtr+rs only where it
+ * would succeed. */
+static const char *unordered_advice(const cs_wid *wids, int64_t m)
+{
+  return set_is_progression(wids, m) ? "; use wtr+rs" : "; its members as a set are no progression either";
+}
+
+static bool refuse_decreasing(const cs_wid *wids, int64_t m, int64_t s1, const cs_gm_limits *lim, GError **err)
 {
   if (s1 > 0 || lim->rs_allow_negative)
     return false;
   g_set_error(err, CS_GM_ERROR, CS_GM_ERROR_NOT_APPLICABLE,
               "rs stores an unordered group only as a decreasing progression with rs_allow_negative "
-              "(off); use wtr+rs");
+              "(off)%s", unordered_advice(wids, m));
   return true;
 }
 
@@ -54,14 +83,14 @@ static void *rs_create(const cs_wid *wids, int64_t m, int64_t world, bool ordere
   (void)world;
   int64_t s2 = m > 0 ? wids[0] : 0;
   int64_t s1 = m > 1 ? (int64_t)wids[1] - (int64_t)wids[0] : 1;
-  if (!ordered && refuse_decreasing(s1, lim, err))
+  if (!ordered && refuse_decreasing(wids, m, s1, lim, err))
     return NULL;
   int64_t bad = first_break(wids, m, s1, s2);
   if (bad >= 0) {
     g_set_error(err, CS_GM_ERROR, CS_GM_ERROR_NOT_APPLICABLE,
                 "no progression: gid %" G_GINT64_FORMAT " has wid %u, not %" G_GINT64_FORMAT
                 " x %" G_GINT64_FORMAT " + %" G_GINT64_FORMAT "%s",
-                bad, wids[bad], bad, s1, s2, ordered ? "" : "; use wtr+rs");
+                bad, wids[bad], bad, s1, s2, ordered ? "" : unordered_advice(wids, m));
     return NULL;
   }
   rs_state *st = g_new(rs_state, 1);

@@ -13,7 +13,7 @@ static const cs_column listing_columns[] = {
     [L_RECORD] = {"record", CS_COL_TEXT, NULL, "", NULL, 0, "the kind of record"},
     [L_FIELD] = {"field", CS_COL_TEXT, NULL, "", NULL, 0,
                  "the JSON field (a.b: field b of the object a; a.*: a key of the object a)"},
-    [L_TYPE] = {"type", CS_COL_TEXT, NULL, "", NULL, 0, "text, integer, number, boolean, verdict, integers, record"},
+    [L_TYPE] = {"type", CS_COL_TEXT, NULL, "", NULL, 0, "text, integer, number, boolean, integers, record"},
     [L_UNIT] = {"unit", CS_COL_TEXT, NULL, "", NULL, 0, "the unit of its values"},
     [L_CSV] = {"csv_column", CS_COL_TEXT, NULL, "", NULL, 0, "its CSV column (null: JSON and tables only)"},
     [L_WHEN] = {"when", CS_COL_TEXT, NULL, "", NULL, 0, "when the field is there (null: always)"},

@@ -34,6 +34,8 @@ static void add_common(cs_cli *c)
       {"out", 'o', CS_OPT_PATH_OUT, &c->out, "FILE", "write the result to FILE (atomically; missing folders are made) instead of stdout",
        0, 0, 0, 0, NULL},
       {"no-header", 0, CS_OPT_FLAG, &c->no_header, NULL, "csv without the header line", 0, 0, 0, 0, NULL},
+      {"wide", 0, CS_OPT_FLAG, &c->wide, NULL, "tables: every column, however wide (by default a table of rows fits "
+       "100 characters: empty columns left out, long text listed under it)", 0, 0, 0, 0, NULL},
       {"quiet", 'q', CS_OPT_FLAG, &c->quiet, NULL, "no progress on stderr", 0, 0, 0, 0, NULL},
       {"with-config", 0, CS_OPT_FLAG, &c->with_config, NULL, "add the run's whole configuration to every row "
        "(resolved platform, model, overheads, options, seed, collsim version, config_key; collsim sweep always does)",
@@ -938,7 +940,7 @@ int cs_cli_emit(const cs_cli *c, cs_record *const *records, size_t n, const char
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
-  cs_record_write(mem, c->fmt, records, n, all ? all : columns, !c->no_header, title);
+  cs_record_write(mem, c->fmt, records, n, all ? all : columns, !c->no_header, title, c->wide);
   g_free(all);
   fclose(mem);
   int rc = cs_cli_emit_text(c, buf, len);

@@ -90,7 +90,7 @@ typedef struct cs_cli {
   unsigned groups;
   /* output */
   char *format, *out;
-  bool no_header, quiet, with_config;
+  bool no_header, quiet, with_config, wide;
   cs_format fmt;
   /* --expect-messages, --expect-bytes (sim/cli/expect.h) */
 #define CS_CLI_NEXPECT 2

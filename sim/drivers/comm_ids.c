@@ -140,8 +140,8 @@ enum {
 static const cs_column columns[] = {
     [I_OP] = {"op", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the operation: ids"},
     [I_IMPL] = {"impl", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "context-id scheme: leader (<LID, LBI>) or mpich (mask)"},
-    [I_CPM] = {"cpm", CS_COL_INTS, NULL, "", NULL, CS_COL_KEY,
-               "proclets per OS process, OS processes per machine, machines"},
+    [I_CPM] = {"cpm", CS_COL_INTS, NULL, "", NULL, CS_COL_KEY | CS_COL_NO_CSV,
+               "proclets per OS process, OS processes per machine, machines (CSV: the platform column, cpm:C,P,M)"},
     [I_N] = {"n", CS_COL_INT, NULL, "proclets", NULL, CS_COL_KEY, "proclets in the world"},
     [I_COLORS] = {"colors", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "communicators per split"},
     [I_LAYOUT] = {"layout", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "colour of a rank: cyclic (r mod K) or block"},

@@ -601,8 +601,8 @@ static const cs_column columns[] = {
     [C_IMPL] = {"impl", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the protocol's implementation (collsim comm --list)"},
     [C_METHOD] = {"method", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY,
                   "the method in seed 004's words (group-direct, parent-collective, mpich-split ...)"},
-    [C_CPM] = {"cpm", CS_COL_INTS, NULL, "", NULL, CS_COL_KEY,
-               "proclets per OS process, OS processes per machine, machines"},
+    [C_CPM] = {"cpm", CS_COL_INTS, NULL, "", NULL, CS_COL_KEY | CS_COL_NO_CSV,
+               "proclets per OS process, OS processes per machine, machines (CSV: the platform column, cpm:C,P,M)"},
     [C_N] = {"n", CS_COL_INT, NULL, "proclets", NULL, CS_COL_KEY, "proclets in the world"},
     [C_COLORS] = {"colors", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "colours of the split (0 for the other operations)"},
     [C_GROUPS] = {"groups", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "groups created (create, create-group)"},
@@ -611,7 +611,7 @@ static const cs_column columns[] = {
     [C_SHARED] = {"shared", CS_COL_BOOL, NULL, "", NULL, CS_COL_KEY, "maps shared by the proclets of an OS process"},
     [C_IDS] = {"ids", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "context-id scheme"},
     [C_REPEAT] = {"repeat", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "creations in a row, each from the world"},
-    [C_VERIFIED] = {"verified", CS_COL_VERDICT, NULL, "", NULL, 0, "every proclet's result checked: yes or no"},
+    [C_VERIFIED] = {"verified", CS_COL_BOOL, NULL, "", NULL, 0, "every proclet's result checked: true or false"},
     [C_CREATED] = {"created", CS_COL_INT, NULL, "communicators", NULL, 0,
                    "communicators created (distinct context ids x creations)"},
     [C_EXHAUSTED] = {"exhausted", CS_COL_INT, NULL, "creations", NULL, 0, "creations that ran out of context ids"},
@@ -691,7 +691,7 @@ cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result
   cs_col_bool(r, &columns[C_SHARED], prm->share && prm->proto->shares_maps);
   cs_col_str(r, &columns[C_IDS], cs_ctxid_scheme_name(prm->proto->scheme));
   cs_col_i64(r, &columns[C_REPEAT], prm->repeat);
-  cs_col_verdict(r, &columns[C_VERIFIED], res->verified ? "yes" : "no", res->verified);
+  cs_col_bool(r, &columns[C_VERIFIED], res->verified);
   cs_col_i64(r, &columns[C_CREATED], res->created);
   cs_col_i64(r, &columns[C_EXHAUSTED], res->exhausted);
   cs_col_num(r, &columns[C_SIM_TIME], res->sim_time_s);

@@ -50,8 +50,8 @@ static const cs_column rep_columns[] = {
                          "select(gid) for every gid in order (Table 1's S-All), wall clock"},
     [G_SELECT_ONE_US] = {"select_one_us", CS_COL_NUM, "%.5f", "us", TIMES, CS_COL_MEASURED,
                          "mean select time over sampled gids (Table 1's S-One), wall clock"},
-    [G_VERIFIED] = {"verified", CS_COL_VERDICT, NULL, "", NULL, 0,
-                    "select and rank agree with the group: yes or NO"},
+    [G_VERIFIED] = {"verified", CS_COL_BOOL, NULL, "", NULL, 0,
+                    "select and rank agree with the group: true or false"},
     [G_FAILED] = {"failed", CS_COL_TEXT, NULL, "", NULL, 0, "null, or why creation failed"},
 };
 
@@ -326,7 +326,7 @@ static void measure_rep(cs_record *row, const char *name, const group_ctx *g)
     cs_col_str(row, &rep_columns[G_SELECT_ALL_MS], NULL);
     cs_col_str(row, &rep_columns[G_SELECT_ONE_US], NULL);
   }
-  cs_col_verdict(row, &rep_columns[G_VERIFIED], ok ? "yes" : "NO", ok);
+  cs_col_bool(row, &rep_columns[G_VERIFIED], ok);
   cs_col_str(row, &rep_columns[G_FAILED], NULL);
   cs_gm_free(map);
 }

@@ -193,7 +193,7 @@ static const cs_column columns[] = {
                   "communicator creation used (balance async; null otherwise)"},
     [M_JITTER] = {"jitter", CS_COL_NUM, "%g", "", NULL, CS_COL_KEY, "relative jitter of the work per step"},
     [M_SEED] = {"seed", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "random seed"},
-    [M_VERIFIED] = {"verified", CS_COL_VERDICT, NULL, "", NULL, 0, "the work was conserved: yes or no"},
+    [M_VERIFIED] = {"verified", CS_COL_BOOL, NULL, "", NULL, 0, "the work was conserved: true or false"},
     [M_TIME] = {"time_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "when the last process's work ended"},
     [M_IDEAL] = {"ideal_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "the time with perfect balance and free communication"},
     [M_BASELINE] = {"baseline_s", CS_COL_NUM, "%.9g", "s", NULL, 0, "the time without balancing: the slowest walker group's items x T / its size, computed from the "
@@ -248,7 +248,7 @@ cs_record *cs_mcmc_result_record(const cs_mcmc_params *prm, const cs_mcmc_result
   cs_col_str(r, &columns[M_CREATE], prm->balance->creates_groups ? c->create_impl : NULL);
   cs_col_num(r, &columns[M_JITTER], c->jitter);
   cs_col_u64(r, &columns[M_SEED], c->seed);
-  cs_col_verdict(r, &columns[M_VERIFIED], res->verified ? "yes" : "no", res->verified);
+  cs_col_bool(r, &columns[M_VERIFIED], res->verified);
   cs_col_num(r, &columns[M_TIME], res->time_s);
   cs_col_num(r, &columns[M_IDEAL], res->ideal_s);
   cs_col_num(r, &columns[M_BASELINE], res->baseline_s);

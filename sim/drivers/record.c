@@ -6,17 +6,17 @@
 #include <math.h>
 #include <string.h>
 
-typedef enum { F_NULL, F_STR, F_I64, F_U64, F_NUM, F_BOOL, F_VERDICT, F_CHILD, F_LIST } field_kind;
+typedef enum { F_NULL, F_STR, F_I64, F_U64, F_NUM, F_BOOL, F_CHILD, F_LIST } field_kind;
 
 typedef struct field {
   char *key;
   field_kind kind;
-  char *str;        /* F_STR; F_VERDICT: the word */
+  char *str;        /* F_STR */
   int64_t i64;
   uint64_t u64;
   double num;
   const char *fmt;  /* F_NUM */
-  bool truth;       /* F_BOOL, F_VERDICT */
+  bool truth;       /* F_BOOL */
   cs_record *child; /* F_CHILD */
   GArray *list;     /* F_LIST: int64_t */
 } field;
@@ -78,13 +78,6 @@ void cs_rec_num(cs_record *r, const char *key, double value, const char *fmt)
 }
 
 void cs_rec_bool(cs_record *r, const char *key, bool value) { add(r, key, F_BOOL)->truth = value; }
-
-void cs_rec_verdict(cs_record *r, const char *key, const char *word, bool truth)
-{
-  field *f = add(r, key, F_VERDICT);
-  f->str = g_strdup(word);
-  f->truth = truth;
-}
 
 cs_record *cs_rec_child(cs_record *r, const char *key)
 {
@@ -177,7 +170,7 @@ static void put_plain(GString *out, const field *f)
   case F_BOOL: g_string_append(out, f->truth ? "true" : "false"); break;
   case F_LIST:
     for (guint i = 0; i < f->list->len; i++)
-      g_string_append_printf(out, "%s%" PRId64, i ? " " : "", g_array_index(f->list, int64_t, i));
+      g_string_append_printf(out, "%s%" PRId64, i ? "," : "", g_array_index(f->list, int64_t, i));
     break;
   default: break;
   }
@@ -185,16 +178,22 @@ static void put_plain(GString *out, const field *f)
 
 static void put_csv(GString *out, const field *f)
 {
-  if (f->kind == F_STR || f->kind == F_VERDICT)
+  if (f->kind == F_STR) {
     cs_put_csv_text(out, f->str);
-  else
+  } else if (f->kind == F_LIST) {
+    GString *list = g_string_new(NULL);
+    put_plain(list, f);
+    cs_put_csv_text(out, list->str);
+    g_string_free(list, TRUE);
+  } else {
     put_plain(out, f);
+  }
 }
 
 /* Tables: words as they are. */
 static void put_text(GString *out, const field *f)
 {
-  if (f->kind == F_STR || f->kind == F_VERDICT)
+  if (f->kind == F_STR)
     g_string_append(out, f->str);
   else
     put_plain(out, f);
@@ -219,7 +218,6 @@ static void put_json_field(GString *out, const field *f)
   switch (f->kind) {
   case F_NULL: g_string_append(out, "null"); break;
   case F_STR: cs_put_json_text(out, f->str); break;
-  case F_VERDICT: g_string_append(out, f->truth ? "true" : "false"); break;
   case F_CHILD: put_json_record(out, f->child); break;
   case F_NUM:
     if (isnan(f->num) || isinf(f->num))
@@ -297,7 +295,7 @@ static void put_csv_record(GString *out, const cs_record *r, const char *const *
 
 /* ---- table ---- */
 
-static void put_table_record(GString *out, const cs_record *r, int indent);
+static void put_table_record(GString *out, const cs_record *r, int indent, bool wide);
 
 static size_t key_width(const cs_record *r)
 {
@@ -333,38 +331,131 @@ static char *cell_text(const cs_record *row, const char *key)
   return g_string_free(cell, FALSE);
 }
 
-static void put_row_set(GString *out, const cs_record *r, int indent)
+/* Tables fit this many characters unless --wide (cs_record_write). */
+#define CS_TABLE_WIDTH 100
+/* A text cell longer than this makes its column a list under the table. */
+#define CS_TABLE_LONG_CELL 24
+
+/* The columns of a row set (the first row's fields), with their widths and
+ * what a table that must fit CS_TABLE_WIDTH does with each. */
+typedef enum { COL_SHOWN, COL_EMPTY, COL_NOTE, COL_CUT } col_fate;
+
+typedef struct row_set_layout {
+  size_t ncol, key_width;
+  const char **key;
+  size_t *width;
+  col_fate *fate;
+} row_set_layout;
+
+static const char *row_set_key(const cs_record *r, guint c)
+{
+  return g_array_index(g_array_index(r->fields, field, 0).child->fields, field, c).key;
+}
+
+/* Width of the column named key, and how many rows have a value there. */
+static size_t column_width(const cs_record *r, const char *key, guint *valued)
+{
+  size_t w = strlen(key);
+  *valued = 0;
+  for (guint i = 0; i < r->fields->len; i++) {
+    char *cell = cell_text(g_array_index(r->fields, field, i).child, key);
+    w = MAX(w, strlen(cell));
+    *valued += *cell && strcmp(cell, "-") != 0;
+    g_free(cell);
+  }
+  return w;
+}
+
+/* Columns kept while they fit, sparse ones (a value in at most half the
+ * rows) only after every dense one: what most rows have is seen first. */
+static void fit_columns(row_set_layout *L, const guint *valued, guint rows, size_t used)
+{
+  for (int sparse = 0; sparse <= 1; sparse++)
+    for (guint c = 0; c < L->ncol; c++) {
+      if (L->fate[c] != COL_CUT || (2 * valued[c] <= rows) != sparse)
+        continue;
+      if (used + 2 + L->width[c] <= CS_TABLE_WIDTH) {
+        L->fate[c] = COL_SHOWN;
+        used += 2 + L->width[c];
+      }
+    }
+}
+
+/* Without wide: columns with no value are left out, columns of long text
+ * become notes under the table, and the others are kept while they fit
+ * (fit_columns); the table says how many were cut and how to see them. */
+static row_set_layout layout_row_set(const cs_record *r, int indent, bool wide)
 {
   const cs_record *first = g_array_index(r->fields, field, 0).child;
-  size_t kw = key_width(r), ncol = first->fields->len;
-  size_t *width = g_new0(size_t, ncol);
-  for (guint c = 0; c < ncol; c++) {
-    const char *key = g_array_index(first->fields, field, c).key;
-    width[c] = strlen(key);
+  row_set_layout L = {first->fields->len, key_width(r), NULL, NULL, NULL};
+  L.key = g_new0(const char *, L.ncol);
+  L.width = g_new0(size_t, L.ncol);
+  L.fate = g_new0(col_fate, L.ncol);
+  guint *valued = g_new0(guint, L.ncol);
+  for (guint c = 0; c < L.ncol; c++) {
+    L.key[c] = row_set_key(r, c);
+    L.width[c] = column_width(r, L.key[c], &valued[c]);
+    if (!wide)
+      L.fate[c] = valued[c] == 0 ? COL_EMPTY : L.width[c] > CS_TABLE_LONG_CELL ? COL_NOTE : COL_CUT;
+  }
+  if (!wide)
+    fit_columns(&L, valued, r->fields->len, (size_t)indent + L.key_width);
+  g_free(valued);
+  return L;
+}
+
+static void put_row_set_notes(GString *out, const cs_record *r, const row_set_layout *L, int indent)
+{
+  for (guint c = 0; c < L->ncol; c++) {
+    if (L->fate[c] != COL_NOTE)
+      continue;
+    g_string_append_printf(out, "%*s%s:\n", indent - 2, "", L->key[c]);
     for (guint i = 0; i < r->fields->len; i++) {
-      char *cell = cell_text(g_array_index(r->fields, field, i).child, key);
-      width[c] = MAX(width[c], strlen(cell));
+      const field *row = &g_array_index(r->fields, field, i);
+      char *cell = cell_text(row->child, L->key[c]);
+      if (*cell && strcmp(cell, "-") != 0)
+        g_string_append_printf(out, "%*s%-*s  %s\n", indent, "", (int)L->key_width, row->key, cell);
       g_free(cell);
     }
   }
-  g_string_append_printf(out, "%*s%-*s", indent, "", (int)kw, "");
-  for (guint c = 0; c < ncol; c++)
-    g_string_append_printf(out, "  %*s", (int)width[c], g_array_index(first->fields, field, c).key);
+}
+
+static void put_row_set(GString *out, const cs_record *r, int indent, bool wide)
+{
+  row_set_layout L = layout_row_set(r, indent, wide);
+  size_t hidden = 0, cut = 0;
+  g_string_append_printf(out, "%*s%-*s", indent, "", (int)L.key_width, "");
+  for (guint c = 0; c < L.ncol; c++)
+    if (L.fate[c] == COL_SHOWN)
+      g_string_append_printf(out, "  %*s", (int)L.width[c], L.key[c]);
+    else
+      hidden += L.fate[c] != COL_NOTE, cut += L.fate[c] == COL_CUT;
   g_string_append_c(out, '\n');
   for (guint i = 0; i < r->fields->len; i++) {
     const field *row = &g_array_index(r->fields, field, i);
-    g_string_append_printf(out, "%*s%-*s", indent, "", (int)kw, row->key);
-    for (guint c = 0; c < ncol; c++) {
-      char *cell = cell_text(row->child, g_array_index(first->fields, field, c).key);
-      g_string_append_printf(out, "  %*s", (int)width[c], cell);
+    g_string_append_printf(out, "%*s%-*s", indent, "", (int)L.key_width, row->key);
+    for (guint c = 0; c < L.ncol; c++) {
+      if (L.fate[c] != COL_SHOWN)
+        continue;
+      char *cell = cell_text(row->child, L.key[c]);
+      g_string_append_printf(out, "  %*s", (int)L.width[c], cell);
       g_free(cell);
     }
     g_string_append_c(out, '\n');
   }
-  g_free(width);
+  put_row_set_notes(out, r, &L, indent);
+  if (cut)
+    g_string_append_printf(out, "%*s(%zu more column%s: --wide, or --format csv or json)\n", indent, "", cut,
+                           cut == 1 ? "" : "s");
+  else if (hidden)
+    g_string_append_printf(out, "%*s(%zu column%s without a value left out: --wide shows them)\n", indent, "",
+                           hidden, hidden == 1 ? "" : "s");
+  g_free(L.key);
+  g_free(L.width);
+  g_free(L.fate);
 }
 
-static void put_table_record(GString *out, const cs_record *r, int indent)
+static void put_table_record(GString *out, const cs_record *r, int indent, bool wide)
 {
   size_t kw = key_width(r);
   for (guint i = 0; i < r->fields->len; i++) {
@@ -372,9 +463,9 @@ static void put_table_record(GString *out, const cs_record *r, int indent)
     if (f->kind == F_CHILD) {
       g_string_append_printf(out, "%*s%s:\n", indent, "", f->key);
       if (is_row_set(f->child))
-        put_row_set(out, f->child, indent + 2);
+        put_row_set(out, f->child, indent + 2, wide);
       else
-        put_table_record(out, f->child, indent + 2);
+        put_table_record(out, f->child, indent + 2, wide);
       continue;
     }
     g_string_append_printf(out, "%*s%-*s  ", indent, "", (int)kw, f->key);
@@ -387,7 +478,7 @@ static void put_table_record(GString *out, const cs_record *r, int indent)
 }
 
 void cs_record_write(FILE *out, cs_format fmt, cs_record *const *records, size_t n, const char *const *columns,
-                     bool header, const char *title)
+                     bool header, const char *title, bool wide)
 {
   GString *s = g_string_new(NULL);
   if (fmt == CS_FORMAT_CSV && header) {
@@ -406,7 +497,7 @@ void cs_record_write(FILE *out, cs_format fmt, cs_record *const *records, size_t
         g_string_append_c(s, '\n');
       if (title)
         g_string_append_printf(s, "%s\n", title);
-      put_table_record(s, records[i], 2);
+      put_table_record(s, records[i], 2, wide);
     }
   }
   fwrite(s->str, 1, s->len, out);
@@ -449,11 +540,6 @@ void cs_col_u64(cs_record *r, const cs_column *col, uint64_t value) { cs_rec_u64
 void cs_col_num(cs_record *r, const cs_column *col, double value) { cs_rec_num(r, col->name, value, col->fmt); }
 void cs_col_bool(cs_record *r, const cs_column *col, bool value) { cs_rec_bool(r, col->name, value); }
 
-void cs_col_verdict(cs_record *r, const cs_column *col, const char *word, bool truth)
-{
-  cs_rec_verdict(r, col->name, word, truth);
-}
-
 cs_record *cs_col_child(cs_record *r, const cs_column *col) { return cs_rec_child(r, col->name); }
 
 void cs_col_i64_list(cs_record *r, const cs_column *col, const int64_t *v, size_t n)
@@ -465,6 +551,6 @@ void cs_col_set_rows(cs_record *r, const cs_column *col) { cs_record_set_rows(r,
 
 const char *cs_col_type_name(cs_col_type t)
 {
-  static const char *const names[] = {"text", "integer", "number", "boolean", "verdict", "integers", "record"};
+  static const char *const names[] = {"text", "integer", "number", "boolean", "integers", "record"};
   return names[t];
 }

@@ -3,8 +3,8 @@
  *
  * A record is an ordered list of fields: strings, integers, numbers (each
  * with its printf format, used by every rendering so that a CSV row and a
- * JSON object show the same digits), booleans, verdicts (a word in CSV and
- * tables, a boolean in JSON: "yes" / true), and nested records.
+ * JSON object show the same digits), booleans (true / false in every
+ * rendering: one spelling per value), integer lists and nested records.
  *
  * CSV: the subcommand declares its columns (the header never depends on the
  * data, so sweeps can append rows).  A record may name one nested record as
@@ -41,11 +41,9 @@ void cs_rec_u64(cs_record *r, const char *key, uint64_t value);
 /* fmt: a printf format for one double ("%.9g"); NaN prints as null / empty. */
 void cs_rec_num(cs_record *r, const char *key, double value, const char *fmt);
 void cs_rec_bool(cs_record *r, const char *key, bool value);
-/* A verdict: `word` in CSV and tables, `truth` in JSON. */
-void cs_rec_verdict(cs_record *r, const char *key, const char *word, bool truth);
 /* A nested record (owned by r); fill it after the call. */
 cs_record *cs_rec_child(cs_record *r, const char *key);
-/* Integers as a JSON list (CSV: space-separated). */
+/* Integers as a JSON list (CSV and tables: comma-separated). */
 void cs_rec_i64_list(cs_record *r, const char *key, const int64_t *v, size_t n);
 
 /* CSV rows: the nested record `key` holds one record per row; its field
@@ -63,9 +61,8 @@ typedef enum {
   CS_COL_TEXT,    /* a string (null / empty when absent) */
   CS_COL_INT,     /* an integer */
   CS_COL_NUM,     /* a number, printed with the column's format */
-  CS_COL_BOOL,    /* true / false */
-  CS_COL_VERDICT, /* a word in CSV and tables, true / false in JSON */
-  CS_COL_INTS,    /* a list of integers (CSV: space-separated) */
+  CS_COL_BOOL,    /* true / false in every format */
+  CS_COL_INTS,    /* a list of integers (CSV and tables: comma-separated, as options spell them) */
   CS_COL_RECORD,  /* a nested record (JSON object) */
 } cs_col_type;
 
@@ -113,7 +110,6 @@ void cs_col_i64(cs_record *r, const cs_column *col, int64_t value);
 void cs_col_u64(cs_record *r, const cs_column *col, uint64_t value);
 void cs_col_num(cs_record *r, const cs_column *col, double value); /* with col->fmt */
 void cs_col_bool(cs_record *r, const cs_column *col, bool value);
-void cs_col_verdict(cs_record *r, const cs_column *col, const char *word, bool truth);
 cs_record *cs_col_child(cs_record *r, const cs_column *col);
 void cs_col_i64_list(cs_record *r, const cs_column *col, const int64_t *v, size_t n);
 /* CSV rows: col (a CS_COL_RECORD with rows) holds one record per row. */
@@ -126,9 +122,12 @@ typedef enum { CS_FORMAT_TABLE, CS_FORMAT_CSV, CS_FORMAT_JSON } cs_format;
 
 /* Render records[0..n) in one format.  columns: the CSV header's fields
  * (NULL-terminated); header: print it first.  title: the table's first
- * line (may be NULL). */
+ * line (may be NULL).  Tables of rows fit 100 characters unless wide:
+ * columns without a value are left out, columns of long text are listed
+ * under the table, and the columns that still do not fit are cut from the
+ * right with a line saying so (CSV and JSON always hold everything). */
 void cs_record_write(FILE *out, cs_format fmt, cs_record *const *records, size_t n, const char *const *columns,
-                     bool header, const char *title);
+                     bool header, const char *title, bool wide);
 /* The CSV header line, without newline (g_free it). */
 char *cs_csv_header(const char *const *columns);
 

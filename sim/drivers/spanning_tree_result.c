@@ -44,8 +44,8 @@ static const cs_column columns[] = {
     [T_PEAK_MEAN] = {"peak_mem_words_mean", CS_COL_NUM, "%.6f", "words", NULL, 0, "mean peak memory of a process"},
     [T_HEIGHT] = {"height", CS_COL_INT, NULL, "levels", NULL, 0, "tree height, largest over colours (-1: no member)"},
     [T_MIN_HEIGHT] = {"min_height", CS_COL_INT, NULL, "levels", NULL, 0, "height of a complete k-ary tree over the largest colour"},
-    [T_VERIFIED] = {"verified", CS_COL_VERDICT, NULL, "", NULL, 0,
-                    "the tree spans exactly the members: yes, no, or unchecked (--no-verify)"},
+    [T_VERIFIED] = {"verified", CS_COL_BOOL, NULL, "", NULL, 0,
+                    "the tree spans exactly the members: true, false, or empty / null when unchecked (--no-verify)"},
     [T_WALL] = {"wall_s", CS_COL_NUM, "%.3f", "s", NULL, CS_COL_MEASURED,
                 "wall-clock time of the run (differs between identical runs)"},
 };
@@ -60,8 +60,6 @@ const char *cs_tree_csv_header(void)
     header = cs_csv_header(cs_record_kind_csv(&cs_tree_record_kind));
   return header;
 }
-
-static const char *verified_word(int v) { return v > 0 ? "yes" : v == 0 ? "no" : "unchecked"; }
 
 cs_record *cs_tree_result_record(const cs_tree_result *r)
 {
@@ -93,7 +91,10 @@ cs_record *cs_tree_result_record(const cs_tree_result *r)
   cs_col_num(c, &columns[T_PEAK_MEAN], r->peak_mem_words_mean);
   cs_col_i64(c, &columns[T_HEIGHT], r->height);
   cs_col_i64(c, &columns[T_MIN_HEIGHT], r->min_height);
-  cs_col_verdict(c, &columns[T_VERIFIED], verified_word(r->verified), r->verified > 0);
+  if (r->verified < 0)
+    cs_col_null(c, &columns[T_VERIFIED]);
+  else
+    cs_col_bool(c, &columns[T_VERIFIED], r->verified > 0);
   cs_col_num(c, &columns[T_WALL], r->wall_s);
   return c;
 }

@@ -10,7 +10,7 @@
 # Each (protocol, representation) runs on cpm:4,3,2 (24 proclets) with a
 # group every representation holds (an increasing progression; split: three
 # cyclic colours, each a progression), with and without --no-share.  Each run must exit 0, write nothing on
-# stderr (-q), and print one CSV row saying verified yes, the communicators
+# stderr (-q), and print one CSV row saying verified true, the communicators
 # expected, the map asked for and the sharing asked for.  (tests/
 # check_comm_reps.c checks the members' ranks inside such runs, for
 # unordered groups too.)  The sanitizer build runs it (.ci/run).
@@ -87,7 +87,7 @@ check_run() {
   [ -s "$work/err.own" ] && fail "$args" "wrote on stderr with -q: $(head -3 "$work/err.own")"
   [ "$(wc -l < "$work/out.csv")" = 2 ] || fail "$args" "not a header and one row: $(head -5 "$work/out.csv")"
   local got
-  for want in "verified=yes" "created=$created" "map=$map" "exhausted=0" ${shared:+"shared=$shared"}; do
+  for want in "verified=true" "created=$created" "map=$map" "exhausted=0" ${shared:+"shared=$shared"}; do
     got=$(column "$work/out.csv" "${want%%=*}")
     [ "$got" = "${want#*=}" ] || fail "$args" "${want%%=*} is '$got', expected '${want#*=}'"
   done
@@ -110,7 +110,7 @@ for shape in "--group-size 300 --order random" "--group stride:1023,-3,340"; do
   rc=$?
   if [ $rc != 0 ]; then
     fail "$args" "exit $rc: $(head -3 "$work/err")"
-  elif [ "$(column "$work/out.csv" verified)" != yes ]; then
+  elif [ "$(column "$work/out.csv" verified)" != true ]; then
     fail "$args" "not verified: $(cat "$work/out.csv")"
   fi
 done

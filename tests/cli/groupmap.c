@@ -116,7 +116,7 @@ START_TEST(progression_values)
   assert_cell(r.out, "bm", "bitmap_bits", "3008"); /* span 3001 -> 47 words of 64 */
   assert_cell(r.out, "array", "picks.ST", "rs");
   for (size_t i = 0; i < cs_gm_rep_count(); i++) /* every registered representation */
-    assert_cell(r.out, cs_gm_rep_at(i)->name, "verified", "yes");
+    assert_cell(r.out, cs_gm_rep_at(i)->name, "verified", "true");
   harness_result_clear(&r);
   g_string_free(text, TRUE);
   g_free(path);
@@ -137,7 +137,7 @@ START_TEST(unordered_keeps_file_order)
   g_free(failed);
   const char *reps[] = {"array", "bwt", "wtr+bm", "wtr+bdd", "wtr+ef", "wtr+roaring", "wtr+array"};
   for (size_t i = 0; i < G_N_ELEMENTS(reps); i++)
-    assert_cell(r.out, reps[i], "verified", "yes");
+    assert_cell(r.out, reps[i], "verified", "true");
   harness_result_clear(&r);
   run_csv(&r, path, FALSE);
   assert_cell(r.out, "array", "ordered", "true");

@@ -462,14 +462,14 @@ START_TEST(fake_perturbed_committed_row_and_quick)
   /* commit d1's space.csv with one value of the first shape changed */
   char *made = harness_path(d1, "space.csv"), *text = harness_read_file(made);
   ck_assert_ptr_nonnull(text);
-  char *at = strstr(text, "1000 100 10,1000000,20,");
+  char *at = strstr(text, "\"1000,100,10\",1000000,20,");
   ck_assert_ptr_nonnull(at);
-  at[strlen("1000 100 10,1000000,2")] = '1'; /* bits_per_rank 20 -> 21 */
+  at[strlen("\"1000,100,10\",1000000,2")] = '1'; /* bits_per_rank 20 -> 21 */
   char *committed = g_build_filename(src, "results", "fake", NULL);
   g_free(harness_write_file(committed, "space.csv", text));
   r = run_expect(1, "reproduce", "fake", "--out", d2, NULL);
   assert_has(r.out, "space.csv: 3 rows made, 3 committed: 2 same, 1 differ");
-  assert_has(r.out, "  differs: op=space cpm=1000 100 10 n=1000000\n    bits_per_rank: committed 21, now 20\n");
+  assert_has(r.out, "  differs: op=space cpm=1000,100,10 n=1000000\n    bits_per_rank: committed 21, now 20\n");
   assert_has(r.out, "DIFFERENT");
   harness_result_clear(&r);
   /* --quick recomputes the shape 10,2,2 only: the others are expected missing */

@@ -78,7 +78,7 @@ rm -rf plan
 # interrupted part way, then resumed
 "$collsim" sweep exp.yaml --plan plan --runner parallel --jobs 1 --out par.csv --quiet 2>run1.err &
 sweep_pid=$!
-for _ in $(seq 300); do
+for _ in $(seq 1200); do # up to a minute: a loaded machine is slow to write two rows
   [ "$(ls plan/rows 2>/dev/null | wc -l)" -ge 2 ] && break
   sleep 0.05
 done

@@ -42,17 +42,33 @@ compared=0 skipped=0 failed=0 runs=0
 
 no_wall() { sed 's/,[^,]*$//'; }
 
+# The committed seed-000 files' columns a re-run is compared on: all but
+# wall_s (measured) and the configuration columns a sweep adds (config_*,
+# collsim_version: the run's settings, not its results).
+seed000_compared() {
+  head -n 1 "$1" | tr , '\n' | grep -v '^wall_s$\|^config_\|^collsim_version$' | tr '\n' ' '
+}
+
 # A re-run tree row (collsim tree --format csv, header and row) on the
-# committed seed-000 files' own columns, by name, wall_s (their last) left
-# out.  The committed files predate the configuration columns and the
-# counts' quantities (s, root_joins, messages_expected, issue 32); every
-# column they have is compared exactly, and `collsim reproduce seed000`
-# writes the new ones.
+# compared columns, by name, in the committed file's order.
 seed000_row() {
-  awk -F, 'NR == FNR { n = split($0, want, ","); next }
-           FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-           { out = ""; for (i = 1; i < n; i++) out = out (i > 1 ? "," : "") (want[i] in col ? $col[want[i]] : "?" want[i])
-             print out }' "$tmpd/seed000-header" -
+  awk -F, -v names="$(cat "$tmpd/seed000-compared")" \
+    'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+     { n = split(names, want, " "); out = ""
+       for (i = 1; i <= n; i++) out = out (i > 1 ? "," : "") (want[i] in col ? $col[want[i]] : "?" want[i])
+       print out }'
+}
+
+# by_name CSV NAME...: the fields NAME... (comma-separated) of the row on
+# stdin, found by CSV's header; a field must not hold a comma (the seed-000
+# columns read here never do).
+by_name() {
+  local csv=$1
+  shift
+  awk -F, -v names="$*" 'NR == FNR { if (FNR == 1) for (i = 1; i <= NF; i++) col[$i] = i; next }
+    { n = split(names, want, " "); out = ""
+      for (i = 1; i <= n; i++) out = out (i > 1 ? "," : "") $col[want[i]]
+      print out }' "$csv" -
 }
 
 # fail MESSAGE: a difference or a missing row.
@@ -111,6 +127,7 @@ seed000_file() {
   name=$(basename "$f" .csv)
   if [ ! -e "$tmpd/seed000-header" ]; then
     head -n 1 "$f" > "$tmpd/seed000-header"
+    seed000_compared "$f" > "$tmpd/seed000-compared"
   elif [ "$(head -n 1 "$f")" != "$(cat "$tmpd/seed000-header")" ]; then
     fail "seed000/$name.csv: its header differs from the other seed-000 files'"
   fi
@@ -121,14 +138,14 @@ seed000_file() {
   while IFS= read -r line; do
     case $line in algo,*) continue ;; esac
     rows=$((rows + 1))
-    wall=${line##*,}
+    wall=$(by_name "$f" wall_s <<< "$line")
     if ! awk -v w="$wall" -v l="$LIMIT_S" 'BEGIN { exit !(w < l) }'; then
       over=$((over + 1))
       continue
     fi
-    # algo,n,m,f,k,colors,seed,platform,... ; platform is torus:XxYxZ/C
+    # the fields by the header's names (platform is torus:XxYxZ/C)
     local algo n frac k colors seed platform shape cores key
-    IFS=, read -r algo n _ frac k colors seed platform _ <<< "$line"
+    IFS=, read -r algo n frac k colors seed platform < <(by_name "$f" algo n f k colors seed platform <<< "$line")
     shape=${platform#torus:}; cores=${shape#*/}; shape=${shape%/*}
     key="$algo,$n,$frac,$k,$colors,$seed,$platform"
     if [ -z "${tree_out[$key]+set}" ]; then
@@ -136,7 +153,7 @@ seed000_file() {
       run "${tree_out[$key]}" "$collsim" tree --algo "$algo" -n "$n" -f "$frac" -k "$k" --colors "$colors" \
         --seed "$seed" --torus "$shape" --cores "$cores" --format csv --quiet
     fi
-    check "seed000/$name.csv" "${tree_out[$key]}" seed000_row "$(no_wall <<< "$line")"
+    check "seed000/$name.csv" "${tree_out[$key]}" seed000_row "$(by_name "$f" $(cat "$tmpd/seed000-compared") <<< "$line")"
     here=$((here + 1))
   done < "$f"
   skipped=$((skipped + over))

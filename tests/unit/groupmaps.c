@@ -841,6 +841,24 @@ START_TEST(test_set_rep_refuses_unordered_with_wtr_hint)
   GError *e = NULL;
   ck_assert_ptr_null(cs_gm_create("rs", w, 4, 10, NULL, &e));
   ck_assert(strstr(e->message, "wtr+rs") != NULL);
+  cs_groupmap *wtr_rs = cs_gm_create("wtr+rs", w, 4, 10, NULL, NULL);
+  ck_assert_msg(wtr_rs != NULL, "rs advised wtr+rs, which refuses {1, 2, 3, 0} too");
+  cs_gm_free(wtr_rs);
+  g_error_free(e);
+}
+END_TEST
+
+/* rs advises wtr+rs only where wtr+rs succeeds: not for an unordered group
+ * whose members are no progression as a set either (issue 32, item 7). */
+START_TEST(test_rs_advises_wtr_rs_only_where_it_works)
+{
+  cs_wid w[] = {5, 3, 9, 4};
+  GError *e = NULL;
+  ck_assert_ptr_null(cs_gm_create("rs", w, 4, 10, NULL, &e));
+  ck_assert_msg(strstr(e->message, "use wtr+rs") == NULL, "rs advised wtr+rs: %s", e->message);
+  g_error_free(e);
+  e = NULL;
+  ck_assert_ptr_null(cs_gm_create("wtr+rs", w, 4, 10, NULL, &e));
   g_error_free(e);
 }
 END_TEST
@@ -1623,6 +1641,7 @@ static Suite *groupmap_suite(void)
   tcase_add_test(reps, test_largest_world);
   tcase_add_test(reps, test_bm_refuses_a_zero_directory_step);
   tcase_add_test(reps, test_set_rep_refuses_unordered_with_wtr_hint);
+  tcase_add_test(reps, test_rs_advises_wtr_rs_only_where_it_works);
   tcase_add_test(reps, test_creation_beyond_a_limit_fails);
   suite_add_tcase(s, reps);
   TCase *strat = tcase_create("strategies");
