@@ -11,6 +11,14 @@ cs_create_status cs_mpich_split(cs_proc *p, cs_comm *outer, const cs_comm_reques
 cs_create_status cs_mpich_create(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
 cs_create_status cs_group_create_intercomm(cs_proc *p, cs_comm *parent, const cs_comm_request *rq, cs_comm **out);
 cs_create_status cs_group_create_direct(cs_proc *p, cs_comm *parent, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_mpich4_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_ompi_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_smpi_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_moody_bitonic_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+uint64_t cs_mpich4_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+uint64_t cs_ompi_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+uint64_t cs_smpi_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+uint64_t cs_moody_bitonic_split_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_mpich_create_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_group_create_intercomm_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_group_create_direct_messages(int64_t n, const int64_t *group_size, int ngroups);
@@ -22,6 +30,18 @@ static const cs_comm_protocol protocols[] = {
      CS_CTXID_LIDLBI, true, cs_leader_create, NULL, "leader-create"},
     {"mpich", CS_COMM_SPLIT, "MPICH2: allgather of colour and key, local sort, AND-allreduce of the id mask",
      CS_CTXID_MASK, false, cs_mpich_split, NULL, "mpich-split"},
+    {"mpich4", CS_COMM_SPLIT, "MPICH 4.2.3: allgather of colour and key, local sort, sparse id: eager AND-allreduce "
+     "of the mask (undefined colours pass all ones)", CS_CTXID_MASK, false, cs_mpich4_split, cs_mpich4_split_messages,
+     "mpich4-split"},
+    {"ompi", CS_COMM_SPLIT, "Open MPI 4.1.8: allgather of colour and key, local qsort, nextcid's MAX and MIN "
+     "allreduces until agreed, activate's MIN allreduce", CS_CTXID_MASK, false, cs_ompi_split, cs_ompi_split_messages,
+     "ompi-split"},
+    {"smpi", CS_COMM_SPLIT, "SimGrid SMPI 3.32: linear gather of colour and key to rank 0, which sorts each colour and "
+     "sends every member its group (a pointer)", CS_CTXID_MASK, false, cs_smpi_split, cs_smpi_split_messages,
+     "smpi-split"},
+    {"bitonic", CS_COMM_SPLIT, "Moody et al. 2011 (lwgrp): bitonic sort of (colour, key, rank), neighbour compare, "
+     "double scan, result back: a chain per group, O(1) memory", CS_CTXID_MASK, false, cs_moody_bitonic_split,
+     cs_moody_bitonic_split_messages, "bitonic-split"},
     {"mpich", CS_COMM_CREATE, "MPICH2: AND-allreduce of the id mask over the whole parent",
      CS_CTXID_MASK, false, cs_mpich_create, cs_mpich_create_messages, "parent-collective"},
     {"intercomm", CS_COMM_CREATE_GROUP, "Algorithm 1 (seed 004): lg g rounds of Intercomm_create + Intercomm_merge, "
