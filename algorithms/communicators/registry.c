@@ -15,6 +15,8 @@ cs_create_status cs_mpich4_split(cs_proc *p, cs_comm *outer, const cs_comm_reque
 cs_create_status cs_ompi_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
 cs_create_status cs_smpi_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
 cs_create_status cs_moody_bitonic_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_sack_gropp_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+uint64_t cs_sack_gropp_split_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_mpich4_split_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_ompi_split_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_smpi_split_messages(int64_t n, const int64_t *group_size, int ngroups);
@@ -42,6 +44,9 @@ static const cs_comm_protocol protocols[] = {
     {"bitonic", CS_COMM_SPLIT, "Moody et al. 2011 (lwgrp): bitonic sort of (colour, key, rank), neighbour compare, "
      "double scan, result back: a chain per group, O(1) memory", CS_CTXID_MASK, false, cs_moody_bitonic_split,
      cs_moody_bitonic_split_messages, "bitonic-split"},
+    {"sackgropp", CS_COMM_SPLIT, "Sack and Gropp 2010: records merged up binomial trees to cbrt(n) sorters, sample "
+     "sort among them, results from the distributed table", CS_CTXID_MASK, false, cs_sack_gropp_split,
+     cs_sack_gropp_split_messages, "sack-gropp-split"},
     {"mpich", CS_COMM_CREATE, "MPICH2: AND-allreduce of the id mask over the whole parent",
      CS_CTXID_MASK, false, cs_mpich_create, cs_mpich_create_messages, "parent-collective"},
     {"intercomm", CS_COMM_CREATE_GROUP, "Algorithm 1 (seed 004): lg g rounds of Intercomm_create + Intercomm_merge, "
