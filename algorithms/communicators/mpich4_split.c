@@ -26,7 +26,9 @@
  * Messages for n proclets: n ceil(lg n) + i (2 rem + pof2 lg pof2), i the
  * allreduces of step 3 (pof2 the largest power of two <= n, rem = n -
  * pof2).  i = 1 while the eager words hold a common free id: the first 61
- * creations a proclet takes part in; the formula is for i = 1.  When no id
+ * creations a proclet takes part in; the formula is for i = 1 and the
+ * registry says so (formula_creations = 61: a run of more repeats reports
+ * no formula; from the 62nd creation on, i = 2).  When no id
  * is left MPICH adds a MIN-allreduce of the free counts and fails
  * (**toomanycomm): here that allreduce is made and the members report
  * CS_CREATE_NO_CONTEXT_ID.

@@ -466,6 +466,8 @@ static void count_formula(const run_state *st, cs_comm_result *res)
   const cs_comm_params *prm = st->prm;
   if (!prm->proto->messages || prm->bench)
     return;
+  if (prm->proto->formula_creations > 0 && prm->repeat > prm->proto->formula_creations)
+    return;
   res->has_formula = true;
   if (prm->proto->op == CS_COMM_SPLIT) {
     GArray *sizes = split_group_sizes(st);

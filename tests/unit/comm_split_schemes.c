@@ -267,6 +267,30 @@ START_TEST(chain_memory_flat_in_n)
 }
 END_TEST
 
+/* MPICH 4's eager context ids (2 words, 61 free) run out at the 62nd
+ * creation: from then on a second AND-allreduce per split.  A run of more
+ * creations than the registry's formula_creations reports no formula and
+ * still verifies; its messages are 61 creations at one allreduce and the
+ * rest at two. */
+START_TEST(mpich4_beyond_the_eager_ids)
+{
+  const cs_comm_protocol *proto = cs_comm_protocol_find("mpich4", CS_COMM_SPLIT);
+  ck_assert_ptr_nonnull(proto);
+  ck_assert_int_eq(proto->formula_creations, 61);
+  split_case k = {proto, 8, 2, CS_KEY_RANDOM, CS_LAYOUT_CYCLIC, NULL, 0};
+  cs_comm_params prm;
+  params_of(&k, &prm);
+  prm.repeat = 70;
+  cs_comm_result res;
+  GError *err = NULL;
+  ck_assert_msg(cs_comm_run(&prm, &res, &err) == 0, "%s", err ? err->message : "?");
+  ck_assert(res.verified && !res.has_formula);
+  uint64_t one = proto->messages(8, NULL, 0), allreduce = 2 * 0 + 8 * 3; /* n = 8: pof2 lg pof2 */
+  ck_assert_uint_eq(res.messages, 70 * one + (70 - 61) * allreduce);
+  cs_comm_result_clear(&res);
+}
+END_TEST
+
 int main(void)
 {
   make_platform();
@@ -280,6 +304,7 @@ int main(void)
   tcase_add_loop_test(tc, every_split_on_the_grid, 0, (int)splits->len);
   tcase_add_test(tc, memory_check_can_fail);
   tcase_add_test(tc, chain_memory_flat_in_n);
+  tcase_add_test(tc, mpich4_beyond_the_eager_ids);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
