@@ -17,6 +17,8 @@ cs_create_status cs_smpi_split(cs_proc *p, cs_comm *outer, const cs_comm_request
 cs_create_status cs_moody_bitonic_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
 cs_create_status cs_sack_gropp_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
 uint64_t cs_sack_gropp_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+cs_create_status cs_moody_hash_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+uint64_t cs_moody_hash_split_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_mpich4_split_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_ompi_split_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_smpi_split_messages(int64_t n, const int64_t *group_size, int ngroups);
@@ -44,6 +46,9 @@ static const cs_comm_protocol protocols[] = {
     {"bitonic", CS_COMM_SPLIT, "Moody et al. 2011 (lwgrp): bitonic sort of (colour, key, rank), neighbour compare, "
      "double scan, result back: a chain per group, O(1) memory", CS_CTXID_MASK, false, cs_moody_bitonic_split,
      cs_moody_bitonic_split_messages, "bitonic-split", 0},
+    {"hash", CS_COMM_SPLIT, "Moody et al. 2011, our reading: colours hashed to owners that chain each colour's "
+     "members, barrier, log-chain, bitonic sort by key along each chain", CS_CTXID_MASK, false, cs_moody_hash_split,
+     cs_moody_hash_split_messages, "hash-split", 0},
     {"sackgropp", CS_COMM_SPLIT, "Sack and Gropp 2010: records merged up binomial trees to cbrt(n) sorters, sample "
      "sort among them, results from the distributed table", CS_CTXID_MASK, false, cs_sack_gropp_split,
      cs_sack_gropp_split_messages, "sack-gropp-split", 0},

@@ -39,6 +39,8 @@ cs_shared_map *cs_split_copy_map(cs_proc *p, cs_comm *outer, const cs_comm_reque
 #define CS_TAG_SPLIT_BUCKET (CS_COMM_TAG_RESERVED + 22)
 #define CS_TAG_SPLIT_FSCAN (CS_COMM_TAG_RESERVED + 23)
 #define CS_TAG_SPLIT_BSCAN (CS_COMM_TAG_RESERVED + 24)
+#define CS_TAG_SPLIT_REPLY (CS_COMM_TAG_RESERVED + 25)
+#define CS_TAG_SPLIT_NEXT (CS_COMM_TAG_RESERVED + 26)
 #define CS_TAG_SPLIT_SCAN (CS_COMM_TAG_RESERVED + 32)  /* + round, < 64 */
 #define CS_TAG_SPLIT_SORT (CS_COMM_TAG_RESERVED + 96)  /* + step mod 512 */
 #define CS_SPLIT_SORT_TAGS 512

@@ -14,7 +14,8 @@
  *  - the schemes that claim O(1) memory per process (Moody's chains) hold
  *    at most CHAIN_BOUND bytes beyond their group map at their peak, at
  *    every n (peak minus the map bytes: the map is the layer's, built at
- *    the end, see moody_bitonic_split.c); Sack and Gropp's, O(n/p) with p
+ *    the end, see moody_bitonic_split.c), the hash split at most HASH_BOUND
+ *    (moody_hash_split.c); Sack and Gropp's, O(n/p) with p
  *    sorters, at most SLICE_BASE + 48 n/p + 24 p^2 bytes (4 records of 12
  *    bytes per n/p: a bucket of at most 2 n/p and its merge copy; 2 per
  *    sample; p^2 < n/p for p = cbrt(n)).
@@ -32,6 +33,8 @@
 
 #define SLOTS 64
 #define CHAIN_BOUND 256 /* bytes: the proclet's handles and messages in flight, not growing with n */
+#define HASH_BOUND 640 /* bytes: as CHAIN_BOUND, plus the hash split's log-chain (32 levels, 264 bytes) and its
+                        * owner entries (16 bytes per colour owned, at most 8 colours here) */
 #define SLICE_BASE 512
 
 int cs_sack_gropp_sorters(int64_t n); /* sack_gropp_split.c */
@@ -46,7 +49,7 @@ static const cs_color_layout layouts[] = {CS_LAYOUT_CYCLIC, CS_LAYOUT_BLOCK};
 static const struct {
   const char *impl;
   int64_t base, per_slice, per_sample;
-} claims[] = {{"bitonic", CHAIN_BOUND, 0, 0}, {"hash", CHAIN_BOUND, 0, 0}, {"sackgropp", SLICE_BASE, 48, 24}};
+} claims[] = {{"bitonic", CHAIN_BOUND, 0, 0}, {"hash", HASH_BOUND, 0, 0}, {"sackgropp", SLICE_BASE, 48, 24}};
 
 static GPtrArray *splits; /* the split protocols */
 static char *platform_dir, *platform_path;
