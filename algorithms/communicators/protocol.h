@@ -61,6 +61,10 @@ typedef struct cs_comm_protocol {
    * seed 003's leader-split, mpich-split, leader-create; seed 004's
    * parent-collective, group-intercomm (Algorithm 1), group-direct. */
   const char *method;
+  /* The formula holds for this many creations in a row from a fresh world
+   * (MPICH 4's eager context ids run out after 61); 0: any number.  A run
+   * of more reports no formula. */
+  int formula_creations;
 } cs_comm_protocol;
 
 size_t cs_comm_protocol_count(void);

@@ -11,24 +11,54 @@ cs_create_status cs_mpich_split(cs_proc *p, cs_comm *outer, const cs_comm_reques
 cs_create_status cs_mpich_create(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
 cs_create_status cs_group_create_intercomm(cs_proc *p, cs_comm *parent, const cs_comm_request *rq, cs_comm **out);
 cs_create_status cs_group_create_direct(cs_proc *p, cs_comm *parent, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_mpich4_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_ompi_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_smpi_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_moody_bitonic_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+cs_create_status cs_sack_gropp_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+uint64_t cs_sack_gropp_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+cs_create_status cs_moody_hash_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out);
+uint64_t cs_moody_hash_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+uint64_t cs_mpich4_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+uint64_t cs_ompi_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+uint64_t cs_smpi_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+uint64_t cs_moody_bitonic_split_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_mpich_create_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_group_create_intercomm_messages(int64_t n, const int64_t *group_size, int ngroups);
 uint64_t cs_group_create_direct_messages(int64_t n, const int64_t *group_size, int ngroups);
 
 static const cs_comm_protocol protocols[] = {
     {"leader", CS_COMM_SPLIT, "Procedure 1: gather to a root, sort, <LID,LBI>, scatter, maps to local leaders",
-     CS_CTXID_LIDLBI, true, cs_leader_split, NULL, "leader-split"},
+     CS_CTXID_LIDLBI, true, cs_leader_split, NULL, "leader-split", 0},
     {"leader", CS_COMM_CREATE, "Procedure 2: bitmaps to group rank 0, <LID,LBI> back, map made once per OS process",
-     CS_CTXID_LIDLBI, true, cs_leader_create, NULL, "leader-create"},
+     CS_CTXID_LIDLBI, true, cs_leader_create, NULL, "leader-create", 0},
     {"mpich", CS_COMM_SPLIT, "MPICH2: allgather of colour and key, local sort, AND-allreduce of the id mask",
-     CS_CTXID_MASK, false, cs_mpich_split, NULL, "mpich-split"},
+     CS_CTXID_MASK, false, cs_mpich_split, NULL, "mpich-split", 0},
+    {"mpich4", CS_COMM_SPLIT, "MPICH 4.2.3: allgather of colour and key, local sort, sparse id: eager AND-allreduce "
+     "of the mask (undefined colours pass all ones)", CS_CTXID_MASK, false, cs_mpich4_split, cs_mpich4_split_messages,
+     "mpich4-split", 61},
+    {"ompi", CS_COMM_SPLIT, "Open MPI 4.1.8: allgather of colour and key, local qsort, nextcid's MAX and MIN "
+     "allreduces until agreed, activate's MIN allreduce", CS_CTXID_MASK, false, cs_ompi_split, cs_ompi_split_messages,
+     "ompi-split", 0},
+    {"smpi", CS_COMM_SPLIT, "SimGrid SMPI 3.32: linear gather of colour and key to rank 0, which sorts each colour and "
+     "sends every member its group (a pointer)", CS_CTXID_MASK, false, cs_smpi_split, cs_smpi_split_messages,
+     "smpi-split", 0},
+    {"bitonic", CS_COMM_SPLIT, "Moody et al. 2011 (lwgrp): bitonic sort of (colour, key, rank), neighbour compare, "
+     "double scan, result back: a chain per group, O(1) memory", CS_CTXID_MASK, false, cs_moody_bitonic_split,
+     cs_moody_bitonic_split_messages, "bitonic-split", 0},
+    {"hash", CS_COMM_SPLIT, "Moody et al. 2011, our reading: colours hashed to owners that chain each colour's "
+     "members, barrier, log-chain, bitonic sort by key along each chain", CS_CTXID_MASK, false, cs_moody_hash_split,
+     cs_moody_hash_split_messages, "hash-split", 0},
+    {"sackgropp", CS_COMM_SPLIT, "Sack and Gropp 2010: records merged up binomial trees to cbrt(n) sorters, sample "
+     "sort among them, results from the distributed table", CS_CTXID_MASK, false, cs_sack_gropp_split,
+     cs_sack_gropp_split_messages, "sack-gropp-split", 0},
     {"mpich", CS_COMM_CREATE, "MPICH2: AND-allreduce of the id mask over the whole parent",
-     CS_CTXID_MASK, false, cs_mpich_create, cs_mpich_create_messages, "parent-collective"},
+     CS_CTXID_MASK, false, cs_mpich_create, cs_mpich_create_messages, "parent-collective", 0},
     {"intercomm", CS_COMM_CREATE_GROUP, "Algorithm 1 (seed 004): lg g rounds of Intercomm_create + Intercomm_merge, "
      "members only", CS_CTXID_MASK, false, cs_group_create_intercomm, cs_group_create_intercomm_messages,
-     "group-intercomm"},
+     "group-intercomm", 0},
     {"direct", CS_COMM_CREATE_GROUP, "Section 5.1 (seed 004): the id mask AND-allreduced among the members only",
-     CS_CTXID_MASK, false, cs_group_create_direct, cs_group_create_direct_messages, "group-direct"},
+     CS_CTXID_MASK, false, cs_group_create_direct, cs_group_create_direct_messages, "group-direct", 0},
 };
 
 size_t cs_comm_protocol_count(void) { return G_N_ELEMENTS(protocols); }

@@ -435,12 +435,47 @@ static void summarise_bench(run_state *st, cs_comm_result *res)
   g_hash_table_destroy(procs);
 }
 
+static int by_int32(const void *a, const void *b)
+{
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* A split's group sizes (colour order, the undefined colour left out). */
+static GArray *split_group_sizes(const run_state *st)
+{
+  int64_t n = st->prm->n, m = 0;
+  int32_t *c = g_new(int32_t, (gsize)n + 1);
+  for (int64_t r = 0; r < n; r++)
+    if (st->color[r] != CS_COLOR_UNDEFINED)
+      c[m++] = st->color[r];
+  qsort(c, (size_t)m, sizeof *c, by_int32);
+  GArray *sizes = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  for (int64_t a = 0, b; a < m; a = b) {
+    for (b = a + 1; b < m && c[b] == c[a]; b++)
+      ;
+    int64_t size = b - a;
+    g_array_append_val(sizes, size);
+  }
+  g_free(c);
+  return sizes;
+}
+
 static void count_formula(const run_state *st, cs_comm_result *res)
 {
   const cs_comm_params *prm = st->prm;
-  if (!prm->proto->messages || prm->bench || prm->proto->op == CS_COMM_SPLIT)
+  if (!prm->proto->messages || prm->bench)
+    return;
+  if (prm->proto->formula_creations > 0 && prm->repeat > prm->proto->formula_creations)
     return;
   res->has_formula = true;
+  if (prm->proto->op == CS_COMM_SPLIT) {
+    GArray *sizes = split_group_sizes(st);
+    res->messages_expected =
+        prm->proto->messages(prm->n, (const int64_t *)(void *)sizes->data, (int)sizes->len) * (uint64_t)prm->repeat;
+    g_array_free(sizes, TRUE);
+    return;
+  }
   res->messages_expected = prm->proto->messages(prm->n, st->rq.group_size, st->rq.ngroups) * (uint64_t)prm->repeat;
 }
 
