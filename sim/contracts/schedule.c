@@ -217,7 +217,8 @@ uint64_t cs_loop_op_bytes(const cs_sched_params *prm, const cs_op *op, int64_t i
 {
   if (count <= 0 || cs_units_count(op->units) == 0)
     return 0;
-  if (op->unit_step == 0 || cs_units_uniform(prm))
+  /* XOR pairing: every pair block holds one pair's bytes. */
+  if (op->peer_mode == CS_PEER_XOR || op->unit_step == 0 || cs_units_uniform(prm))
     return (uint64_t)count * cs_units_bytes(prm, op->units);
   int64_t s = op->unit_step, len = op->units.len, as = s < 0 ? -s : s;
   if (op->units.runs == 1 && len % as == 0 && len / as < count)
@@ -296,16 +297,94 @@ void cs_ops_step(cs_oplist *o, int64_t peer_step, int64_t unit_step)
   o->op[o->n - 1].unit_step = unit_step;
 }
 
+void cs_ops_step_xor(cs_oplist *o, int64_t rank, int64_t offset)
+{
+  g_assert(o->n > 0);
+  cs_op *op = &o->op[o->n - 1];
+  g_assert(offset >= 0 && op->peer == (rank ^ offset) && op->kind != CS_OP_LOOP);
+  op->peer_mode = CS_PEER_XOR;
+  op->peer_step = offset;
+  op->unit_step = 0;
+}
+
+/* XOR pairing: the rank whose op it is. */
+static int64_t xor_self(const cs_op *op) { return op->peer ^ op->peer_step; }
+
+int64_t cs_loop_op_peer(const cs_sched_params *prm, const cs_op *op, int64_t i)
+{
+  if (op->peer_mode == CS_PEER_XOR)
+    return xor_self(op) ^ (i + op->peer_step);
+  return i == 0 ? op->peer : cs_mod(op->peer + i * op->peer_step, prm->p);
+}
+
+bool cs_loop_op_fixed_peer(const cs_sched_params *prm, const cs_op *op)
+{
+  return op->peer_mode == CS_PEER_SHIFT && cs_mod(op->peer_step, prm->p) == 0;
+}
+
 cs_op cs_op_at_iteration(const cs_sched_params *prm, const cs_op *op, int64_t i)
 {
   cs_op e = *op;
-  if (i != 0) {
-    e.peer = cs_mod(op->peer + i * op->peer_step, prm->p);
+  if (op->peer_mode == CS_PEER_XOR) {
+    int64_t self = xor_self(op);
+    e.peer = cs_loop_op_peer(prm, op, i);
+    e.units = op->kind == CS_OP_SEND ? cs_units_pair(prm, self, e.peer) : cs_units_pair(prm, e.peer, self);
+    e.tag = (int32_t)(op->tag + i);
+  } else if (i != 0) {
+    e.peer = cs_loop_op_peer(prm, op, i);
     e.units.first = cs_mod(op->units.first + i * op->unit_step, prm->nunits);
     e.tag = (int32_t)(op->tag + i);
   }
   e.peer_step = e.unit_step = 0;
+  e.peer_mode = CS_PEER_SHIFT;
   return e;
+}
+
+/* A shift by `step` the short way round (same peers, longer runs). */
+static int64_t short_step(int64_t step, int64_t p)
+{
+  step = cs_mod(step, p);
+  return step > p / 2 ? step - p : step;
+}
+
+/* Shift pairing: iterations from peer on whose peers stay on its node. */
+static int64_t shift_node_run(int64_t cpn, int64_t peer, int64_t step, int64_t left)
+{
+  int64_t lo = peer / cpn * cpn, run;
+  if (step > 0)
+    run = (lo + cpn - peer + step - 1) / step;
+  else
+    run = (peer - lo) / -step + 1;
+  return run < left ? run : left;
+}
+
+/* XOR pairing: iterations j .. j+2^t-1 (j a multiple of 2^t) meet the
+ * aligned block of 2^t ranks holding self XOR j.  When cpn is a power of
+ * two (as it is when p is) such a block lies in one node exactly when it
+ * holds at most cpn ranks: 2^t is the least of j's lowest set bit, cpn and
+ * left rounded down to a power of two.  Otherwise one at a time. */
+static int64_t xor_node_run(int64_t cpn, int64_t j, int64_t left)
+{
+  if ((cpn & (cpn - 1)) != 0 || j <= 0)
+    return 1;
+  int64_t run = j & -j, floor_left = (int64_t)1 << (63 - __builtin_clzll((unsigned long long)left));
+  run = run < cpn ? run : cpn;
+  return run < floor_left ? run : floor_left;
+}
+
+int64_t cs_loop_op_node_run(const cs_sched_params *prm, const cs_op *op, int64_t i, int64_t left)
+{
+  int64_t cpn = prm->tt->cpn;
+  if (left <= 1 || !cs_tt_in_order(prm->tt))
+    return left < 1 ? left : 1;
+  if (op->peer_mode == CS_PEER_XOR)
+    return xor_node_run(cpn, i + op->peer_step, left);
+  int64_t step = short_step(op->peer_step, prm->p);
+  if (step == 0)
+    return left;
+  if ((step < 0 ? -step : step) >= cpn)
+    return 1;
+  return shift_node_run(cpn, cs_loop_op_peer(prm, op, i), step, left);
 }
 
 bool cs_oplist_expand(const cs_sched_params *prm, const cs_oplist *o, cs_op_visit_fn fn, void *user)
