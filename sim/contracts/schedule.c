@@ -54,11 +54,28 @@ static int64_t unit_owners(const cs_sched_params *prm)
 
 /* ---- unit sets ---- */
 
-cs_units cs_units_range(int64_t first, int64_t len) { return (cs_units){first, len, 0, 1}; }
+cs_units cs_units_range(int64_t first, int64_t len) { return (cs_units){first, len, 0, 1, 0}; }
 
 cs_units cs_units_strided(int64_t first, int64_t len, int64_t stride, int64_t runs)
 {
-  return (cs_units){first, len, stride, runs};
+  return (cs_units){first, len, stride, runs, 0};
+}
+
+cs_units cs_units_strided_tail(int64_t first, int64_t len, int64_t stride, int64_t runs, int64_t tail)
+{
+  g_assert(tail >= 0 && (tail == 0 || tail < len) && runs >= 0);
+  return (cs_units){first, len, stride, runs, tail};
+}
+
+/* The whole runs of u (0 if it has none). */
+static int64_t whole_runs(cs_units u) { return u.len > 0 && u.runs > 0 ? u.runs : 0; }
+
+int64_t cs_units_nruns(cs_units u) { return whole_runs(u) + (u.tail > 0 ? 1 : 0); }
+
+void cs_units_run_at(cs_units u, int64_t k, int64_t *first, int64_t *len)
+{
+  *first = u.first + k * u.stride;
+  *len = k < whole_runs(u) ? u.len : u.tail;
 }
 
 static int64_t units_per_rank(const cs_sched_params *prm) { return prm->nunits / prm->p; }
@@ -88,19 +105,21 @@ cs_units cs_units_row(const cs_sched_params *prm, int64_t s)
   return cs_units_strided(s * p * m, m, (p + 1) * m, p);
 }
 
-int64_t cs_units_count(cs_units u) { return u.len > 0 && u.runs > 0 ? u.len * u.runs : 0; }
+int64_t cs_units_count(cs_units u) { return whole_runs(u) * u.len + (u.tail > 0 ? u.tail : 0); }
 
 static cs_units normalise(cs_units u)
 {
   if (cs_units_count(u) == 0)
-    return (cs_units){0, 0, 0, 0};
-  if (u.runs == 1)
-    u.stride = 0;
-  if (u.runs > 1 && u.stride == u.len) { /* adjacent runs: one range */
-    u.len *= u.runs;
+    return (cs_units){0, 0, 0, 0, 0};
+  if (whole_runs(u) == 0) /* the tail alone: one range */
+    return cs_units_range(u.first, u.tail);
+  if (u.runs > 1 && u.stride == u.len) { /* adjacent runs (and tail): one range */
+    u.len = u.len * u.runs + u.tail;
     u.runs = 1;
-    u.stride = 0;
+    u.tail = 0;
   }
+  if (u.runs == 1 && u.tail == 0)
+    u.stride = 0;
   return u;
 }
 
@@ -108,7 +127,7 @@ bool cs_units_equal(cs_units a, cs_units b)
 {
   a = normalise(a);
   b = normalise(b);
-  return a.first == b.first && a.len == b.len && a.stride == b.stride && a.runs == b.runs;
+  return a.first == b.first && a.len == b.len && a.stride == b.stride && a.runs == b.runs && a.tail == b.tail;
 }
 
 /* Sizes: `total` bytes over `count` units, the first total % count units one
@@ -172,8 +191,10 @@ uint64_t cs_units_bytes(const cs_sched_params *prm, cs_units u)
   if (cs_units_uniform(prm))
     return (uint64_t)cs_units_count(u) * cs_unit_bytes(prm, 0);
   uint64_t sum = 0;
-  for (int64_t i = 0; i < u.runs; i++)
-    sum += run_bytes(prm, u.first + i * u.stride, u.len);
+  for (int64_t k = 0, first, len; k < cs_units_nruns(u); k++) {
+    cs_units_run_at(u, k, &first, &len);
+    sum += run_bytes(prm, first, len);
+  }
   return sum;
 }
 
@@ -221,7 +242,7 @@ uint64_t cs_loop_op_bytes(const cs_sched_params *prm, const cs_op *op, int64_t i
   if (op->peer_mode == CS_PEER_XOR || op->unit_step == 0 || cs_units_uniform(prm))
     return (uint64_t)count * cs_units_bytes(prm, op->units);
   int64_t s = op->unit_step, len = op->units.len, as = s < 0 ? -s : s;
-  if (op->units.runs == 1 && len % as == 0 && len / as < count)
+  if (op->units.runs == 1 && op->units.tail == 0 && len % as == 0 && len / as < count)
     return telescoped_bytes(prm, op->units.first, s, len / as, i0, count);
   uint64_t sum = 0;
   for (int64_t i = i0; i < i0 + count; i++)
@@ -233,7 +254,8 @@ uint64_t cs_units_largest_bytes(const cs_sched_params *prm, cs_units u)
 {
   /* The bigger units open each spread (cs_unit_bytes), so a run placed at
    * unit 0 holds the most bytes a run of its length can. */
-  return (uint64_t)u.runs * cs_units_bytes(prm, cs_units_range(0, u.len));
+  return (uint64_t)whole_runs(u) * cs_units_bytes(prm, cs_units_range(0, u.len)) +
+         cs_units_bytes(prm, cs_units_range(0, u.tail));
 }
 
 /* ---- op lists ---- */

@@ -110,9 +110,12 @@ typedef struct cs_sched_params {
 } cs_sched_params;
 
 /* A set of units: `runs` runs of `len` consecutive units, run i starting at
- * unit (first + i*stride); all indices mod nunits.  Empty if len or runs is 0. */
+ * unit (first + i*stride), then a shorter last run of `tail` units (0 <=
+ * tail < len) at (first + runs*stride); all indices mod nunits.  The runs
+ * are empty if len or runs is 0; the tail lets one message carry a strided
+ * set whose last run is cut short (Bruck's alltoall). */
 typedef struct cs_units {
-  int64_t first, len, stride, runs;
+  int64_t first, len, stride, runs, tail;
 } cs_units;
 
 /* a mod m in [0, m) for m > 0, a of either sign (unit and rank indices
@@ -125,6 +128,12 @@ static inline int64_t cs_mod(int64_t a, int64_t m)
 
 cs_units cs_units_range(int64_t first, int64_t len);
 cs_units cs_units_strided(int64_t first, int64_t len, int64_t stride, int64_t runs);
+/* The same with a last run of tail units (0 <= tail < len). */
+cs_units cs_units_strided_tail(int64_t first, int64_t len, int64_t stride, int64_t runs, int64_t tail);
+/* Runs of u, the tail counted (0 if u is empty), and run k's first unit and
+ * length (k < cs_units_nruns(u)): consumers walk a set through these. */
+int64_t cs_units_nruns(cs_units u);
+void cs_units_run_at(cs_units u, int64_t k, int64_t *first, int64_t *len);
 /* Units of rank r's block (per-rank collectives): [r*m, (r+1)*m). */
 cs_units cs_units_block(const cs_sched_params *prm, int64_t r);
 /* Blocks of ranks [r0, r0+count). */

@@ -4,8 +4,10 @@
  *    token heard) on shapes powers of two or not, sizes dividing evenly or
  *    not, and the replay's counts are the expanded ops';
  *  - message counts and bytes equal closed forms computed here
- *    independently (e.g. pairwise alltoall p(p-1) messages, Bruck's slots
- *    with bit k set); the composed allreduces equal their phases run alone;
+ *    independently (e.g. pairwise alltoall p(p-1) messages, Bruck's one
+ *    message per step carrying the slots with bit k set, a unit set with a
+ *    tail where their last run is partial); the composed allreduces equal
+ *    their phases run alone;
  *  - tags are distinct per (sender, receiver); every send has its receive;
  *  - the replay can fail: a barrier missing its last step, an alltoall
  *    missing a block, an allreduce without MPICH's post-step are refused;
@@ -77,27 +79,14 @@ static int ceil_log2(int64_t p)
 static uint64_t gcd(uint64_t a, uint64_t b) { return b ? gcd(b, a % b) : a; }
 
 /* Bruck step k: the slots o < p with bit k set, and the messages they take:
- * one per distinct length of their maximal runs of consecutive slots. */
+ * one, all of them packed (as MPICH's indexed datatype does). */
 static void bruck_step(int64_t p, int k, uint64_t *slots, uint64_t *messages)
 {
-  uint64_t n = 0, lengths[2] = {0, 0};
-  int distinct = 0;
-  int64_t run = 0;
-  for (int64_t o = 0; o <= p; o++) {
-    bool in = o < p && ((o >> k) & 1);
-    n += in;
-    if (in) {
-      run++;
-      continue;
-    }
-    if (run > 0 && (distinct == 0 || (lengths[0] != (uint64_t)run && (distinct == 1 || lengths[1] != (uint64_t)run)))) {
-      ck_assert_int_lt(distinct, 2);
-      lengths[distinct++] = (uint64_t)run;
-    }
-    run = 0;
-  }
+  uint64_t n = 0;
+  for (int64_t o = 0; o < p; o++)
+    n += (o >> k) & 1;
   *slots = n;
-  *messages = (uint64_t)distinct;
+  *messages = n > 0;
 }
 
 /* MPICH's binomial tree: bytes of scattering p chunks of `chunk` bytes. */
@@ -690,6 +679,59 @@ START_TEST(test_replay_refuses_short_xor)
 }
 END_TEST
 
+/* ---- unit sets with a tail (Bruck's partial step in one message) ---- */
+
+START_TEST(test_units_tail)
+{
+  cs_net net = cs_net_percs(3, 1, 1);
+  /* alltoall p = 3, 2 units per pair of 5 bytes (3 + 2): units alternate 3, 2 bytes */
+  cs_sched_params prm = {.coll = CS_COLL_ALLTOALL, .tt = &net.tt, .p = 3, .block = 5, .bytes = 45, .nunits = 18};
+  cs_units u = cs_units_strided_tail(1, 3, 5, 2, 2); /* [1,4) [6,9) [11,13) */
+  ck_assert_int_eq(cs_units_count(u), 8);
+  ck_assert_int_eq(cs_units_nruns(u), 3);
+  int64_t first, len;
+  cs_units_run_at(u, 2, &first, &len);
+  ck_assert(first == 11 && len == 2);
+  ck_assert_uint_eq(cs_units_bytes(&prm, u), (2 + 3 + 2) + (3 + 2 + 3) + (2 + 3));
+  ck_assert_uint_eq(cs_units_largest_bytes(&prm, u), 2 * 8 + 5);
+  /* a tail alone is a range; adjacent runs and their tail are one range */
+  ck_assert(cs_units_equal(cs_units_strided_tail(4, 3, 7, 0, 2), cs_units_range(4, 2)));
+  ck_assert(cs_units_equal(cs_units_strided_tail(4, 3, 3, 2, 2), cs_units_range(4, 8)));
+  ck_assert(!cs_units_equal(u, cs_units_strided(1, 3, 5, 2)));
+  ck_assert(!cs_units_equal(cs_units_strided_tail(1, 3, 5, 1, 2), cs_units_range(1, 3)));
+}
+END_TEST
+
+/* Bruck's alltoall sends one message per step, also where the step's last
+ * run of slots is partial (p = 13, 28: steps 2 and 3), carrying every slot
+ * with bit k set. */
+START_TEST(test_bruck_one_message_per_step)
+{
+  static const int64_t ps[] = {13, 28, 24, 7};
+  for (size_t i = 0; i < G_N_ELEMENTS(ps); i++) {
+    int64_t p = ps[i];
+    cs_net net = cs_net_percs(p, 1, 1);
+    cs_sched_params prm;
+    ck_assert(setup(&prm, ALGO_bruck_alltoall, &net.tt, 8));
+    cs_oplist o;
+    cs_oplist_init(&o);
+    for (int64_t r = 0; r < p; r++) {
+      cs_oplist_clear(&o);
+      ALGO_bruck_alltoall->ops(&prm, r, &o);
+      ck_assert_uint_eq(o.n, 2 * (size_t)ceil_log2(p));
+      for (int k = 0; k < ceil_log2(p); k++) {
+        uint64_t slots, msgs;
+        bruck_step(p, k, &slots, &msgs);
+        const cs_op *send = &o.op[2 * k];
+        ck_assert(send->kind == CS_OP_SEND && send->peer == (r + (1 << k)) % p);
+        ck_assert_int_eq(cs_units_count(send->units), (int64_t)slots);
+      }
+    }
+    cs_oplist_free(&o);
+  }
+}
+END_TEST
+
 /* ---- refusals ---- */
 
 static void expect_refused(const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size, const char *word)
@@ -768,6 +810,8 @@ int main(void)
   tcase_add_test(tc, test_xor_loop_equals_explicit_ops);
   tcase_add_test(tc, test_xor_pattern_equals_enumeration);
   tcase_add_test(tc, test_replay_refuses_short_xor);
+  tcase_add_test(tc, test_units_tail);
+  tcase_add_test(tc, test_bruck_one_message_per_step);
   tcase_add_test(tc, test_refusals_name_the_constraint);
   tcase_add_test(tc, test_contract);
   suite_add_tcase(s, tc);
