@@ -12,6 +12,11 @@
 # (each selector's decision or refusal), OUTDIR/skipped.txt (points not run)
 # and one OUTDIR/<collective>.png per collective; progress on stderr.  No
 # wall-clock time enters the outputs, so a rerun writes the same bytes.
+#
+# COVERAGE_COLLS="alltoall ..." reruns only those collectives and merges them
+# into OUTDIR's existing coverage.csv and skipped.txt (the other collectives'
+# lines kept byte for byte, every line where a full run puts it), redraws
+# only their PNGs; selectors.txt is always rewritten whole.
 set -euo pipefail
 
 COLLSIM=${COLLSIM:-./collsim}
@@ -44,11 +49,21 @@ sizes_of() {    # the sizes collective $1 runs at (barrier: 0, no size)
   awk '$1 ~ /^(scatter|gather|bcast|allgather|reduce-scatter|reduce|allreduce|alltoall|barrier)$/ && $2 != "script" { print $1, $2 }' \
   > "$tmp/algos"
 colls=$(awk '!seen[$1]++ { print $1 }' "$tmp/algos")
+all_colls=$colls
+cp "$tmp/algos" "$tmp/algos.all"
+if [[ -n ${COVERAGE_COLLS:-} ]]; then
+  for c in $COVERAGE_COLLS; do
+    grep -qx "$c" <<< "$colls" || { echo "coverage.sh: COVERAGE_COLLS: no collective $c" >&2; exit 2; }
+  done
+  awk -v want=" $COVERAGE_COLLS " 'index(want, " " $1 " ")' "$tmp/algos.all" > "$tmp/algos"
+  colls=$COVERAGE_COLLS
+  [[ -f $OUT/coverage.csv && -f $OUT/skipped.txt ]] || { echo "coverage.sh: COVERAGE_COLLS needs $OUT's coverage.csv and skipped.txt" >&2; exit 2; }
+fi
 
 # The selectors' choices depend on p and size only (the three machines have
 # the same p); asked on the first machine.  A refusal is recorded, not picked.
 : > "$OUT/selectors.txt.new"
-for coll in $colls; do
+for coll in $all_colls; do
   for size in $(sizes_of "$coll"); do
     for sel in "${SELECTORS[@]}"; do
       # shellcheck disable=SC2046
@@ -106,15 +121,43 @@ for i in "${!PLATFORMS[@]}"; do
     done
   done < "$tmp/algos"
 done
-mv "$tmp/skipped.txt" "$OUT/skipped.txt"
 
-# Assemble the CSV (one row per machine, algorithm and size) and the plot data.
-python3 - "$tmp" "$OUT" "${PLATFORMS[@]}" <<'EOF'
+# Assemble the CSV (one row per machine, algorithm and size), skipped.txt and the plot data.
+python3 - "$tmp" "$OUT" "${COVERAGE_COLLS:-}" "${PLATFORMS[@]}" <<'EOF'
 import csv, json, os, sys
-tmp, out, platforms = sys.argv[1], sys.argv[2], sys.argv[3:]
+tmp, out, only, platforms = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4:]
 tiers = ["intra", "L1", "L2", "T", "S1", "S2"]   # every tier of the three machines
-algos = [line.split() for line in open(os.path.join(tmp, "algos"))]
+algos = [line.split() for line in open(os.path.join(tmp, "algos.all"))]
 sizes = lambda coll: [0] if coll == "barrier" else [8, 65536, 16777216]
+rerun = lambda coll: not only or coll in only
+
+# The rows and skipped lines of the collectives not rerun, from OUTDIR's files.
+old_rows, old_skipped = {}, []
+if only:
+    with open(os.path.join(out, "coverage.csv"), newline="") as fh:
+        for row in csv.reader(fh):
+            old_rows[(row[0], row[1], row[2], row[4])] = row
+    old_skipped = [l for l in open(os.path.join(out, "skipped.txt"))
+                   if not rerun(l.split()[2] if l.startswith("untimed") else l.split()[1])]
+
+# skipped.txt in the loop's order: (machine, algorithm, size); a timed line
+# is written on the first machine that ran the point untimed.
+def point(line):   # "untimed NET COLL ALGO SIZE: ..." or "timed COLL ALGO SIZE: ..."
+    w = line.split()
+    coll, algo, size = w[2:5] if w[0] == "untimed" else w[1:4]
+    return (w[1] if w[0] == "untimed" else None, coll, algo, int(size.rstrip(":")))
+def ordered(lines):
+    refused = {point(l) for l in lines if l.startswith("untimed")}
+    def key(line):
+        net, coll, algo, size = point(line)
+        i = platforms.index(net) if net else \
+            min(k for k, n in enumerate(platforms) if (n, coll, algo, size) not in refused)
+        return (i, algos.index([coll, algo]), sizes(coll).index(size))
+    return sorted(lines, key=key)
+new_skipped = list(open(os.path.join(tmp, "skipped.txt")))
+with open(os.path.join(out, "skipped.txt.new"), "w") as fh:
+    fh.writelines(ordered(old_skipped + new_skipped) if only else new_skipped)
+os.replace(os.path.join(out, "skipped.txt.new"), os.path.join(out, "skipped.txt"))
 
 def load(path):
     return json.load(open(path)) if os.path.exists(path) else None
@@ -133,6 +176,10 @@ with open(os.path.join(out, "coverage.csv.new"), "w", newline="") as fh:
     for i, net in enumerate(platforms):
         for coll, algo in algos:
             for size in sizes(coll):
+                if not rerun(coll):
+                    if (row := old_rows.get((net, coll, algo, str(size)))):
+                        w.writerow(row)
+                    continue
                 d = load(f"{tmp}/untimed/{i}.{coll}.{algo}.{size}.json")
                 if d is None:
                     continue

@@ -75,26 +75,12 @@ static void send_fixed_peer(gen *G, const cs_op *op, int64_t it)
   charge(G, cs_rank_node(G->prm, op->peer), cs_loop_op_bytes(G->prm, op, 0, it), (uint64_t)it);
 }
 
-/* Iterations from i on whose peer stays on the node of peer(i). */
-static int64_t same_node_run(const gen *G, int64_t peer, int64_t step, int64_t left)
-{
-  int64_t cpn = G->prm->tt->cpn, lo = peer / cpn * cpn, run;
-  if (step > 0)
-    run = (lo + cpn - peer + step - 1) / step;
-  else
-    run = (peer - lo) / -step + 1;
-  return run < left ? run : left;
-}
-
-/* A send repeated `it` times with a moving peer. */
+/* A send repeated `it` times with a moving peer, charged in runs of
+ * iterations whose peers share a node (cs_loop_op_node_run). */
 static void send_moving_peer(gen *G, const cs_op *op, int64_t it)
 {
-  int64_t p = G->prm->p, step = cs_mod(op->peer_step, p);
-  if (step > p / 2)
-    step -= p; /* walk the short way: same peers, longer runs */
   for (int64_t i = 0; i < it;) {
-    int64_t peer = cs_mod(op->peer + i * op->peer_step, p);
-    int64_t run = cs_tt_in_order(G->prm->tt) && llabs(step) < G->prm->tt->cpn ? same_node_run(G, peer, step, it - i) : 1;
+    int64_t peer = cs_loop_op_peer(G->prm, op, i), run = cs_loop_op_node_run(G->prm, op, i, it - i);
     note_largest_of(G, op, i, run);
     charge(G, cs_rank_node(G->prm, peer), cs_loop_op_bytes(G->prm, op, i, run), (uint64_t)run);
     i += run;
@@ -105,7 +91,7 @@ static void send_op(gen *G, const cs_op *op, int64_t iterations)
 {
   if (iterations <= 0)
     return;
-  if (cs_mod(op->peer_step, G->prm->p) == 0 || iterations == 1)
+  if (cs_loop_op_fixed_peer(G->prm, op) || iterations == 1)
     send_fixed_peer(G, op, iterations);
   else
     send_moving_peer(G, op, iterations);

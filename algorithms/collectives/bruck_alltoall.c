@@ -13,13 +13,12 @@
  * p), pair index (x + c)*p + c + t: runs of 2^k consecutive indices for
  * t, one per j, 2^(k+1) (p+1) apart.
  *
- * One message per step when p is a multiple of 2^(k+1) or p < 2^(k+1) (the
- * slots are whole runs, or one partial run); otherwise the last run is
- * partial, and a unit set (cs_units) being runs of one length, the partial
- * run goes as a second message to the same peer in the same step (tag 2k+1;
- * the whole runs have tag 2k).  MPICH packs both into one message: the same
- * bytes, one more message (and o) in such steps.  Messages: p sum_k (1 +
- * [p > 2^(k+1) and p mod 2^(k+1) > 2^k]).
+ * One message per step, as MPICH packs it: the whole runs and, where p is
+ * not a multiple of 2^(k+1) and p mod 2^(k+1) > 2^k, a partial last run
+ * of p mod 2^(k+1) - 2^k slots, which starts where the next whole run
+ * would (pair index (x + c)*p + c with c = j 2^(k+1) + 2^k, j = the number
+ * of whole runs, is the strided set's next start mod p^2): a unit set with
+ * a tail (cs_units_strided_tail).  Tag 2k.  Messages: p ceil(log2 p).
  *
  * Cost (sim/contracts/cost.h; MPICH's lg p alpha + (n/2) lg p beta): the
  * ceil(log2 p) steps one after another, each with the loads of every rank
@@ -38,31 +37,21 @@ static step_slots slots_of(int64_t p, int64_t pof2)
   return (step_slots){pof2, p / (2 * pof2), rem > pof2 ? rem - pof2 : 0};
 }
 
-/* The units sender x sends in the step: the whole runs, then the partial one. */
-static cs_units whole_runs(const cs_sched_params *prm, int64_t x, const step_slots *s)
+/* The units sender x sends in the step: the whole runs, then the partial
+ * one as their tail. */
+static cs_units step_units(const cs_sched_params *prm, int64_t x, const step_slots *s)
 {
   int64_t p = prm->p, m = cs_a2a_m(prm), c = s->pof2;
-  return cs_units_strided(((x + c) % p * p + c) * m, s->pof2 * m, 2 * s->pof2 * (p + 1) * m, s->whole);
-}
-
-static cs_units partial_run(const cs_sched_params *prm, int64_t x, const step_slots *s)
-{
-  int64_t p = prm->p, m = cs_a2a_m(prm), c = s->whole * 2 * s->pof2 + s->pof2;
-  return cs_units_range(((x + c) % p * p + c) * m, s->part * m);
+  return cs_units_strided_tail(((x + c) % p * p + c) * m, s->pof2 * m, 2 * s->pof2 * (p + 1) * m, s->whole,
+                               s->part * m);
 }
 
 static void exchange(const cs_sched_params *prm, int64_t rank, int k, cs_oplist *out)
 {
   int64_t p = prm->p, pof2 = (int64_t)1 << k, dst = (rank + pof2) % p, src = (rank - pof2 + p) % p;
   step_slots s = slots_of(p, pof2);
-  if (s.whole > 0) {
-    cs_ops_send(out, dst, 2 * k, whole_runs(prm, rank, &s));
-    cs_ops_recv(out, src, 2 * k, whole_runs(prm, src, &s));
-  }
-  if (s.part > 0) {
-    cs_ops_send(out, dst, 2 * k + 1, partial_run(prm, rank, &s));
-    cs_ops_recv(out, src, 2 * k + 1, partial_run(prm, src, &s));
-  }
+  cs_ops_send(out, dst, 2 * k, step_units(prm, rank, &s));
+  cs_ops_recv(out, src, 2 * k, step_units(prm, src, &s));
 }
 
 static void ops(const cs_sched_params *prm, int64_t rank, cs_oplist *out)
@@ -76,9 +65,8 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
   double t = 0;
   for (int64_t pof2 = 1; pof2 < prm->p; pof2 <<= 1) {
     step_slots s = slots_of(prm->p, pof2);
-    double blocks = (double)(s.whole * pof2 + s.part), msgs = (s.whole > 0) + (s.part > 0);
+    double blocks = (double)(s.whole * pof2 + s.part);
     cs_cost_step st = cs_cost_uniform_pattern(prm, cs_obl_shift_partner, pof2, blocks * cs_a2a_b(prm));
-    st.sends = st.recvs = msgs;
     t += cs_cost_step_time(c, &st);
   }
   return t;
@@ -87,5 +75,4 @@ static double cost(const cs_sched_params *prm, const cs_cost_params *c)
 const cs_coll_algo cs_algo_bruck_alltoall = {
   "bruck", CS_COLL_ALLTOALL,
   "Bruck: ceil(log2 p) steps, step k sends the blocks whose slot has bit k set to rank+2^k (MPICH)", cs_a2a_plan,
-  ops, false, cost, "sum_k=0..L-1 shift(2^k, c_k*b) of m_k messages, c_k = slots o < p with bit k set, m_k = 2 where their last "
-  "run is partial (p > 2^(k+1), p mod 2^(k+1) > 2^k), else 1, b = bytes per pair"};
+  ops, false, cost, "sum_k=0..L-1 shift(2^k, c_k*b), c_k = slots o < p with bit k set (one message), b = bytes per pair"};

@@ -71,6 +71,7 @@ static cs_op rewrite(const cs_op *op, int64_t scale, int32_t tag_offset)
   e.units.first *= scale;
   e.units.len *= scale;
   e.units.stride *= scale;
+  e.units.tail *= scale;
   e.unit_step *= scale;
   e.tag += tag_offset;
   return e;

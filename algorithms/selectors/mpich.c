@@ -32,8 +32,9 @@
  *   - sendbuf is not MPI_IN_PLACE; reduce-scatter blocks are regular.
  * Names: MPICH's algorithm runs as collsim's where collsim has the same
  * messages (the map below); where it does not (the throttled scattered
- * alltoall beyond 32 ranks, the XOR pairwise alltoall, recursive halving,
- * ...) the point is refused, never substituted. */
+ * alltoall beyond 32 ranks, recursive halving, ...) the point is refused,
+ * never substituted.  collsim's pairwise alltoall pairs as MPICH's does
+ * (XOR on powers of two), so it serves every pairwise point. */
 #include "algorithms/selectors/selector.h"
 
 #define SRC "MPICH 4.2.3 maint/tuning/coll/mpir/generic.json"
@@ -105,9 +106,8 @@ static const cs_sel_name names[] = {
     {CS_COLL_ALLTOALL, "MPIR_Alltoall_intra_scattered", {0}, NULL,
      "batches of MPIR_CVAR_ALLTOALL_THROTTLE=32 ranks (alltoall_intra_scattered.c); collsim has no throttled "
      "linear alltoall"},
-    {CS_COLL_ALLTOALL, "MPIR_Alltoall_intra_pairwise", {.pow2 = YES}, NULL,
-     "power-of-two comm_size pairs rank XOR i (alltoall_intra_pairwise.c); collsim's pairwise pairs rank +- i"},
-    {CS_COLL_ALLTOALL, "MPIR_Alltoall_intra_pairwise", {0}, "pairwise", "rank +- i pairing (not a power of two)"},
+    {CS_COLL_ALLTOALL, "MPIR_Alltoall_intra_pairwise", {0}, "pairwise",
+     "pairs rank XOR i on a power-of-two comm_size, rank +- i otherwise (alltoall_intra_pairwise.c)"},
     {CS_COLL_ALLTOALL, "MPIR_Alltoall_intra_brucks", {0}, "bruck", NULL},
 };
 

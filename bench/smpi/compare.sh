@@ -58,7 +58,7 @@ smpi_algo() { # coll algo
     allreduce/rabenseifner) echo rab_rdb ;;    # MPICH's reduce_scatter_allgather (SMPI's "rab" is Rabenseifner's own)
     allreduce/ring) echo lr ;;                 # ring reduce-scatter + ring allgather, MPICH's order
     allreduce/reduce-bcast) echo redbcast ;;   # SMPI's reduce then bcast, pinned by smpi_extra
-    alltoall/pairwise) echo ring ;;            # step i: to rank+i, from rank-i (SMPI's "pair" is rank XOR i)
+    alltoall/pairwise) echo ring ;;            # step i: to rank+i, from rank-i; on powers of two pair (below)
     alltoall/bruck) echo bruck ;;
     alltoall/linear) echo basic_linear ;;
     barrier/dissemination) echo ompi_bruck ;;  # to rank+2^k, from rank-2^k
@@ -123,7 +123,9 @@ grep -v '^\s*#' "${1:-/dev/stdin}" | while read -r platform coll algo size progr
   [ -n "$salgo" ] || { echo "compare.sh: SMPI has no $coll $algo" >&2; continue; }
   select=--cfg=smpi/"$(smpi_coll_key "$coll")":"$salgo"
   extra=$(smpi_extra "$coll" "$algo")
+  explicit=
   if [ -n "${program:-}" ] && [ "${program#smpi=}" != "$program" ]; then # another SMPI algorithm
+    explicit=1
     salgo=${program#smpi=}
     select=--cfg=smpi/"$(smpi_coll_key "$coll")":"$salgo"
     program=
@@ -133,6 +135,12 @@ grep -v '^\s*#' "${1:-/dev/stdin}" | while read -r platform coll algo size progr
     extra=
   fi
   prepare_platform "$platform"
+  # collsim's pairwise alltoall pairs rank XOR i on powers of two, as MPICH's and SMPI's pair do
+  if [ "$coll/$algo/$salgo" = alltoall/pairwise/ring ] && [ "$select" = --cfg=smpi/alltoall:ring ] &&
+    [ -z "${explicit:-}" ] && (((ranks & (ranks - 1)) == 0)); then
+    salgo=pair
+    select=--cfg=smpi/alltoall:pair
+  fi
   bytes=$(bytes_of "$size")
   t0=$(now)
   both=() # CFG's settings, for each tool

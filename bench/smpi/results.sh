@@ -17,16 +17,14 @@
 #   lazy       SimGrid's lazy action updates (network/optim:Lazy): the same
 #              flows at the same instants end differently where many share
 #              links; with network/optim:Full the row agrees
-#   pairing    the alltoall rows against SMPI's pair: it pairs rank r with
-#              r XOR i in step i, collsim's pairwise with r+i / r-i (as
-#              SMPI's ring, the row above it)
+#   pairing    the pairwise alltoall rows against SMPI's ring on a power of
+#              two: it pairs rank r with r+i / r-i in step i, collsim's
+#              pairwise (as MPICH's and SMPI's pair, the default rows) with
+#              r XOR i
 #   posted     collsim's linear alltoall: a schedule's receive is posted
 #              when the one before it has completed, and a message flows
 #              only once its receive is posted; SMPI's basic_linear posts
 #              all p-1 receives at once
-#   split      collsim's Bruck alltoall sends a step's slots as two
-#              messages where the last run of slots is partial (p > 2^(k+1)
-#              and p mod 2^(k+1) > 2^k), MPICH/SMPI pack them into one
 #   smpi-failed  SMPI did not finish (its error is printed)
 #   unexplained  none of the above (no row of the committed file)
 # results/smpi/README.md tells how each cause was checked.  Takes about 35
@@ -53,7 +51,7 @@ CFG=network/optim:Full "$here/compare.sh" "$cases" > "$tmp/full.csv" 2> "$tmp/fu
 # The platform field is quoted and may hold commas: count fields from the end.
 paste -d'|' "$tmp/lazy.csv" "$tmp/full.csv" | awk -F'|' '
   function field(line, k,   n, f) { n = split(line, f, ","); return f[n - k] }
-  function bruck_split(p,   k) { for (k = 1; 2 * k < p; k *= 2) if (p % (2 * k) > k) return 1; return 0 }
+  function pow2(p) { while (p > 1 && p % 2 == 0) p /= 2; return p == 1 }
   function off(r) { return r == "nan" || (r - 1 > 1e-6) || (1 - r > 1e-6) }
   NR == 1 { print "platform,coll,algo,smpi_algo,size_bytes,ranks,collsim_s,smpi_s,ratio,collsim_full_s,smpi_full_s,ratio_full,cause"; next }
   {
@@ -67,9 +65,8 @@ paste -d'|' "$tmp/lazy.csv" "$tmp/full.csv" | awk -F'|' '
     else if (!off(r) && !off(rf)) cause = "";
     else if (coll == "scatter" && salgo == "ompi_binomial" && bytes >= 65536) cause = "order";
     else if (coll == "bcast" && bytes % ranks != 0) cause = "chunks";
-    else if (coll == "alltoall" && salgo == "pair") cause = "pairing";
+    else if (coll == "alltoall" && algo == "pairwise" && salgo == "ring" && pow2(ranks)) cause = "pairing";
     else if (coll == "alltoall" && algo == "linear") cause = "posted";
-    else if (coll == "alltoall" && algo == "bruck" && bruck_split(ranks)) cause = "split";
     else if (off(r) && !off(rf)) cause = "lazy";
     else cause = "unexplained";
     n = split(lazy, f, ",");

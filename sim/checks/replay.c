@@ -67,6 +67,8 @@ static gboolean key_equal(gconstpointer a, gconstpointer b)
   return x->dst == y->dst && x->src == y->src && x->tag == y->tag;
 }
 
+/* Unit idx of u (idx < cs_units_count(u)); the tail, shorter than len,
+ * is run u.runs. */
 static int64_t unit_at(const replay *R, cs_units u, int64_t idx)
 {
   int64_t run = idx / u.len, j = idx % u.len;
@@ -97,10 +99,13 @@ static partial *sum_of(replay *R, int64_t rank, int64_t u) { return &R->sums[ran
 
 static char *describe_units(cs_units u)
 {
-  if (u.runs <= 1)
+  if (u.runs <= 1 && u.tail == 0)
     return g_strdup_printf("units [%lld, +%lld)", (long long)u.first, (long long)u.len);
-  return g_strdup_printf("units %lld runs of %lld from %lld stride %lld", (long long)u.runs, (long long)u.len,
-                         (long long)u.first, (long long)u.stride);
+  if (u.tail == 0)
+    return g_strdup_printf("units %lld runs of %lld from %lld stride %lld", (long long)u.runs, (long long)u.len,
+                           (long long)u.first, (long long)u.stride);
+  return g_strdup_printf("units %lld runs of %lld from %lld stride %lld and %lld more", (long long)u.runs,
+                         (long long)u.len, (long long)u.first, (long long)u.stride, (long long)u.tail);
 }
 
 static const char *op_verb(cs_op_kind k)
@@ -195,8 +200,10 @@ static bool check_op(replay *R, int64_t rank, const cs_op *op)
 {
   if (op->peer < 0 || op->peer >= R->p)
     return fail(R, CS_FAULT_BAD_OP, rank, op, "peer out of range");
-  if (op->units.len < 0 || op->units.runs < 0)
+  if (op->units.len < 0 || op->units.runs < 0 || op->units.tail < 0)
     return fail(R, CS_FAULT_BAD_OP, rank, op, "negative unit count");
+  if (op->units.tail > 0 && op->units.tail >= op->units.len)
+    return fail(R, CS_FAULT_BAD_OP, rank, op, "tail not shorter than the runs");
   if (op->kind == CS_OP_RECV_REDUCE && !R->reduction)
     return fail(R, CS_FAULT_BAD_OP, rank, op, "combining receive in a data collective");
   return true;

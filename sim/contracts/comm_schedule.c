@@ -23,9 +23,9 @@ typedef void (*stretch_fn)(char *at, size_t bytes, void *user);
 
 static void each_stretch(const sched_run *R, cs_units u, stretch_fn fn, void *user)
 {
-  int64_t runs = cs_units_count(u) > 0 ? u.runs : 0;
-  for (int64_t i = 0; i < runs; i++)
-    for (int64_t first = u.first + i * u.stride, left = u.len; left > 0;) {
+  int64_t runs = cs_units_count(u) > 0 ? cs_units_nruns(u) : 0;
+  for (int64_t i = 0, first, left; i < runs; i++)
+    for (cs_units_run_at(u, i, &first, &left); left > 0;) {
       int64_t idx = cs_mod(first - R->window.first, R->prm->nunits), take = MIN(left, R->window.len - idx);
       g_assert(take > 0);
       fn(R->base + cs_units_bytes(R->prm, cs_units_range(R->window.first, idx)),

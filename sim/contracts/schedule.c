@@ -54,11 +54,28 @@ static int64_t unit_owners(const cs_sched_params *prm)
 
 /* ---- unit sets ---- */
 
-cs_units cs_units_range(int64_t first, int64_t len) { return (cs_units){first, len, 0, 1}; }
+cs_units cs_units_range(int64_t first, int64_t len) { return (cs_units){first, len, 0, 1, 0}; }
 
 cs_units cs_units_strided(int64_t first, int64_t len, int64_t stride, int64_t runs)
 {
-  return (cs_units){first, len, stride, runs};
+  return (cs_units){first, len, stride, runs, 0};
+}
+
+cs_units cs_units_strided_tail(int64_t first, int64_t len, int64_t stride, int64_t runs, int64_t tail)
+{
+  g_assert(tail >= 0 && (tail == 0 || tail < len) && runs >= 0);
+  return (cs_units){first, len, stride, runs, tail};
+}
+
+/* The whole runs of u (0 if it has none). */
+static int64_t whole_runs(cs_units u) { return u.len > 0 && u.runs > 0 ? u.runs : 0; }
+
+int64_t cs_units_nruns(cs_units u) { return whole_runs(u) + (u.tail > 0 ? 1 : 0); }
+
+void cs_units_run_at(cs_units u, int64_t k, int64_t *first, int64_t *len)
+{
+  *first = u.first + k * u.stride;
+  *len = k < whole_runs(u) ? u.len : u.tail;
 }
 
 static int64_t units_per_rank(const cs_sched_params *prm) { return prm->nunits / prm->p; }
@@ -88,19 +105,21 @@ cs_units cs_units_row(const cs_sched_params *prm, int64_t s)
   return cs_units_strided(s * p * m, m, (p + 1) * m, p);
 }
 
-int64_t cs_units_count(cs_units u) { return u.len > 0 && u.runs > 0 ? u.len * u.runs : 0; }
+int64_t cs_units_count(cs_units u) { return whole_runs(u) * u.len + (u.tail > 0 ? u.tail : 0); }
 
 static cs_units normalise(cs_units u)
 {
   if (cs_units_count(u) == 0)
-    return (cs_units){0, 0, 0, 0};
-  if (u.runs == 1)
-    u.stride = 0;
-  if (u.runs > 1 && u.stride == u.len) { /* adjacent runs: one range */
-    u.len *= u.runs;
+    return (cs_units){0, 0, 0, 0, 0};
+  if (whole_runs(u) == 0) /* the tail alone: one range */
+    return cs_units_range(u.first, u.tail);
+  if (u.runs > 1 && u.stride == u.len) { /* adjacent runs (and tail): one range */
+    u.len = u.len * u.runs + u.tail;
     u.runs = 1;
-    u.stride = 0;
+    u.tail = 0;
   }
+  if (u.runs == 1 && u.tail == 0)
+    u.stride = 0;
   return u;
 }
 
@@ -108,7 +127,7 @@ bool cs_units_equal(cs_units a, cs_units b)
 {
   a = normalise(a);
   b = normalise(b);
-  return a.first == b.first && a.len == b.len && a.stride == b.stride && a.runs == b.runs;
+  return a.first == b.first && a.len == b.len && a.stride == b.stride && a.runs == b.runs && a.tail == b.tail;
 }
 
 /* Sizes: `total` bytes over `count` units, the first total % count units one
@@ -172,8 +191,10 @@ uint64_t cs_units_bytes(const cs_sched_params *prm, cs_units u)
   if (cs_units_uniform(prm))
     return (uint64_t)cs_units_count(u) * cs_unit_bytes(prm, 0);
   uint64_t sum = 0;
-  for (int64_t i = 0; i < u.runs; i++)
-    sum += run_bytes(prm, u.first + i * u.stride, u.len);
+  for (int64_t k = 0, first, len; k < cs_units_nruns(u); k++) {
+    cs_units_run_at(u, k, &first, &len);
+    sum += run_bytes(prm, first, len);
+  }
   return sum;
 }
 
@@ -217,10 +238,11 @@ uint64_t cs_loop_op_bytes(const cs_sched_params *prm, const cs_op *op, int64_t i
 {
   if (count <= 0 || cs_units_count(op->units) == 0)
     return 0;
-  if (op->unit_step == 0 || cs_units_uniform(prm))
+  /* XOR pairing: every pair block holds one pair's bytes. */
+  if (op->peer_mode == CS_PEER_XOR || op->unit_step == 0 || cs_units_uniform(prm))
     return (uint64_t)count * cs_units_bytes(prm, op->units);
   int64_t s = op->unit_step, len = op->units.len, as = s < 0 ? -s : s;
-  if (op->units.runs == 1 && len % as == 0 && len / as < count)
+  if (op->units.runs == 1 && op->units.tail == 0 && len % as == 0 && len / as < count)
     return telescoped_bytes(prm, op->units.first, s, len / as, i0, count);
   uint64_t sum = 0;
   for (int64_t i = i0; i < i0 + count; i++)
@@ -232,7 +254,8 @@ uint64_t cs_units_largest_bytes(const cs_sched_params *prm, cs_units u)
 {
   /* The bigger units open each spread (cs_unit_bytes), so a run placed at
    * unit 0 holds the most bytes a run of its length can. */
-  return (uint64_t)u.runs * cs_units_bytes(prm, cs_units_range(0, u.len));
+  return (uint64_t)whole_runs(u) * cs_units_bytes(prm, cs_units_range(0, u.len)) +
+         cs_units_bytes(prm, cs_units_range(0, u.tail));
 }
 
 /* ---- op lists ---- */
@@ -296,16 +319,94 @@ void cs_ops_step(cs_oplist *o, int64_t peer_step, int64_t unit_step)
   o->op[o->n - 1].unit_step = unit_step;
 }
 
+void cs_ops_step_xor(cs_oplist *o, int64_t rank, int64_t offset)
+{
+  g_assert(o->n > 0);
+  cs_op *op = &o->op[o->n - 1];
+  g_assert(offset >= 0 && op->peer == (rank ^ offset) && op->kind != CS_OP_LOOP);
+  op->peer_mode = CS_PEER_XOR;
+  op->peer_step = offset;
+  op->unit_step = 0;
+}
+
+/* XOR pairing: the rank whose op it is. */
+static int64_t xor_self(const cs_op *op) { return op->peer ^ op->peer_step; }
+
+int64_t cs_loop_op_peer(const cs_sched_params *prm, const cs_op *op, int64_t i)
+{
+  if (op->peer_mode == CS_PEER_XOR)
+    return xor_self(op) ^ (i + op->peer_step);
+  return i == 0 ? op->peer : cs_mod(op->peer + i * op->peer_step, prm->p);
+}
+
+bool cs_loop_op_fixed_peer(const cs_sched_params *prm, const cs_op *op)
+{
+  return op->peer_mode == CS_PEER_SHIFT && cs_mod(op->peer_step, prm->p) == 0;
+}
+
 cs_op cs_op_at_iteration(const cs_sched_params *prm, const cs_op *op, int64_t i)
 {
   cs_op e = *op;
-  if (i != 0) {
-    e.peer = cs_mod(op->peer + i * op->peer_step, prm->p);
+  if (op->peer_mode == CS_PEER_XOR) {
+    int64_t self = xor_self(op);
+    e.peer = cs_loop_op_peer(prm, op, i);
+    e.units = op->kind == CS_OP_SEND ? cs_units_pair(prm, self, e.peer) : cs_units_pair(prm, e.peer, self);
+    e.tag = (int32_t)(op->tag + i);
+  } else if (i != 0) {
+    e.peer = cs_loop_op_peer(prm, op, i);
     e.units.first = cs_mod(op->units.first + i * op->unit_step, prm->nunits);
     e.tag = (int32_t)(op->tag + i);
   }
   e.peer_step = e.unit_step = 0;
+  e.peer_mode = CS_PEER_SHIFT;
   return e;
+}
+
+/* A shift by `step` the short way round (same peers, longer runs). */
+static int64_t short_step(int64_t step, int64_t p)
+{
+  step = cs_mod(step, p);
+  return step > p / 2 ? step - p : step;
+}
+
+/* Shift pairing: iterations from peer on whose peers stay on its node. */
+static int64_t shift_node_run(int64_t cpn, int64_t peer, int64_t step, int64_t left)
+{
+  int64_t lo = peer / cpn * cpn, run;
+  if (step > 0)
+    run = (lo + cpn - peer + step - 1) / step;
+  else
+    run = (peer - lo) / -step + 1;
+  return run < left ? run : left;
+}
+
+/* XOR pairing: iterations j .. j+2^t-1 (j a multiple of 2^t) meet the
+ * aligned block of 2^t ranks holding self XOR j.  When cpn is a power of
+ * two (as it is when p is) such a block lies in one node exactly when it
+ * holds at most cpn ranks: 2^t is the least of j's lowest set bit, cpn and
+ * left rounded down to a power of two.  Otherwise one at a time. */
+static int64_t xor_node_run(int64_t cpn, int64_t j, int64_t left)
+{
+  if ((cpn & (cpn - 1)) != 0 || j <= 0)
+    return 1;
+  int64_t run = j & -j, floor_left = (int64_t)1 << (63 - __builtin_clzll((unsigned long long)left));
+  run = run < cpn ? run : cpn;
+  return run < floor_left ? run : floor_left;
+}
+
+int64_t cs_loop_op_node_run(const cs_sched_params *prm, const cs_op *op, int64_t i, int64_t left)
+{
+  int64_t cpn = prm->tt->cpn;
+  if (left <= 1 || !cs_tt_in_order(prm->tt))
+    return left < 1 ? left : 1;
+  if (op->peer_mode == CS_PEER_XOR)
+    return xor_node_run(cpn, i + op->peer_step, left);
+  int64_t step = short_step(op->peer_step, prm->p);
+  if (step == 0)
+    return left;
+  if ((step < 0 ? -step : step) >= cpn)
+    return 1;
+  return shift_node_run(cpn, cs_loop_op_peer(prm, op, i), step, left);
 }
 
 bool cs_oplist_expand(const cs_sched_params *prm, const cs_oplist *o, cs_op_visit_fn fn, void *user)

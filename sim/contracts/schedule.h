@@ -46,7 +46,14 @@
  * in iteration i (from 0) an op uses peer (peer + i*peer_step) mod p, units
  * starting at (first + i*unit_step) mod nunits, and tag (tag + i).  Loops do
  * not nest.  They keep a ring (p-1 steps) one op long, so the pattern-generator
- * can handle a million ranks.
+ * can handle a million ranks.  An op of an alltoall loop may instead pair
+ * by XOR (peer_mode CS_PEER_XOR, cs_ops_step_xor): in iteration i its peer
+ * is r XOR (i + peer_step), r being the rank whose op it is (p a power of
+ * two, i + peer_step < p), and its units are the pair block between r and
+ * that peer (cs_units_pair: r's block for the peer if it sends, the peer's
+ * block for r if it receives); unit_step is unused.  Every consumer sees a
+ * loop op through cs_op_at_iteration, cs_loop_op_bytes, cs_loop_op_peer and
+ * cs_loop_op_node_run, which handle both modes.
  *
  * TAGS pair a send with its receive: for a given (sender, receiver) the
  * (tag + iteration) of the messages must be distinct, and the receive must
@@ -103,9 +110,12 @@ typedef struct cs_sched_params {
 } cs_sched_params;
 
 /* A set of units: `runs` runs of `len` consecutive units, run i starting at
- * unit (first + i*stride); all indices mod nunits.  Empty if len or runs is 0. */
+ * unit (first + i*stride), then a shorter last run of `tail` units (0 <=
+ * tail < len) at (first + runs*stride); all indices mod nunits.  The runs
+ * are empty if len or runs is 0; the tail lets one message carry a strided
+ * set whose last run is cut short (Bruck's alltoall). */
 typedef struct cs_units {
-  int64_t first, len, stride, runs;
+  int64_t first, len, stride, runs, tail;
 } cs_units;
 
 /* a mod m in [0, m) for m > 0, a of either sign (unit and rank indices
@@ -118,6 +128,12 @@ static inline int64_t cs_mod(int64_t a, int64_t m)
 
 cs_units cs_units_range(int64_t first, int64_t len);
 cs_units cs_units_strided(int64_t first, int64_t len, int64_t stride, int64_t runs);
+/* The same with a last run of tail units (0 <= tail < len). */
+cs_units cs_units_strided_tail(int64_t first, int64_t len, int64_t stride, int64_t runs, int64_t tail);
+/* Runs of u, the tail counted (0 if u is empty), and run k's first unit and
+ * length (k < cs_units_nruns(u)): consumers walk a set through these. */
+int64_t cs_units_nruns(cs_units u);
+void cs_units_run_at(cs_units u, int64_t k, int64_t *first, int64_t *len);
 /* Units of rank r's block (per-rank collectives): [r*m, (r+1)*m). */
 cs_units cs_units_block(const cs_sched_params *prm, int64_t r);
 /* Blocks of ranks [r0, r0+count). */
@@ -143,6 +159,12 @@ bool cs_units_uniform(const cs_sched_params *prm);
 
 typedef enum { CS_OP_SEND, CS_OP_RECV, CS_OP_RECV_REDUCE, CS_OP_LOOP } cs_op_kind;
 
+/* How a loop op's peer moves (see LOOPS above). */
+typedef enum {
+  CS_PEER_SHIFT, /* peer + i*peer_step mod p, units moving by unit_step (the default) */
+  CS_PEER_XOR    /* r XOR (i + peer_step), r = peer XOR peer_step; units: the pair block */
+} cs_peer_mode;
+
 typedef struct cs_op {
   cs_op_kind kind;
   /* RECV and RECV_REDUCE outside loops: consecutive receives with this flag
@@ -153,8 +175,9 @@ typedef struct cs_op {
   int64_t peer;       /* SEND: destination rank; RECV*: source rank */
   int32_t tag;
   cs_units units;
-  int64_t peer_step;  /* inside a loop: per-iteration increments */
+  int64_t peer_step;  /* inside a loop: per-iteration increments (CS_PEER_XOR: the XOR offset) */
   int64_t unit_step;
+  cs_peer_mode peer_mode; /* inside a loop: how peer_step moves the peer */
   int64_t body;       /* CS_OP_LOOP only */
   int64_t iterations; /* CS_OP_LOOP only */
 } cs_op;
@@ -178,13 +201,30 @@ void cs_ops_loop(cs_oplist *o, int64_t iterations, int64_t body);
 /* Per-iteration increments of the op appended last (inside a loop). */
 void cs_ops_step(cs_oplist *o, int64_t peer_step, int64_t unit_step);
 
-/* An op as executed in iteration i of its loop (i = 0 outside loops). */
+/* The op appended last (inside an alltoall loop, p a power of two, its peer
+ * rank XOR offset and its units the pair block between rank and that peer)
+ * pairs by XOR: iteration i's peer is rank XOR (i + offset). */
+void cs_ops_step_xor(cs_oplist *o, int64_t rank, int64_t offset);
+
+/* An op as executed in iteration i of its loop (i = 0 outside loops): a
+ * plain op (peer_step, unit_step 0, peer_mode CS_PEER_SHIFT). */
 cs_op cs_op_at_iteration(const cs_sched_params *prm, const cs_op *op, int64_t i);
+/* The peer of iteration i of a loop op (cs_op_at_iteration's, cheaper). */
+int64_t cs_loop_op_peer(const cs_sched_params *prm, const cs_op *op, int64_t i);
+/* Does the loop op keep one peer in every iteration? */
+bool cs_loop_op_fixed_peer(const cs_sched_params *prm, const cs_op *op);
+/* How many iterations from i on (1 to left) have their peers on the node
+ * of iteration i's peer: a run the pattern-generator charges at once.  On
+ * the in-order mapping a shift by less than cpn runs to the node's edge and
+ * an XOR pairing runs through aligned blocks of peers inside one node;
+ * otherwise 1. */
+int64_t cs_loop_op_node_run(const cs_sched_params *prm, const cs_op *op, int64_t i, int64_t left);
 
 /* Bytes of iterations [i0, i0+count) of op inside its loop (units moving
  * by unit_step): in O(1) for the usual loops (uniform sizes, or a ring's
- * windows tiling the buffer), so a size that does not divide evenly costs
- * the consumers no more than one that does. */
+ * windows tiling the buffer, or XOR pairing, whose pair blocks all have
+ * one pair's bytes), so a size that does not divide evenly costs the
+ * consumers no more than one that does. */
 uint64_t cs_loop_op_bytes(const cs_sched_params *prm, const cs_op *op, int64_t i0, int64_t count);
 /* At least the bytes of any set shaped like u wherever it starts (a bound
  * on the largest message of a loop op; exact for one run). */

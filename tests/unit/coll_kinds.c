@@ -4,17 +4,24 @@
  *    token heard) on shapes powers of two or not, sizes dividing evenly or
  *    not, and the replay's counts are the expanded ops';
  *  - message counts and bytes equal closed forms computed here
- *    independently (e.g. pairwise alltoall p(p-1) messages, Bruck's slots
- *    with bit k set); the composed allreduces equal their phases run alone;
+ *    independently (e.g. pairwise alltoall p(p-1) messages, Bruck's one
+ *    message per step carrying the slots with bit k set, a unit set with a
+ *    tail where their last run is partial); the composed allreduces equal
+ *    their phases run alone;
  *  - tags are distinct per (sender, receiver); every send has its receive;
  *  - the replay can fail: a barrier missing its last step, an alltoall
  *    missing a block, an allreduce without MPICH's post-step are refused;
  *  - ring, pairwise and linear lists stay O(1) long at p = 2^20, the others
  *    O(log p); the pattern-generator aggregates pairwise alltoall at p =
  *    16,384 (268 M messages) to the exact totals;
+ *  - pairwise alltoall on a power of two pairs by XOR as MPICH does: its
+ *    3-op loop expands to the ops of every step written out, and the
+ *    pattern-generator's sums over its runs of peers equal the messages
+ *    enumerated, per node pair and per link, at p = 64;
  *  - plan() refuses what an algorithm cannot do, naming the constraint. */
 #include "sim/checks/replay.h"
 #include "sim/contracts/schedule.h"
+#include "patterns/linkusage.h"
 #include "patterns/pattern.h"
 
 #include "platforms/two_tier_net.h"
@@ -72,27 +79,14 @@ static int ceil_log2(int64_t p)
 static uint64_t gcd(uint64_t a, uint64_t b) { return b ? gcd(b, a % b) : a; }
 
 /* Bruck step k: the slots o < p with bit k set, and the messages they take:
- * one per distinct length of their maximal runs of consecutive slots. */
+ * one, all of them packed (as MPICH's indexed datatype does). */
 static void bruck_step(int64_t p, int k, uint64_t *slots, uint64_t *messages)
 {
-  uint64_t n = 0, lengths[2] = {0, 0};
-  int distinct = 0;
-  int64_t run = 0;
-  for (int64_t o = 0; o <= p; o++) {
-    bool in = o < p && ((o >> k) & 1);
-    n += in;
-    if (in) {
-      run++;
-      continue;
-    }
-    if (run > 0 && (distinct == 0 || (lengths[0] != (uint64_t)run && (distinct == 1 || lengths[1] != (uint64_t)run)))) {
-      ck_assert_int_lt(distinct, 2);
-      lengths[distinct++] = (uint64_t)run;
-    }
-    run = 0;
-  }
+  uint64_t n = 0;
+  for (int64_t o = 0; o < p; o++)
+    n += (o >> k) & 1;
   *slots = n;
-  *messages = (uint64_t)distinct;
+  *messages = n > 0;
 }
 
 /* MPICH's binomial tree: bytes of scattering p chunks of `chunk` bytes. */
@@ -483,6 +477,261 @@ START_TEST(test_pattern_pairwise_alltoall_at_scale)
 }
 END_TEST
 
+/* ---- XOR pairing (pairwise alltoall on a power of two) ---- */
+
+typedef struct {
+  cs_op *ops;
+  size_t n, cap;
+} op_log;
+
+static bool log_op(const cs_op *op, void *user)
+{
+  op_log *l = user;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 64;
+    l->ops = g_renew(cs_op, l->ops, l->cap);
+  }
+  l->ops[l->n++] = *op;
+  return true;
+}
+
+/* MPICH's step i (1 .. p-1) of rank r on a power of two: Sendrecv with
+ * r XOR i, the send first; tag i - 1. */
+static void expect_xor_step(const cs_sched_params *prm, int64_t r, int64_t i, const cs_op *send, const cs_op *recv)
+{
+  int64_t q = r ^ i;
+  EXPECT(send->kind == CS_OP_SEND && send->peer == q && send->tag == i - 1 &&
+             cs_units_equal(send->units, cs_units_pair(prm, r, q)),
+         "p = %lld rank %lld step %lld: send kind %d peer %lld tag %d", (long long)prm->p, (long long)r, (long long)i,
+         send->kind, (long long)send->peer, send->tag);
+  EXPECT(recv->kind == CS_OP_RECV && recv->peer == q && recv->tag == i - 1 &&
+             cs_units_equal(recv->units, cs_units_pair(prm, q, r)),
+         "p = %lld rank %lld step %lld: recv kind %d peer %lld tag %d", (long long)prm->p, (long long)r, (long long)i,
+         recv->kind, (long long)recv->peer, recv->tag);
+  EXPECT(send->peer_step == 0 && send->unit_step == 0 && send->peer_mode == CS_PEER_SHIFT,
+         "an expanded op is plain");
+}
+
+/* The XOR loop (3 ops) expands to exactly the 2(p-1) ops written out per
+ * step, and the loop helpers (peer, bytes) agree with the expansion. */
+START_TEST(test_xor_loop_equals_explicit_ops)
+{
+  static const int64_t ps[] = {2, 4, 8, 16, 64};
+  for (size_t k = 0; k < G_N_ELEMENTS(ps); k++) {
+    cs_net net = cs_net_percs(ps[k], 1, 1);
+    cs_sched_params prm;
+    ck_assert(setup(&prm, ALGO_pairwise_alltoall, &net.tt, 7));
+    cs_oplist o;
+    cs_oplist_init(&o);
+    for (int64_t r = 0; r < prm.p; r++) {
+      cs_oplist_clear(&o);
+      ALGO_pairwise_alltoall->ops(&prm, r, &o);
+      ck_assert_uint_eq(o.n, 3);
+      ck_assert(o.op[0].kind == CS_OP_LOOP && o.op[0].iterations == prm.p - 1 && o.op[0].body == 2);
+      op_log l = {0};
+      cs_oplist_expand(&prm, &o, log_op, &l);
+      ck_assert_uint_eq(l.n, 2 * (size_t)(prm.p - 1));
+      for (int64_t i = 1; i < prm.p; i++) {
+        expect_xor_step(&prm, r, i, &l.ops[2 * (i - 1)], &l.ops[2 * (i - 1) + 1]);
+        for (int b = 1; b <= 2; b++)
+          ck_assert_int_eq(cs_loop_op_peer(&prm, &o.op[b], i - 1), r ^ i);
+      }
+      for (int b = 1; b <= 2; b++) {
+        ck_assert(!cs_loop_op_fixed_peer(&prm, &o.op[b]) || prm.p == 2);
+        ck_assert_uint_eq(cs_loop_op_bytes(&prm, &o.op[b], 0, prm.p - 1), 7 * (uint64_t)(prm.p - 1));
+      }
+      g_free(l.ops);
+    }
+    cs_oplist_free(&o);
+  }
+}
+END_TEST
+
+/* Traffic per (source node, destination node), and the links it loads. */
+typedef struct {
+  int64_t nodes;
+  uint64_t *bytes, *messages;
+  cs_linkusage *lu;
+} node_traffic;
+
+static node_traffic traffic_new(int64_t nodes, cs_linkusage *lu)
+{
+  return (node_traffic){nodes, g_new0(uint64_t, nodes * nodes), g_new0(uint64_t, nodes * nodes), lu};
+}
+
+static void traffic_free(node_traffic *t)
+{
+  g_free(t->bytes);
+  g_free(t->messages);
+  cs_linkusage_free(t->lu);
+}
+
+static void sink_traffic(void *user, int64_t s, int64_t d, uint64_t bytes, uint64_t messages)
+{
+  node_traffic *t = user;
+  t->bytes[s * t->nodes + d] += bytes;
+  t->messages[s * t->nodes + d] += messages;
+  cs_linkusage_add(t->lu, s, d, bytes, messages);
+}
+
+/* A route with shared links: a's port out, b's port in, and one link per
+ * (node a / 2, node b / 2) group pair between them; a node to itself: its
+ * loopback. */
+static int port_route(void *ctx, int64_t a, int64_t b, const int32_t **links)
+{
+  static int32_t r[3];
+  int64_t nodes = *(const int64_t *)ctx;
+  *links = r;
+  if (a == b) {
+    r[0] = (int32_t)(2 * nodes + a);
+    return 1;
+  }
+  r[0] = (int32_t)a;
+  r[1] = (int32_t)(3 * nodes + (a / 2) * nodes + b / 2);
+  r[2] = (int32_t)(nodes + b);
+  return 3;
+}
+
+typedef struct {
+  const cs_sched_params *prm;
+  int64_t rank;
+  node_traffic *t;
+} enum_ctx;
+
+static bool enum_send(const cs_op *op, void *user)
+{
+  enum_ctx *e = user;
+  if (op->kind == CS_OP_SEND)
+    sink_traffic(e->t, cs_rank_node(e->prm, e->rank), cs_rank_node(e->prm, op->peer),
+                 cs_units_bytes(e->prm, op->units), 1);
+  return true;
+}
+
+static cs_linkusage *port_linkusage(int64_t *nodes)
+{
+  return cs_linkusage_new(3 * *nodes + *nodes * *nodes, *nodes, port_route, nodes);
+}
+
+/* The pattern-generator's sums over runs of XOR peers equal the messages
+ * enumerated one by one: per node pair, and on every link. */
+static void expect_pattern_equals_enumeration(const cs_two_tier *tt, uint64_t size)
+{
+  cs_sched_params prm;
+  ck_assert(setup(&prm, ALGO_pairwise_alltoall, tt, size));
+  int64_t nodes = cs_tt_nodes(tt), nlinks = 3 * nodes + nodes * nodes;
+  node_traffic agg = traffic_new(nodes, port_linkusage(&nodes)), all = traffic_new(nodes, port_linkusage(&nodes));
+  cs_pattern_totals tot;
+  cs_pattern_generate(ALGO_pairwise_alltoall, &prm, sink_traffic, &agg, &tot, NULL, NULL);
+  cs_oplist o;
+  cs_oplist_init(&o);
+  for (int64_t r = 0; r < prm.p; r++) {
+    cs_oplist_clear(&o);
+    ALGO_pairwise_alltoall->ops(&prm, r, &o);
+    enum_ctx e = {&prm, r, &all};
+    cs_oplist_expand(&prm, &o, enum_send, &e);
+  }
+  cs_oplist_free(&o);
+  for (int64_t k = 0; k < nodes * nodes; k++)
+    EXPECT(agg.bytes[k] == all.bytes[k] && agg.messages[k] == all.messages[k],
+           "p = %lld cpn %lld nodes %lld -> %lld: aggregated %llu B %llu msgs, enumerated %llu B %llu msgs",
+           (long long)prm.p, (long long)tt->cpn, (long long)(k / nodes), (long long)(k % nodes),
+           (unsigned long long)agg.bytes[k], (unsigned long long)agg.messages[k], (unsigned long long)all.bytes[k],
+           (unsigned long long)all.messages[k]);
+  for (int64_t l = 0; l < nlinks; l++)
+    EXPECT(cs_linkusage_link_bytes(agg.lu, l) == cs_linkusage_link_bytes(all.lu, l) &&
+               cs_linkusage_link_messages(agg.lu, l) == cs_linkusage_link_messages(all.lu, l),
+           "p = %lld link %lld: aggregated %llu B, enumerated %llu B", (long long)prm.p, (long long)l,
+           (unsigned long long)cs_linkusage_link_bytes(agg.lu, l), (unsigned long long)cs_linkusage_link_bytes(all.lu, l));
+  ck_assert_uint_eq(tot.messages, (uint64_t)prm.p * (uint64_t)(prm.p - 1));
+  ck_assert_uint_eq(tot.bytes, size * (uint64_t)prm.p * (uint64_t)(prm.p - 1));
+  traffic_free(&agg);
+  traffic_free(&all);
+}
+
+START_TEST(test_xor_pattern_equals_enumeration)
+{
+  int64_t shapes[][3] = {{2, 2, 16}, {4, 4, 4}, {1, 4, 16}, {1, 32, 2}, {64, 1, 1}, {1, 1, 64}, {2, 8, 4}};
+  for (size_t s = 0; s < G_N_ELEMENTS(shapes); s++) {
+    cs_net net = cs_net_percs(shapes[s][0], shapes[s][1], shapes[s][2]);
+    ck_assert_int_eq(net.tt.p, 64);
+    expect_pattern_equals_enumeration(&net.tt, 8);
+    expect_pattern_equals_enumeration(&net.tt, 1001);
+  }
+  cs_two_tier spread = test_platform_view("smp:8x8@100");
+  ck_assert_int_eq(spread.p, 64);
+  expect_pattern_equals_enumeration(&spread, 8);
+}
+END_TEST
+
+/* The replay refuses an XOR pairwise alltoall one step short. */
+START_TEST(test_replay_refuses_short_xor)
+{
+  cs_net net = cs_net_percs(8, 1, 1);
+  cs_sched_params prm;
+  ck_assert(setup(&prm, ALGO_pairwise_alltoall, &net.tt, 8));
+  cs_coll_algo a = *ALGO_pairwise_alltoall;
+  a.ops = short_pairwise_ops;
+  cs_replay_fault f;
+  GError *err = NULL;
+  ck_assert(!cs_replay_ex(&a, &prm, NULL, &f, &err));
+  ck_assert_int_eq(f.kind, CS_FAULT_INCOMPLETE);
+  g_clear_error(&err);
+}
+END_TEST
+
+/* ---- unit sets with a tail (Bruck's partial step in one message) ---- */
+
+START_TEST(test_units_tail)
+{
+  cs_net net = cs_net_percs(3, 1, 1);
+  /* alltoall p = 3, 2 units per pair of 5 bytes (3 + 2): units alternate 3, 2 bytes */
+  cs_sched_params prm = {.coll = CS_COLL_ALLTOALL, .tt = &net.tt, .p = 3, .block = 5, .bytes = 45, .nunits = 18};
+  cs_units u = cs_units_strided_tail(1, 3, 5, 2, 2); /* [1,4) [6,9) [11,13) */
+  ck_assert_int_eq(cs_units_count(u), 8);
+  ck_assert_int_eq(cs_units_nruns(u), 3);
+  int64_t first, len;
+  cs_units_run_at(u, 2, &first, &len);
+  ck_assert(first == 11 && len == 2);
+  ck_assert_uint_eq(cs_units_bytes(&prm, u), (2 + 3 + 2) + (3 + 2 + 3) + (2 + 3));
+  ck_assert_uint_eq(cs_units_largest_bytes(&prm, u), 2 * 8 + 5);
+  /* a tail alone is a range; adjacent runs and their tail are one range */
+  ck_assert(cs_units_equal(cs_units_strided_tail(4, 3, 7, 0, 2), cs_units_range(4, 2)));
+  ck_assert(cs_units_equal(cs_units_strided_tail(4, 3, 3, 2, 2), cs_units_range(4, 8)));
+  ck_assert(!cs_units_equal(u, cs_units_strided(1, 3, 5, 2)));
+  ck_assert(!cs_units_equal(cs_units_strided_tail(1, 3, 5, 1, 2), cs_units_range(1, 3)));
+}
+END_TEST
+
+/* Bruck's alltoall sends one message per step, also where the step's last
+ * run of slots is partial (p = 13, 28: steps 2 and 3), carrying every slot
+ * with bit k set. */
+START_TEST(test_bruck_one_message_per_step)
+{
+  static const int64_t ps[] = {13, 28, 24, 7};
+  for (size_t i = 0; i < G_N_ELEMENTS(ps); i++) {
+    int64_t p = ps[i];
+    cs_net net = cs_net_percs(p, 1, 1);
+    cs_sched_params prm;
+    ck_assert(setup(&prm, ALGO_bruck_alltoall, &net.tt, 8));
+    cs_oplist o;
+    cs_oplist_init(&o);
+    for (int64_t r = 0; r < p; r++) {
+      cs_oplist_clear(&o);
+      ALGO_bruck_alltoall->ops(&prm, r, &o);
+      ck_assert_uint_eq(o.n, 2 * (size_t)ceil_log2(p));
+      for (int k = 0; k < ceil_log2(p); k++) {
+        uint64_t slots, msgs;
+        bruck_step(p, k, &slots, &msgs);
+        const cs_op *send = &o.op[2 * k];
+        ck_assert(send->kind == CS_OP_SEND && send->peer == (r + (1 << k)) % p);
+        ck_assert_int_eq(cs_units_count(send->units), (int64_t)slots);
+      }
+    }
+    cs_oplist_free(&o);
+  }
+}
+END_TEST
+
 /* ---- refusals ---- */
 
 static void expect_refused(const cs_coll_algo *a, const cs_two_tier *tt, uint64_t size, const char *word)
@@ -558,6 +807,11 @@ int main(void)
   tcase_add_test(tc, test_replay_refuses_broken_alltoall);
   tcase_add_test(tc, test_ops_per_rank_bounded);
   tcase_add_test(tc, test_pattern_pairwise_alltoall_at_scale);
+  tcase_add_test(tc, test_xor_loop_equals_explicit_ops);
+  tcase_add_test(tc, test_xor_pattern_equals_enumeration);
+  tcase_add_test(tc, test_replay_refuses_short_xor);
+  tcase_add_test(tc, test_units_tail);
+  tcase_add_test(tc, test_bruck_one_message_per_step);
   tcase_add_test(tc, test_refusals_name_the_constraint);
   tcase_add_test(tc, test_contract);
   suite_add_tcase(s, tc);

@@ -260,9 +260,16 @@ START_TEST(map_to_collsim)
   /* scattered alltoall: one batch up to 32 ranks (linear), throttled beyond */
   ck_assert_str_eq(collsim_algo("mpich", CS_COLL_ALLTOALL, 12, 1024), "linear");
   ck_assert_ptr_null(collsim_algo("mpich", CS_COLL_ALLTOALL, 64, 1024));
-  /* pairwise alltoall: XOR pairing on powers of two, which collsim lacks */
-  ck_assert_ptr_null(collsim_algo("mpich", CS_COLL_ALLTOALL, 64, 65536));
+  /* pairwise alltoall: collsim's pairs by XOR on powers of two as MPICH's
+   * does, by rank +- i otherwise: every pairwise point of the grid runs */
+  ck_assert_str_eq(collsim_algo("mpich", CS_COLL_ALLTOALL, 64, 65536), "pairwise");
+  ck_assert_str_eq(collsim_algo("mpich", CS_COLL_ALLTOALL, 16384, 16777216), "pairwise");
+  ck_assert_str_eq(collsim_algo("mpich", CS_COLL_ALLTOALL, 2, 65536), "pairwise");
+  ck_assert_str_eq(collsim_algo("mpich", CS_COLL_ALLTOALL, 3, 65536), "pairwise");
   ck_assert_str_eq(collsim_algo("mpich", CS_COLL_ALLTOALL, 1000, 65536), "pairwise");
+  for (int i = 0; i < 7; i++)
+    for (int j = 3; j < 6; j++)
+      ck_assert_str_eq(collsim_algo("mpich", CS_COLL_ALLTOALL, P[i], SIZE[j]), "pairwise");
   ck_assert_ptr_null(collsim_algo("mpich", CS_COLL_REDUCE_SCATTER, 8, 8));
   ck_assert_str_eq(collsim_algo("mpich", CS_COLL_BARRIER, 12, 0), "dissemination");
   /* Open MPI: rabenseifner switches to basic_linear when count < pof2(p) */
