@@ -385,7 +385,7 @@ typedef struct op_help {
 
 static const op_help op_helps[] = {
     {NULL, "communicators: leader-based and MPICH split/create, context ids (seed 003); group-collective creation "
-           "(seed 004)", "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json"},
+           "(seed 004); one split through every scheme (compare)", "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json"},
     {"split", "MPI_Comm_split: every proclet joins the communicator of its colour (--impl leader: seed 003's "
               "Procedure 1; mpich: allgather of colour and key, local sort)",
      "Example: collsim comm split --impl mpich --cpm 6875,8,2 --colors 100 --key random"},
