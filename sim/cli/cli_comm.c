@@ -66,11 +66,24 @@ static void list_protocols(void)
   }
 }
 
+/* `comm compare --list`: the schemes it runs without --impl, in order. */
+static void list_schemes(void)
+{
+  printf("%-16s %-7s %-6s %s\n", "scheme", "family", "keys", "messages_formula");
+  for (size_t i = 0; i < cs_split_scheme_count(); i++) {
+    cs_split_scheme s = cs_split_scheme_at(i);
+    const char *f = cs_split_formula(&s);
+    printf("%-16s %-7s %-6s %s\n", s.name, s.family == CS_SCHEME_TREE ? "tree" : "comm",
+           s.family == CS_SCHEME_TREE ? "rank" : "any", f ? f : "none (no closed form)");
+  }
+}
+
 /* FG-MPI's [C,P,M] systems (seed 003): a host is an OS process of proclets. */
 static bool is_cpm(const cs_platform *p) { return p->family->host_is_os_process; }
 
-/* Defaults of the options not given (see the top of the file); the map
- * option: a strategy (S, T, ST in any case) or a representation. */
+static int check_map(const cs_cli *c, comm_opts *o);
+
+/* Defaults of the options not given (see the top of the file). */
 static int apply_defaults(const cs_cli *c, comm_opts *o, const cs_platform *p, cs_comm_op op)
 {
   if (!o->impl)
@@ -87,6 +100,13 @@ static int apply_defaults(const cs_cli *c, comm_opts *o, const cs_platform *p, c
   o->members = o->members ? o->members : g_strdup("first");
   o->order = o->order ? o->order : g_strdup("rank");
   o->map = o->map ? o->map : g_strdup(is_cpm(p) ? "ST" : "array");
+  return check_map(c, o);
+}
+
+/* The map option: a strategy (S, T, ST in any case, spelt as registered
+ * afterwards) or a representation; 0 or 2 after one message. */
+static int check_map(const cs_cli *c, comm_opts *o)
+{
   for (size_t i = 0; i < cs_gm_strategy_count(); i++)
     if (g_ascii_strcasecmp(o->map, cs_gm_strategy_at(i)->name) == 0) {
       g_free(o->map);
@@ -523,7 +543,7 @@ static int named_schemes(const cs_cli *c, const char *impl, const cs_compare_par
 }
 
 /* The split and the machine; 0 or the exit status after one message. */
-static int compare_params(const cs_cli *c, const comm_opts *o, cs_platform *p, cs_compare_params *cp)
+static int compare_params(const cs_cli *c, comm_opts *o, cs_platform *p, cs_compare_params *cp)
 {
   cs_comm_params *prm = &cp->comm;
   shape_of(p, prm);
@@ -539,9 +559,11 @@ static int compare_params(const cs_cli *c, const comm_opts *o, cs_platform *p, c
   prm->key_rule = !o->key || strcmp(o->key, "rank") == 0 ? CS_KEY_RANK
                   : strcmp(o->key, "reverse") == 0       ? CS_KEY_REVERSE
                                                          : CS_KEY_RANDOM;
-  prm->map = o->map ? o->map : is_cpm(p) ? "ST" : "array";
+  o->map = o->map ? o->map : g_strdup(is_cpm(p) ? "ST" : "array");
   cp->tree_k = (int)o->tree_k;
-  return 0;
+  rc = check_map(c, o);
+  prm->map = o->map; /* as check_map spelt it */
+  return rc;
 }
 
 static int emit_rows(const cs_cli *c, const cs_compare_params *cp, const GArray *rows)
@@ -708,6 +730,8 @@ int cs_comm_main(int argc, char **argv)
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && o.list_columns)
     rc = cs_cli_list_columns(&c);
+  else if (rc == 0 && o.list && verb && strcmp(verb, "compare") == 0)
+    list_schemes();
   else if (rc == 0 && o.list)
     list_protocols();
   else if (rc == 0 && !verb)

@@ -132,6 +132,7 @@ refused "$tree_scheme" -n 16 --key random --impl "$tree_scheme" -q
 refused "known: .*$tree_scheme" -n 16 --impl no-such-scheme -q
 refused "twice" -n 16 --impl mpich,mpich -q
 refused "exceeds" -n 16 --colors 17 -q
+refused "unknown map" -n 16 --map nosuchmap -q
 refused "trace" -n 16 --trace "$tmp/t.csv" -q
 
 [ $fails = 0 ] || exit 1
