@@ -49,10 +49,11 @@ experiment_upto() {
 }
 
 run_sweep() {
-  local exp=$out/.comm-split-upto.yaml
-  experiment_upto "$exp"
-  nice -n 10 "$collsim" sweep "$exp" --jobs "$jobs" --out "$out/sweep.csv"
-  rm -f "$exp"
+  local tmpd
+  tmpd=$(mktemp -d "${TMPDIR:-/tmp}/comm-split.XXXXXX")
+  trap 'rm -rf "$tmpd"' EXIT
+  experiment_upto "$tmpd/comm-split.yaml"
+  nice -n 10 "$collsim" sweep "$tmpd/comm-split.yaml" --jobs "$jobs" --out "$out/sweep.csv"
   cat > "$out/sweep.cmd" << EOF
 # The command that made sweep.csv, run from the source folder: the points of
 # experiments/comm-split.yaml with n <= $max_n (--max-n; the sweep resumes, so
