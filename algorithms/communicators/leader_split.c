@@ -206,6 +206,20 @@ static void mark_if_leader(cs_proc *p, const cs_comm_request *rq, uint32_t ctx)
     cs_lbi_take(rq->ids, cs_lbi_bitmap(rq->ids, cs_rank(p)), lbi);
 }
 
+/* The count at the top of the file when every member is its own OS
+ * process's local leader (C = 1, or --no-share): (n - 1) gather + (n - 1)
+ * scatter + one membership message per member (the sum of the group sizes;
+ * the root's to itself included).  With proclets sharing maps the
+ * membership messages are sum l(i), which the groups' sizes alone do not
+ * give: callers use this count only when C = 1. */
+uint64_t cs_leader_split_messages(int64_t n, const int64_t *group_size, int ngroups)
+{
+  uint64_t members = 0;
+  for (int i = 0; i < ngroups; i++)
+    members += (uint64_t)group_size[i];
+  return n > 0 ? 2 * (uint64_t)(n - 1) + members : 0;
+}
+
 cs_create_status cs_leader_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out)
 {
   *out = NULL;

@@ -67,6 +67,12 @@ typedef struct cs_comm_protocol {
   int formula_creations;
 } cs_comm_protocol;
 
+/* Seed 003's split counts (the top of leader_split.c and mpich_split.c),
+ * for a split: group_size[i] the members of colour i, ngroups the colours.
+ * leader's holds when every member is its own OS process (C = 1). */
+uint64_t cs_leader_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+uint64_t cs_mpich_split_messages(int64_t n, const int64_t *group_size, int ngroups);
+
 size_t cs_comm_protocol_count(void);
 const cs_comm_protocol *cs_comm_protocol_at(size_t i);
 const cs_comm_protocol *cs_comm_protocol_find(const char *impl, cs_comm_op op);

@@ -7,6 +7,7 @@
  *   collsim comm ids    --cpm C,P,M --split K --until-exhausted
  *   collsim comm bench  --set A1 [--cpm C,P,M]      (one point of Section 8.1)
  *   collsim comm space  --cpm 1000,100,10           (Section 3's space model)
+ *   collsim comm compare [--impl A,B,...] -n 4096 --colors 8 [--key rank] (issue 31: one split, every scheme)
  *   collsim comm --list
  * split, create and create-group run the protocol in SimGrid on every
  * proclet and verify the result (sim/drivers/comm_run.c); ids counts
@@ -25,6 +26,7 @@
 #include "sim/contracts/groupmap_strategy.h"
 #include "sim/contracts/prng.h"
 #include "sim/contracts/tempdir.h"
+#include "sim/drivers/comm_compare.h"
 #include "sim/drivers/comm_ids.h"
 #include "sim/drivers/comm_run.h"
 #include "sim/drivers/comm_sets.h"
@@ -45,7 +47,7 @@ typedef struct comm_opts {
   int64_t n, group_size, concurrent, tag;
   int64_t messages, gathers, space_comms;
   GPtrArray *groups;
-  int64_t colors, split, lid_bits, lbi_bits, repeat, pool;
+  int64_t colors, split, lid_bits, lbi_bits, repeat, pool, tree_k;
   double cpu_factor;
   bool no_share, list, until_exhausted, world_in_pool, list_columns;
 } comm_opts;
@@ -64,11 +66,24 @@ static void list_protocols(void)
   }
 }
 
+/* `comm compare --list`: the schemes it runs without --impl, in order. */
+static void list_schemes(void)
+{
+  printf("%-16s %-7s %-6s %s\n", "scheme", "family", "keys", "messages_formula");
+  for (size_t i = 0; i < cs_split_scheme_count(); i++) {
+    cs_split_scheme s = cs_split_scheme_at(i);
+    const char *f = cs_split_formula(&s);
+    printf("%-16s %-7s %-6s %s\n", s.name, s.family == CS_SCHEME_TREE ? "tree" : "comm",
+           s.family == CS_SCHEME_TREE ? "rank" : "any", f ? f : "none (no closed form)");
+  }
+}
+
 /* FG-MPI's [C,P,M] systems (seed 003): a host is an OS process of proclets. */
 static bool is_cpm(const cs_platform *p) { return p->family->host_is_os_process; }
 
-/* Defaults of the options not given (see the top of the file); the map
- * option: a strategy (S, T, ST in any case) or a representation. */
+static int check_map(const cs_cli *c, comm_opts *o);
+
+/* Defaults of the options not given (see the top of the file). */
 static int apply_defaults(const cs_cli *c, comm_opts *o, const cs_platform *p, cs_comm_op op)
 {
   if (!o->impl)
@@ -85,6 +100,13 @@ static int apply_defaults(const cs_cli *c, comm_opts *o, const cs_platform *p, c
   o->members = o->members ? o->members : g_strdup("first");
   o->order = o->order ? o->order : g_strdup("rank");
   o->map = o->map ? o->map : g_strdup(is_cpm(p) ? "ST" : "array");
+  return check_map(c, o);
+}
+
+/* The map option: a strategy (S, T, ST in any case, spelt as registered
+ * afterwards) or a representation; 0 or 2 after one message. */
+static int check_map(const cs_cli *c, comm_opts *o)
+{
   for (size_t i = 0; i < cs_gm_strategy_count(); i++)
     if (g_ascii_strcasecmp(o->map, cs_gm_strategy_at(i)->name) == 0) {
       g_free(o->map);
@@ -374,7 +396,7 @@ static int run_ids(const cs_cli *c, comm_opts *o)
   return rc;
 }
 
-static const char *const verbs[] = {"split", "create", "create-group", "ids", "bench", "space", NULL};
+static const char *const verbs[] = {"split", "create", "create-group", "ids", "bench", "space", "compare", NULL};
 
 /* `collsim comm OP --help`: each operation's own summary and example. */
 typedef struct op_help {
@@ -383,7 +405,7 @@ typedef struct op_help {
 
 static const op_help op_helps[] = {
     {NULL, "communicators: leader-based and MPICH split/create, context ids (seed 003); group-collective creation "
-           "(seed 004)", "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json"},
+           "(seed 004); one split through every scheme (compare)", "Example: collsim comm split --cpm 6875,8,2 --colors 100 --format json"},
     {"split", "MPI_Comm_split: every proclet joins the communicator of its colour (--impl leader: seed 003's "
               "Procedure 1; mpich: allgather of colour and key, local sort)",
      "Example: collsim comm split --impl mpich --cpm 6875,8,2 --colors 100 --key random"},
@@ -399,6 +421,10 @@ static const op_help op_helps[] = {
               "communicators", "Example: collsim comm bench --set C1"},
     {"space", "memory saved by sharing group maps per OS process (seed 003, Section 8.2)",
      "Example: collsim comm space --cpm 1000,8,2"},
+    {"compare", "one MPI_Comm_split (same members, colours, keys, seed) through every scheme named by --impl "
+                "(default: all): seed 003's split protocols and seed 000's constructions, one row each with its "
+                "ratios to the first",
+     "Example: collsim comm compare --impl mpich,leader,rank-hash-split -n 4096 --colors 8"},
 };
 
 static const op_help *help_of(const char *op)
@@ -412,16 +438,18 @@ static const op_help *help_of(const char *op)
 /* Which operation each option acts on (the front end refuses the rest). */
 #define CREATIONS "op=split,create,create-group,bench"
 static const cs_opt_rule rules[] = {
-    {"colors key", "op=split"},
-    {"layout", "op=split,ids"},
+    {"colors key", "op=split,compare"},
+    {"layout", "op=split,ids,compare"},
+    {"tree-k", "op=compare"},
     {"group", "op=create,create-group"},
     {"group-size", "op=create,create-group"},
     {"concurrent members order", "op=create,create-group +group-size"},
     {"tag", "op=create-group"},
-    {"map no-share cpu-factor n @engine @trace", CREATIONS},
-    {"lid-bits lbi-bits", "op=split,create,bench,ids"},
+    {"map no-share cpu-factor n @engine", CREATIONS ",compare"},
+    {"@trace", CREATIONS}, /* compare runs each scheme in a child process */
+    {"lid-bits lbi-bits", "op=split,create,bench,ids,compare"},
     {"repeat", "op=split,create,create-group,bench,ids"},
-    {"impl @platform", "op=split,create,create-group,bench,ids"},
+    {"impl @platform", "op=split,create,create-group,bench,ids,compare"},
     {"@platform", "!cpm"}, /* --cpm C,P,M is the platform */
     {"split until-exhausted pool world-in-pool", "op=ids"},
     {"set messages gathers space-comms", "op=bench"},
@@ -456,16 +484,186 @@ static int run_bench(const cs_cli *c, comm_opts *o)
   return run_creation(c, o, CS_COMM_SPLIT, set);
 }
 
+/* ---- comm compare (issue 31): sim/drivers/comm_compare.h ---- */
+#define DEFAULT_COMPARE_PLATFORM "torus:auto/4"
+#define DEFAULT_COMPARE_N 4096
+/* Seed 000's overheads on its BG/P (collsim tree's): one value for every
+ * scheme, so the rows differ by the scheme alone. */
+#define COMPARE_OVERHEAD_S 1.5e-6
+
+/* Without --impl: every scheme that can run this split; the others named
+ * on one line of stderr (not an error). */
+static int all_schemes(const cs_cli *c, const cs_compare_params *prm, GArray *out)
+{
+  GString *left = g_string_new(NULL);
+  const char *last_why = NULL;
+  for (size_t i = 0; i < cs_split_scheme_count(); i++) {
+    cs_split_scheme s = cs_split_scheme_at(i);
+    const char *why = cs_split_scheme_refusal(&s, prm);
+    if (!why) {
+      g_array_append_val(out, s);
+      continue;
+    }
+    if (last_why && why != last_why)
+      g_string_append_printf(left, " (%s);", last_why);
+    g_string_append_printf(left, "%s%s", left->len && why == last_why ? ", " : left->len ? " " : "", s.name);
+    last_why = why;
+  }
+  if (last_why)
+    fprintf(stderr, "collsim comm compare: left out %s (%s)\n", left->str, last_why);
+  g_string_free(left, TRUE);
+  return out->len ? 0 : cs_cli_usage(c, "no scheme can run this split");
+}
+
+/* The schemes --impl names, in its order; 0 or 2 after one message. */
+static int named_schemes(const cs_cli *c, const char *impl, const cs_compare_params *prm, GArray *out)
+{
+  char **names = g_strsplit(impl, ",", -1);
+  int rc = 0;
+  for (int i = 0; rc == 0 && names[i]; i++) {
+    const char *name = g_strstrip(names[i]);
+    cs_split_scheme s;
+    if (!cs_split_scheme_find(name, &s)) {
+      char *known = cs_split_scheme_names();
+      rc = cs_cli_usage(c, "unknown scheme '%s' in --impl (known: %s)", name, known);
+      g_free(known);
+      break;
+    }
+    for (guint j = 0; rc == 0 && j < out->len; j++)
+      if (strcmp(g_array_index(out, cs_split_scheme, j).name, name) == 0)
+        rc = cs_cli_usage(c, "--impl names %s twice", name);
+    const char *why = rc ? NULL : cs_split_scheme_refusal(&s, prm);
+    if (why)
+      rc = cs_cli_usage(c, "%s cannot run this split (%s)", name, why);
+    if (rc == 0)
+      g_array_append_val(out, s);
+  }
+  g_strfreev(names);
+  return rc;
+}
+
+/* The split and the machine; 0 or the exit status after one message. */
+static int compare_params(const cs_cli *c, comm_opts *o, cs_platform *p, cs_compare_params *cp)
+{
+  cs_comm_params *prm = &cp->comm;
+  shape_of(p, prm);
+  int rc = apply_ranks(c, o, p, prm);
+  if (rc == 0)
+    rc = check_lid_width(c, o, prm->n);
+  if (rc == 0 && o->colors > prm->n)
+    rc = cs_cli_usage(c, "--colors %lld exceeds n = %lld", (long long)o->colors, (long long)prm->n);
+  if (rc != 0)
+    return rc;
+  prm->colors = (int)o->colors;
+  prm->layout = o->layout && strcmp(o->layout, "block") == 0 ? CS_LAYOUT_BLOCK : CS_LAYOUT_CYCLIC;
+  prm->key_rule = !o->key || strcmp(o->key, "rank") == 0 ? CS_KEY_RANK
+                  : strcmp(o->key, "reverse") == 0       ? CS_KEY_REVERSE
+                                                         : CS_KEY_RANDOM;
+  o->map = o->map ? o->map : g_strdup(is_cpm(p) ? "ST" : "array");
+  cp->tree_k = (int)o->tree_k;
+  rc = check_map(c, o);
+  prm->map = o->map; /* as check_map spelt it */
+  return rc;
+}
+
+static int emit_rows(const cs_cli *c, const cs_compare_params *cp, const GArray *rows)
+{
+  cs_record *r = cs_compare_record(cp, (const cs_compare_row *)(const void *)rows->data, rows->len);
+  int rc = cs_cli_emit(c, &r, 1, cs_record_kind_csv(&cs_comm_compare_record_kind), "collsim comm compare");
+  cs_record_free(r);
+  return rc;
+}
+
+/* Every scheme in turn; the rows printed when all ran (exit 1 after them
+ * when one did not verify). */
+static int run_schemes(const cs_cli *c, const cs_compare_params *cp, const GArray *schemes)
+{
+  GArray *rows = g_array_new(FALSE, TRUE, sizeof(cs_compare_row));
+  int rc = 0;
+  bool all_verified = true;
+  for (guint i = 0; rc == 0 && i < schemes->len; i++) {
+    const cs_split_scheme *s = &g_array_index(schemes, cs_split_scheme, i);
+    if (!c->quiet)
+      fprintf(stderr, "collsim comm compare: %s on %s (n = %lld, %d colours) ...\n", s->name,
+              cp->comm.platform_desc, (long long)cp->comm.n, cp->comm.colors);
+    cs_compare_row row;
+    GError *e = NULL;
+    rc = cs_compare_run_one(cp, s, &row, &e);
+    if (rc != 0) {
+      g_prefix_error(&e, "%s: ", s->name);
+      cs_cli_fail(c, e);
+      g_error_free(e);
+      break;
+    }
+    all_verified &= row.verified;
+    g_array_append_val(rows, row);
+  }
+  if (rc == 0)
+    rc = emit_rows(c, cp, rows);
+  if (rc == 0 && !all_verified) {
+    fprintf(stderr, "collsim comm compare: error: a scheme's split did not verify (verified: no)\n");
+    rc = 1;
+  }
+  g_array_free(rows, TRUE);
+  return rc;
+}
+
+static int run_compare(const cs_cli *c, comm_opts *o)
+{
+  GError *e = NULL;
+  cs_compare_params cp = {.comm = {.share = !o->no_share, .lid_bits = (int)o->lid_bits, .lbi_bits = (int)o->lbi_bits,
+                                   .cpu_factor = o->cpu_factor, .repeat = 1, .seed = c->seed}};
+  bool chosen = c->platform || c->torus || c->net || c->cluster || o->cpm;
+  cs_platform *p = chosen ? comm_platform(c, o, CS_COMM_SPLIT, NULL, &e) : cs_cli_platform(c, DEFAULT_COMPARE_PLATFORM, &e);
+  int64_t want = o->n ? o->n : chosen ? 0 : DEFAULT_COMPARE_N;
+  char *xml = NULL, *desc = NULL;
+  bool is_temp = false;
+  int rc = p && cs_platform_resolve(p, want, &e) ? 0 : cs_cli_fail(c, e);
+  g_clear_error(&e);
+  if (rc == 0 && !o->n && !chosen)
+    o->n = DEFAULT_COMPARE_N;
+  if (rc == 0)
+    rc = compare_params(c, o, p, &cp);
+  GArray *schemes = g_array_new(FALSE, FALSE, sizeof(cs_split_scheme));
+  if (rc == 0)
+    rc = o->impl ? named_schemes(c, o->impl, &cp, schemes) : all_schemes(c, &cp, schemes);
+  if (rc == 0 && !(cs_platform_check_size(p, &e) &&
+                   cs_cli_engine(c, p, COMPARE_OVERHEAD_S, COMPARE_OVERHEAD_S, &cp.comm.engine, &e) &&
+                   cs_platform_xml_for_run(p, &xml, &is_temp, &e)))
+    rc = cs_cli_fail(c, e);
+  g_clear_error(&e);
+  int *host_of = NULL;
+  if (rc == 0) {
+    desc = cs_platform_describe(p);
+    cp.comm.platform_desc = desc;
+    cp.comm.engine.platform_file = xml;
+    cp.comm.engine.quiet = c->quiet;
+    host_of = p->mapping == CS_MAP_IN_ORDER ? NULL : cs_platform_host_map(p, cp.comm.n);
+    cp.host_of = host_of;
+    rc = run_schemes(c, &cp, schemes);
+  }
+  g_array_free(schemes, TRUE);
+  g_free(host_of);
+  if (is_temp)
+    cs_tempfile_remove(xml);
+  g_free(xml);
+  g_free(desc);
+  cs_cli_engine_clear(&cp.comm.engine);
+  cs_platform_free(p);
+  return rc;
+}
+
 int cs_comm_main(int argc, char **argv)
 {
   comm_opts o = {.concurrent = 1, .tag = 1000, .colors = 1, .split = 100, .lid_bits = CS_LID_BITS_DEFAULT, .lbi_bits = CS_LBI_BITS_DEFAULT,
                  .repeat = 1, .pool = CS_MPICH2_COMM_POOL, .cpu_factor = 1.0, .messages = 10000, .gathers = 10,
-                 .space_comms = 8};
+                 .space_comms = 8, .tree_k = 3};
   const cs_opt opts[] = {
       {"cpm", 0, CS_OPT_STRING, &o.cpm, "C,P,M", "proclets per OS process, OS processes per machine, machines "
        "(short for --platform cpm:C,P,M; default " DEFAULT_CPM ", create-group: " DEFAULT_GROUP_PLATFORM ")", 0, 0, 0, 0, NULL},
       {"impl", 0, CS_OPT_STRING, &o.impl, "IMPL", "a protocol of --list: leader (Procedures 1-2; default on cpm), "
-       "mpich (elsewhere); create-group: intercomm (Algorithm 1, default) or direct", 0, 0, 0, 0, NULL},
+       "mpich (elsewhere); create-group: intercomm (Algorithm 1, default) or direct; compare: schemes A,B,... "
+       "(split protocols and collsim tree's multi-colour constructions; default: all)", 0, 0, 0, 0, NULL},
       {"colors", 0, CS_OPT_INT, &o.colors, "K", "split: colours (default 1)", 1, G_MAXINT, 0, 0, NULL},
       {"layout", 0, CS_OPT_CHOICE, &o.layout, "L", "split: colour of rank r: cyclic (r mod K, default) or block", 0,
        0, 0, 0, layouts},
@@ -494,6 +692,8 @@ int cs_comm_main(int argc, char **argv)
       {"repeat", 0, CS_OPT_INT, &o.repeat, "R", "creations in a row (default 1)", 1, 1 << 20, 0, 0, NULL},
       {"cpu-factor", 0, CS_OPT_QUANTITY, &o.cpu_factor, "F", "simulated CPU seconds per second measured here "
        "(default 1)", 1e-3, 1e3, CS_QTY_NUMBER, 1, NULL},
+      {"tree-k", 0, CS_OPT_INT, &o.tree_k, "K", "compare: tree degree of seed 000's schemes (default 3)", 2,
+       1 << 20, 0, 0, NULL},
       {"split", 0, CS_OPT_INT, &o.split, "K", "ids: colours of each split (default 100)", 1, G_MAXINT, 0, 0, NULL},
       {"until-exhausted", 0, CS_OPT_FLAG, &o.until_exhausted, NULL, "ids: split until an id cannot be made", 0, 0, 0,
        0, NULL},
@@ -519,7 +719,7 @@ int cs_comm_main(int argc, char **argv)
   cs_cli c;
   const op_help *h = help_of(given);
   int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts,
-                        given && h->op ? "" : "split|create|create-group|ids|bench|space", h->summary, h->example,
+                        given && h->op ? "" : "split|create|create-group|ids|bench|space|compare", h->summary, h->example,
                         argc - (given ? 1 : 0), argv + (given ? 1 : 0));
   if (rc == 0 && given && o.op)
     rc = cs_cli_usage(&c, "give the operation once: '%s' or --op %s", given, o.op);
@@ -530,16 +730,19 @@ int cs_comm_main(int argc, char **argv)
     rc = cs_cli_usage(&c, "unexpected argument '%s'", c.rest[0]);
   if (rc == 0 && o.list_columns)
     rc = cs_cli_list_columns(&c);
+  else if (rc == 0 && o.list && verb && strcmp(verb, "compare") == 0)
+    list_schemes();
   else if (rc == 0 && o.list)
     list_protocols();
   else if (rc == 0 && !verb)
-    rc = cs_cli_usage(&c, "no operation given (split, create, create-group, ids, bench or space)");
+    rc = cs_cli_usage(&c, "no operation given (split, create, create-group, ids, bench, space or compare)");
   else if (rc == 0 && !g_strv_contains(verbs, verb))
-    rc = cs_cli_usage(&c, "unknown operation '%s' (split, create, create-group, ids, bench or space)", verb);
+    rc = cs_cli_usage(&c, "unknown operation '%s' (split, create, create-group, ids, bench, space or compare)", verb);
   else if (rc == 0)
     rc = strcmp(verb, "ids") == 0            ? run_ids(&c, &o)
          : strcmp(verb, "space") == 0        ? run_space(&c, &o)
          : strcmp(verb, "bench") == 0        ? run_bench(&c, &o)
+         : strcmp(verb, "compare") == 0      ? run_compare(&c, &o)
          : strcmp(verb, "split") == 0        ? run_creation(&c, &o, CS_COMM_SPLIT, NULL)
          : strcmp(verb, "create-group") == 0 ? run_creation(&c, &o, CS_COMM_CREATE_GROUP, NULL)
                                              : run_creation(&c, &o, CS_COMM_CREATE, NULL);

@@ -2,6 +2,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/columns.h"
 #include "sim/drivers/collective.h"
+#include "sim/drivers/comm_compare.h"
 #include "sim/drivers/comm_ids.h"
 #include "sim/drivers/comm_run.h"
 #include "sim/drivers/comm_space.h"

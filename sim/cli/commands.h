@@ -43,8 +43,9 @@ enum {
     "every representation of a group map, measured, and the strategies' picks (seed 003)",                           \
     "collsim groupmap --world 1000000 --members my-group.txt --format json")                                         \
   X("comm", cs_comm_main, CS_CMD_ROWS,                                                                               \
-    CS_RECORDS(&cs_comm_split_record_kind, &cs_comm_create_record_kind, &cs_ids_record_kind, &cs_space_record_kind), \
-    "communicators: split, create, context ids (seed 003); group-collective create-group (seed 004)",                \
+    CS_RECORDS(&cs_comm_split_record_kind, &cs_comm_create_record_kind, &cs_ids_record_kind, &cs_space_record_kind,   \
+               &cs_comm_compare_record_kind),                                                                  \
+    "communicators: split, create, context ids (seed 003); create-group (seed 004); compare split schemes",          \
     "collsim comm create-group --platform torus:8x16x16/4 -n 8192 --group-size 256 --format json")                   \
   X("mcmc", cs_mcmc_main, CS_CMD_ROWS, CS_RECORDS(&cs_mcmc_record_kind),                                             \
     "the MCMC load-balancing benchmark: none, async or collective regrouping (seed 004)",                            \

@@ -490,9 +490,12 @@ static void summarise(run_state *st, cs_comm_result *res)
     res->messages += c->messages;
     res->bytes += c->bytes;
     res->wakeups += cs_proc_counters(&st->procs[r], CS_PHASE_LOCAL)->messages;
+    if (c->max_message_bytes > res->max_message_bytes)
+      res->max_message_bytes = c->max_message_bytes;
     int64_t peak = cs_proc_mem_peak_words(&st->procs[r]) * 8;
     if (peak > res->peak_mem_bytes_per_proclet_max)
       res->peak_mem_bytes_per_proclet_max = peak;
+    res->peak_mem_bytes_per_proclet_mean += (double)peak / (double)prm->n;
   }
   for (int64_t q = 0; q < cs_world_processes(st->world); q++) {
     uint64_t b = cs_world_map_bytes_peak(st->world, q);

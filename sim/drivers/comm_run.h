@@ -54,6 +54,8 @@ typedef struct cs_comm_result {
   uint64_t messages, bytes;
   uint64_t wakeups;         /* scheduler wake-ups inside OS processes (not messages) */
   int64_t peak_mem_bytes_per_proclet_max;
+  double peak_mem_bytes_per_proclet_mean; /* comm compare's; not in comm's records */
+  uint64_t max_message_bytes;              /* largest message (comm compare's) */
   int64_t peak_mem_bytes_per_process_max; /* the peak of an OS process's total: its proclets and shared maps */
   uint64_t map_bytes_per_process_max, map_bytes_total;
   int64_t maps_built, maps_expected;

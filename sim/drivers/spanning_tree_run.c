@@ -220,9 +220,11 @@ static void state_free(run_state *st)
 int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
 {
   int n = prm->n;
-  cs_group *group = prm->members_file
-      ? cs_group_from_file(prm->members_file, n, prm->colors, prm->color_rule, prm->seed, err)
-      : cs_group_draw(n, prm->f, prm->colors, prm->color_rule, prm->seed);
+  cs_group *drawn = prm->group ? NULL
+                   : prm->members_file
+                       ? cs_group_from_file(prm->members_file, n, prm->colors, prm->color_rule, prm->seed, err)
+                       : cs_group_draw(n, prm->f, prm->colors, prm->color_rule, prm->seed);
+  const cs_group *group = prm->group ? prm->group : drawn;
   if (!group)
     return 2;
   run_state st = {.prm = prm, .group = group};
@@ -270,6 +272,6 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
     rc = check_all_received(&st, err);
 out:
   state_free(&st);
-  cs_group_free(group);
+  cs_group_free(drawn);
   return rc;
 }

@@ -17,6 +17,7 @@ typedef struct cs_tree_params {
   cs_color_rule color_rule;
   uint64_t seed;
   const char *members_file;
+  const cs_group *group;     /* the group itself (comm compare's), or NULL: members_file or drawn */
   gboolean bracket;          /* default TRUE */
   gboolean verify;           /* default TRUE */
   const char *platform_desc; /* for the output */

@@ -66,6 +66,7 @@ declare -A base=(
   [comm-ids]="comm ids --cpm 2,2,1 --split 2 -q --out $out"
   [comm-space]="comm space --cpm 2,2,1 -q --out $out"
   [comm-bench]="comm bench --set C1 -q --out $out"
+  [comm-compare]="comm compare -n 16 --colors 2 -q --out $out"
   [mcmc]="mcmc --platform torus:2x2x2/2 -n 16 --balance none -q --out $out"
   [reproduce]="reproduce --list"
 )
@@ -294,6 +295,14 @@ check comm create-group -n 16 --group-size 4 --lid-bits 5 -q
 check comm space --cpm 2,2,1 --colors 99 -q
 check comm space --cpm 2,2,1 --platform torus:2x2x2/1 -q
 check comm ids --cpm 2,2,1 --split 2 --model CM02 -q
+# issue 31: comm compare's schemes and keys
+check comm compare -n 16 --key reverse --impl mpich,comm-split -q
+check comm compare -n 16 --key random --impl rank-hash-split -q
+check comm compare -n 16 --impl no-such-scheme -q
+check comm compare -n 16 --impl mpich,mpich -q
+check comm compare -n 16 --impl "" -q
+check comm compare -n 16 --repeat 2 -q
+check comm compare -n 16 --group range:0,3 -q
 check mcmc --platform torus:2x2x2/2 -n 16 --balance none --interval 4 -q
 check mcmc --platform torus:2x2x2/2 -n 16 --balance none --rebuild direct -q
 check mcmc --platform torus:2x2x2/2 -n 16 --balance none --fail-at 1 -q

@@ -53,6 +53,7 @@ runs=(
   "groupmap --world 4096 --members $work/members.txt -q"
   "compare --subset $work/committed.csv $work/now.csv"
   "reproduce seed001 --help"
+  "comm compare -n 16 --colors 2 -q"
 )
 # Issue 25 (comm create died on the first SELECT of a BWT map): comm create
 # with every group-map representation, named by the binary

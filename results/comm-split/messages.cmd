@@ -1,0 +1,3 @@
+# messages.csv: columns of sweep.csv (see sweep.cmd for the runs), picked by
+# experiments/comm-split.sh --plots-only, which also draws messages.png.
+experiments/comm-split.sh --plots-only
