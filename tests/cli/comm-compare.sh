@@ -57,7 +57,6 @@ same_as_json() {
     for i in "${!names[@]}"; do
       name=${names[$i]} value=${vals[$i]}
       [ "$name" = wall_s ] || [ "$name" = scheme ] && continue
-      case $value in yes) value=true ;; no) value=false ;; esac
       got=$(grep -o "\"$name\": [^,}]*" <<< "$obj" | head -1)
       [ -n "$got" ] || got=$(grep -o "\"$name\": [^,}]*" <<< "$top" | head -1)
       got=${got#*: }
@@ -79,7 +78,7 @@ check_point() {
   [ -s "$tmp/err" ] && bad "comm compare $args wrote on stderr: $(head -3 "$tmp/err")"
   column "$csv" scheme > "$tmp/got"
   cmp -s "$tmp/got" "$tmp/schemes" || bad "$args: schemes $(tr '\n' ' ' < "$tmp/got"), expected $(tr '\n' ' ' < "$tmp/schemes")"
-  column "$csv" verified | grep -vqx yes && bad "$args: a row not verified: $(column "$csv" verified | tr '\n' ' ')"
+  column "$csv" verified | grep -vqx true && bad "$args: a row not verified: $(column "$csv" verified | tr '\n' ' ')"
   local r
   for r in time_ratio messages_ratio bytes_ratio memory_ratio; do
     [ "$(column "$csv" "$r" | head -1)" = 1 ] || bad "$args: first row's $r is $(column "$csv" "$r" | head -1), not 1"
@@ -95,7 +94,7 @@ check_point() {
   [ -s "$tmp/diff" ] && bad "$args: CSV and JSON differ: $(head -5 "$tmp/diff" | tr '\n' ';')"
   "$collsim" comm compare $args -q > "$tmp/table" || bad "$args (table) failed"
   local rows
-  rows=$(awk '/^  schemes:/ { on = 1; getline; next } on && NF { n++ } END { print n + 0 }' "$tmp/table")
+  rows=$(awk '/^  schemes:/ { on = 1; getline; next } on && /^  [^ ]/ { on = 0 } on && /^    [^ (]/ { n++ } END { print n + 0 }' "$tmp/table")
   [ "$rows" = "$(wc -l < "$tmp/schemes")" ] || bad "$args: the table has $rows rows, expected $(wc -l < "$tmp/schemes")"
 }
 
@@ -110,7 +109,7 @@ if "$collsim" comm compare -n 64 --colors 2 --key random -q --format csv > "$tmp
   [ "$(cat "$tmp/got")" = "$keyed" ] || bad "--key random ran $(tr '\n' ' ' < "$tmp/got"), expected $keyed"
   [ "$(wc -l < "$tmp/err")" = 1 ] || bad "--key random: $(wc -l < "$tmp/err") stderr lines, expected 1"
   grep -q "left out" "$tmp/err" || bad "--key random: no 'left out' note: $(cat "$tmp/err")"
-  column "$tmp/keyed.csv" verified | grep -vqx yes && bad "--key random: a row not verified"
+  column "$tmp/keyed.csv" verified | grep -vqx true && bad "--key random: a row not verified"
 else
   bad "--key random without --impl failed: $(cat "$tmp/err")"
 fi
