@@ -18,6 +18,7 @@
  * and map.
  */
 #include "algorithms/communicators/intercomm.h"
+#include "algorithms/communicators/split_oracle.h"
 
 #include <math.h>
 #include <string.h>
@@ -36,19 +37,6 @@ static void split_table_free(gpointer x)
   g_free(t);
 }
 
-typedef struct { const int32_t *color, *key; } ck_view;
-
-static int by_color_key_rank(const void *a, const void *b, void *user)
-{
-  const ck_view *v = user;
-  int x = *(const int *)a, y = *(const int *)b;
-  if (v->color[x] != v->color[y])
-    return v->color[x] < v->color[y] ? -1 : 1;
-  if (v->key[x] != v->key[y])
-    return v->key[x] < v->key[y] ? -1 : 1;
-  return (x > y) - (x < y);
-}
-
 /* What every proclet computes from the allgathered table, once. */
 static split_table *compute_table(cs_world *w, const cs_comm *outer, const cs_wid *wr, const cs_comm_request *rq)
 {
@@ -63,8 +51,7 @@ static split_table *compute_table(cs_world *w, const cs_comm *outer, const cs_wi
     if (rq->color[i] != CS_COLOR_UNDEFINED)
       order[members++] = i;
   }
-  ck_view v = {rq->color, rq->key};
-  g_qsort_with_data(order, members, sizeof(int), by_color_key_rank, &v);
+  cs_split_sort_members(order, members, rq->color, rq->key);
   cs_wid *list = g_new(cs_wid, (gsize)(members ? members : 1));
   for (int a = 0, b; a < members; a = b) {
     for (b = a + 1; b < members && rq->color[order[b]] == rq->color[order[a]]; b++)

@@ -17,6 +17,12 @@ static int by_color_key_rank(const void *a, const void *b, void *user)
   return (x > y) - (x < y);
 }
 
+void cs_split_sort_members(int *order, int members, const int32_t *color, const int32_t *key)
+{
+  ck_view v = {color, key};
+  g_qsort_with_data(order, members, sizeof(int), by_color_key_rank, &v);
+}
+
 static void oracle_free(gpointer x)
 {
   cs_split_oracle *o = x;
@@ -37,8 +43,7 @@ static int *sorted_members(const cs_comm_request *rq, int n, int64_t *members)
   for (int i = 0; i < n; i++)
     if (rq->color[i] != CS_COLOR_UNDEFINED)
       order[m++] = i;
-  ck_view v = {rq->color, rq->key};
-  g_qsort_with_data(order, (gint)m, sizeof(int), by_color_key_rank, &v);
+  cs_split_sort_members(order, (int)m, rq->color, rq->key);
   *members = m;
   return order;
 }

@@ -25,6 +25,9 @@ typedef struct cs_split_oracle {
 
 const cs_split_oracle *cs_split_oracle_get(cs_comm *outer, const cs_comm_request *rq);
 uint64_t cs_split_memo_key(uint32_t seq, int32_t cls);
+/* Sort order[0..members) (outer ranks) by (colour, key, rank): MPI_Comm_split's
+ * order, as every scheme's local sort computes it. */
+void cs_split_sort_members(int *order, int members, const int32_t *color, const int32_t *key);
 /* The member's copy of its class's map (charged to p), NULL if none. */
 cs_shared_map *cs_split_copy_map(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, const cs_split_oracle *o);
 
