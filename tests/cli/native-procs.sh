@@ -7,6 +7,7 @@
 #     protocols' counts do not depend on timing; their times do);
 #  2. comm split, create and create-group verify every proclet's
 #     communicator on the native engine, with SimGrid's messages and bytes;
+#     mcmc's three modes verify (their counts depend on timing);
 #  3. the same native run twice gives the same output (wall_s aside);
 #  4. --trace records one row per message delivered;
 #  5. options the native engine cannot honour, and a model it has not, are
@@ -56,6 +57,12 @@ for args in "split --impl leader --cpm 20,3,2 --colors 4" "split --impl mpich --
   [ "$a" = "$b" ] || fail "comm $args: SimGrid $a, native $b"
 done
 
+# MCMC's balancing depends on timing (who finishes first): only verified here
+for b in none async collective; do
+  nat=$($collsim mcmc -n 64 --balance $b --engine native --format json -q) || { fail "mcmc $b --engine native: exit $?"; continue; }
+  [ "$(field verified <<<"$nat")" = true ] || fail "mcmc $b --engine native: not verified"
+done
+
 # ---- 3. determinism ----
 for run in 1 2; do
   $collsim tree --algo rank-hash -n 300 --engine native --format csv -q | sed 's/,[^,]*$//' >"$work/run$run.csv" ||
@@ -89,6 +96,7 @@ refused "model LV08" tree --algo rank-hash -n 20 --engine native --model LV08
 refused "model loggops" tree --algo rank-hash -n 20 --model loggops
 refused --loggops tree --algo rank-hash -n 20 --loggops 1,2,3,4,5,6
 refused "--loggops" comm split --cpm 4,2,2 --engine native --loggops 1,2,3
+refused --fail-rank mcmc -n 64 --engine native --fail-rank 3
 refused --keep-platform tree --algo rank-hash -n 20 --engine native --keep-platform "$work/p.xml"
 [ ! -e "$work/p.xml" ] || fail "--keep-platform refused but written"
 
