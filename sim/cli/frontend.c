@@ -482,6 +482,8 @@ void cs_cli_free(cs_cli *c)
   g_free(c->model);
   g_free(c->factory);
   g_free(c->semantics);
+  g_free(c->engine);
+  g_free(c->loggops);
   g_free(c->platform);
   g_free(c->torus);
   g_free(c->net);
