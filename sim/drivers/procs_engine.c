@@ -68,6 +68,7 @@ static gboolean run_native(const cs_procs_engine *e, const cs_engine_config *c, 
       .host_of = c->host_of, .cores = c->cores, .shared_cpu = c->shared_cpu != 0,
       .observer = c->observer, .observer_user = c->observer_user,
       .on_take = c->on_delivery || c->tracer ? on_take : NULL, .on_take_user = &h,
+      .quiet = c->quiet != 0, .progress_messages = c->progress_messages,
   };
   last.native = true;
   if (!cs_pe_run(&pc, procs, fn, user, &last.out, err))

@@ -41,6 +41,7 @@
  * what they wait for, and no coroutine is resumed again. */
 #include "sim/engine/native/proc_engine.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/progress.h"
 #include "sim/engine/native/coro.h"
 
 #include <errno.h>
@@ -75,6 +76,8 @@ static struct {
   uint64_t delivered, switches;
   double o, L, g, G, O; /* ns */
   double *host_free;    /* shared_cpu: per host, when its processor is next free (ns) */
+  gint64 start_us;
+  cs_progress *line;    /* made once the run has lasted a second */
 } eng;
 
 /* ---- the event queue: a 4-ary heap on (t, seq) (half the depth of a
@@ -291,10 +294,30 @@ static void arrive(const pe_event *e)
   run_rank(e->rank);
 }
 
+#define PROGRESS_EVERY 65536 /* events between looks at the clock */
+
+static void draw_progress(void)
+{
+  const cs_pe_config *c = eng.cfg;
+  if (c->quiet)
+    return;
+  if (!eng.line) {
+    if (g_get_monotonic_time() - eng.start_us < G_USEC_PER_SEC)
+      return;
+    size_t total = c->progress_messages >= 1 ? (size_t)c->progress_messages : 0;
+    eng.line = cs_progress_new(stderr, total ? "messages delivered" : "messages delivered (total not known: no ETA)",
+                               total, (double)total, FALSE);
+    cs_progress_set_start(eng.line, eng.start_us);
+  }
+  cs_progress_set(eng.line, (size_t)eng.delivered, (double)eng.delivered);
+}
+
 static void run_events(void)
 {
   pe_event e;
-  while (pop(&e)) {
+  for (uint64_t k = 1; pop(&e); k++) {
+    if (k % PROGRESS_EVERY == 0)
+      draw_progress();
     eng.t = e.t;
     if (e.m)
       arrive(&e);
@@ -373,6 +396,7 @@ bool cs_pe_run(const cs_pe_config *c, cs_proc *procs, void (*fn)(cs_proc *p, voi
     return false;
   }
   eng.cfg = c;
+  eng.start_us = g_get_monotonic_time();
   eng.procs = procs;
   eng.fn = fn;
   eng.user = user;
@@ -395,6 +419,10 @@ bool cs_pe_run(const cs_pe_config *c, cs_proc *procs, void (*fn)(cs_proc *p, voi
     end_serving();
   else
     record_deadlock(out);
+  if (eng.line) {
+    draw_progress();
+    cs_progress_finish(eng.line);
+  }
   double end = eng.t;
   for (int r = 0; r < c->n; r++) {
     if (eng.ranks[r].now > end)

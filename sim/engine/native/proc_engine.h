@@ -30,6 +30,10 @@ typedef struct cs_pe_config {
    * t_recv seconds), or NULL. */
   void (*on_take)(void *user, const cs_proc *p, const cs_msg *m, double t_recv);
   void *on_take_user;
+  /* Unless quiet: a progress line on stderr from the first second on,
+   * messages delivered against progress_messages (0: not known, no ETA). */
+  bool quiet;
+  double progress_messages;
 } cs_pe_config;
 
 /* A process found waiting forever: blocked in cs_recv_ctx for (src, ctx,
