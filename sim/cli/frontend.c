@@ -872,6 +872,9 @@ bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send,
   ec->o_send = !isnan(c->o_send) ? c->o_send : platform_overheads && !isnan(p->o_send) ? p->o_send : default_o_send;
   ec->o_recv = !isnan(c->o_recv) ? c->o_recv : platform_overheads && !isnan(p->o_recv) ? p->o_recv : default_o_recv;
   ec->model = native ? "loggops" : c->model ? c->model : mpi ? "SMPI" : p && p->model ? p->model : "LV08";
+  cs_procs_engine native_model;
+  if (native && cs_cli_procs_engine(c, &native_model, NULL)) /* the overheads are LogGOPS's o */
+    ec->o_send = ec->o_recv = (double)native_model.loggops.o * 1e-9;
   ec->stack_kib = (int)c->stack_kib;
   ec->factory = c->factory;
   ec->crosstraffic = c->crosstraffic;
