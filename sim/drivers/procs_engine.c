@@ -87,6 +87,9 @@ gboolean cs_procs_run(const cs_procs_engine *e, const cs_engine_config *c, cs_pr
                       void *user, GError **err)
 {
   forget_last();
+  const char *plan = g_getenv("COLLSIM_PLAN");
+  if (plan && *plan) /* collsim sweep's planning: SimGrid's engine writes the plan and exits before it starts */
+    return cs_engine_run(c, procs, fn, user, err);
   if (e && e->native)
     return run_native(e, c, procs, fn, user, err);
   return cs_engine_run(c, procs, fn, user, err);
