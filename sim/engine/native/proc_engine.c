@@ -133,13 +133,14 @@ static pe_rank *rank_of(const cs_proc *p) { return p->backend; }
 static void suspend(pe_rank *R) { cs_coro_yield(&R->co); }
 
 /* The rank's clock becomes the queue's time: every message that arrives by
- * then is in its mailbox when this returns. */
-static void catch_up(pe_rank *R, int rank)
+ * then is in its mailbox when this returns.  True if the rank yielded. */
+static bool catch_up(pe_rank *R, int rank)
 {
   if (R->now <= eng.t)
-    return;
+    return false;
   push(R->now, rank, NULL);
   suspend(R);
+  return true;
 }
 
 static void run_rank(int r)
@@ -173,7 +174,7 @@ static int host_index(int rank)
 static void sync_if_shared(pe_rank *R, int rank)
 {
   if (eng.cfg->shared_cpu)
-    catch_up(R, rank);
+    (void)catch_up(R, rank);
 }
 
 /* When dur ns of CPU work ready at t start (each rank its own processor:
@@ -228,7 +229,7 @@ static cs_msg *pe_next(cs_proc *p)
   sync_if_shared(R, p->rank);
   if (R->in_head)
     return take(p, R);
-  catch_up(R, p->rank);
+  (void)catch_up(R, p->rank);
   while (!R->in_head) {
     if (eng.ending)
       return NULL; /* the run is over: a serving process returns */
@@ -243,9 +244,10 @@ static cs_msg *pe_next(cs_proc *p)
 static cs_msg *pe_poll(cs_proc *p)
 {
   pe_rank *R = rank_of(p);
-  catch_up(R, p->rank);
-  push(R->now, p->rank, NULL);
-  suspend(R);
+  if (!catch_up(R, p->rank)) {
+    push(R->now, p->rank, NULL);
+    suspend(R);
+  }
   return R->in_head ? take(p, R) : NULL;
 }
 
