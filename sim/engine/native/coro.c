@@ -39,7 +39,7 @@ static struct {
   size_t stack_size;
 } sched;
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(CORO_FORCE_UCONTEXT) /* the fallback can be tried on x86-64 */
 
 /* cs_coro_switch_asm(save, to): push rbp rbx r12-r15, *save = rsp, rsp =
  * to, pop them, ret.  cs_coro_boot: the first return of a new coroutine
