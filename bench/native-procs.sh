@@ -6,7 +6,8 @@
 # wall time, CPU time and peak RSS (/usr/bin/time -v) is printed beside its
 # target, then the SimGrid engine's figures for the same commands where
 # SimGrid finishes in a few minutes (SIMGRID=0 skips them; SIMGRID=all
-# adds the 110,000-proclet splits under SimGrid, tens of minutes).  Every run is niced and runs alone: run
+# adds the 110,000-proclet splits under SimGrid, tens of minutes;
+# SIMGRID=splits runs those alone).  Every run is niced and runs alone: run
 # this on an otherwise idle machine for figures worth quoting.
 #
 #   bench/native-procs.sh [COLLSIM]      (output: bench/out/native-procs.txt)
@@ -55,6 +56,7 @@ echo "# collsim $("$collsim" --version 2>/dev/null | head -1)"
 echo "# the native engine's wall time, CPU time (user + system), peak RSS; issue 29's target; then SimGrid's"
 echo "# figures for the same commands (SIMGRID=0: none; SIMGRID=all: also the 110,000-proclet splits, whose"
 echo "# MPICH run issue 29 measured at 219 s under SimGrid)"
+if [ "$simgrid" != splits ]; then
 row "tree rank-hash n=16384" - - tree --algo rank-hash -n 16384 -f 0.6 -k 3 --seed 7
 row "tree rank-hash n=131072" 10 4 tree --algo rank-hash -n 131072 -f 0.6 -k 3 --seed 7
 row "tree rank-hash n=1048576" 180 20 tree --algo rank-hash -n 1048576 -f 0.6 -k 3 --seed 7
@@ -63,6 +65,7 @@ row "comm split leader cpm:6875,8,2" - - comm split --impl leader --cpm 6875,8,2
 [ "$simgrid" != 0 ] || exit 0
 reference "tree rank-hash n=16384" tree --algo rank-hash -n 16384 -f 0.6 -k 3 --seed 7
 reference "tree rank-hash n=131072" tree --algo rank-hash -n 131072 -f 0.6 -k 3 --seed 7
-[ "$simgrid" = all ] || exit 0
+fi
+[ "$simgrid" = all ] || [ "$simgrid" = splits ] || exit 0
 reference "comm split leader cpm:6875,8,2" comm split --impl leader --cpm 6875,8,2
 reference "comm split mpich cpm:6875,8,2" comm split --impl mpich --cpm 6875,8,2
