@@ -46,7 +46,7 @@ static int validate(const cs_cli *c, const tree_opts *o, const cs_tree_algo **al
   return 0;
 }
 
-static bool platform_given(const cs_cli *c) { return c->platform || c->torus || c->net || c->cluster; }
+static bool platform_given(const cs_cli *c) { return c->platform || c->torus || c->net || c->cluster || c->cores; }
 
 /* The platform of the run: the one given, else a BG/P torus sized for n;
  * none on the native engine unless given (LogGOPS needs none). */

@@ -186,9 +186,10 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
 bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send, double default_o_recv,
                    cs_engine_config *ec, GError **err);
 void cs_cli_engine_clear(cs_engine_config *ec);
-/* The engine options that have no effect on the native engine (a rule's
- * names, with "engine!=native"). */
-#define CS_NATIVE_REFUSES "o-send o-recv cfg factory crosstraffic semantics"
+/* The options that have no effect on the native engine (a rule's names,
+ * with "engine!=native"): SimGrid's settings, and the platform's network
+ * timings (LogGOPS replaces them; a platform only maps ranks to hosts). */
+#define CS_NATIVE_REFUSES "o-send o-recv cfg factory crosstraffic semantics link-bw link-lat cycles net-lat shm-lat"
 /* --engine native given (CS_CLI_NATIVE). */
 bool cs_cli_native(const cs_cli *c);
 /* The engine of the command's processes from --engine, --model and

@@ -91,6 +91,7 @@ refused() { # expected word in the message, then the arguments
 refused --o-send tree --algo rank-hash -n 20 --engine native --o-send 2
 refused --cfg tree --algo rank-hash -n 20 --engine native --cfg network/crosstraffic:1
 refused --semantics comm split --cpm 4,2,2 --engine native --semantics mpi
+refused --link-bw tree --algo rank-hash -n 20 --engine native --link-bw 100
 refused --crosstraffic tree --algo rank-hash -n 20 --engine native --crosstraffic
 refused "model LV08" tree --algo rank-hash -n 20 --engine native --model LV08
 refused "model loggops" tree --algo rank-hash -n 20 --model loggops
