@@ -317,8 +317,8 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
   if (rc == 0 && set)
     rc = bench_inputs(c, o, set, &prm);
   if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_timeline_fits(c, prm.n, &e) &&
-                   cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
-                   cs_platform_xml_for_run(p, &xml, &is_temp, &e)))
+                   cs_cli_procs_engine(c, &prm.procs, &e) && cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
+                   (prm.procs.native || cs_platform_xml_for_run(p, &xml, &is_temp, &e))))
     rc = cs_cli_fail(c, e);
   g_clear_error(&e);
   if (rc == 0) {
@@ -326,7 +326,7 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
     prm.platform_desc = desc;
     prm.engine.platform_file = xml;
     prm.engine.quiet = c->quiet;
-    if (!cs_engine_load(&prm.engine, &e)) /* platform and --cfg checked before the banner: one line on error */
+    if (!prm.procs.native && !cs_engine_load(&prm.engine, &e)) /* platform and --cfg checked before the banner */
       rc = cs_cli_fail(c, e);
   }
   g_clear_error(&e);
@@ -446,7 +446,9 @@ static const cs_opt_rule rules[] = {
     {"concurrent members order", "op=create,create-group +group-size"},
     {"tag", "op=create-group"},
     {"map no-share cpu-factor n @engine", CREATIONS ",compare"},
-    {"@trace", CREATIONS}, /* compare runs each scheme in a child process */
+    {"@trace engine loggops", CREATIONS}, /* compare runs each scheme in a child process, on SimGrid */
+    {CS_NATIVE_REFUSES, "engine!=native"},
+    {"loggops", "engine=native"},
     {"lid-bits lbi-bits", "op=split,create,bench,ids,compare"},
     {"repeat", "op=split,create,create-group,bench,ids"},
     {"impl @platform", "op=split,create,create-group,bench,ids,compare"},
@@ -718,8 +720,9 @@ int cs_comm_main(int argc, char **argv)
   char *cmd = g_strdup_printf("comm%s%s", given ? " " : "", given ? given : "");
   cs_cli c;
   const op_help *h = help_of(given);
-  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts,
-                        given && h->op ? "" : "split|create|create-group|ids|bench|space|compare", h->summary, h->example,
+  int rc = cs_cli_parse(&c, cmd, CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE | CS_CLI_NATIVE,
+                        opts, given && h->op ? "" : "split|create|create-group|ids|bench|space|compare", h->summary,
+                        h->example,
                         argc - (given ? 1 : 0), argv + (given ? 1 : 0));
   if (rc == 0 && given && o.op)
     rc = cs_cli_usage(&c, "give the operation once: '%s' or --op %s", given, o.op);

@@ -72,8 +72,8 @@ static int run_mcmc(const cs_cli *c, const mcmc_opts *o)
   if (rc == 0)
     rc = check_shape(c, o, want ? want : cs_platform_slots(p), cs_platform_slots(p), &prm.cfg.n);
   if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_timeline_fits(c, prm.cfg.n, &e) &&
-                   cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
-                   cs_platform_xml_for_run(p, &xml, &is_temp, &e)))
+                   cs_cli_procs_engine(c, &prm.procs, &e) && cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
+                   (prm.procs.native || cs_platform_xml_for_run(p, &xml, &is_temp, &e))))
     rc = cs_cli_fail(c, e);
   g_clear_error(&e);
   if (rc == 0) {
@@ -82,7 +82,7 @@ static int run_mcmc(const cs_cli *c, const mcmc_opts *o)
     prm.platform_desc = desc;
     prm.engine.platform_file = xml;
     prm.engine.quiet = c->quiet;
-    if (!cs_engine_load(&prm.engine, &e))
+    if (!prm.procs.native && !cs_engine_load(&prm.engine, &e))
       rc = cs_cli_fail(c, e);
   }
   g_clear_error(&e);
@@ -144,7 +144,8 @@ int cs_mcmc_main(int argc, char **argv)
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
-  int rc = cs_cli_parse(&c, "mcmc", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts, "",
+  int rc = cs_cli_parse(&c, "mcmc", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE | CS_CLI_NATIVE,
+                        opts, "",
                         "the MCMC load-balancing benchmark of seed 004 (Section 4.2): none, async or collective",
                         "Example: collsim mcmc --platform torus:8x16x16/4 -n 8192 --balance async --format json",
                         argc, argv);
@@ -153,6 +154,8 @@ int cs_mcmc_main(int argc, char **argv)
       {"create", "balance!=none,collective"},
       {"fail-rank", "balance!=async,collective"}, /* the balancing protocols have no failure handling */
       {"fail-at detect rebuild", "+fail-rank"},
+      {CS_NATIVE_REFUSES " fail-rank", "engine!=native"}, /* the native engine models no failure */
+      {"loggops", "engine=native"},
       {NULL, NULL},
   };
   if (rc == 0)

@@ -46,6 +46,19 @@ static int validate(const cs_cli *c, const tree_opts *o, const cs_tree_algo **al
   return 0;
 }
 
+static bool platform_given(const cs_cli *c) { return c->platform || c->torus || c->net || c->cluster || c->cores; }
+
+/* The platform of the run: the one given, else a BG/P torus sized for n;
+ * none on the native engine unless given (LogGOPS needs none). */
+static bool tree_platform(const cs_cli *c, const tree_opts *o, cs_platform **p, GError **err)
+{
+  *p = NULL;
+  if (cs_cli_native(c) && !platform_given(c))
+    return !o->keep_platform || cs_input_error(err, "--keep-platform needs --platform on the native engine");
+  return (*p = cs_cli_platform(c, "torus:auto/4", err)) && cs_platform_resolve(*p, o->n, err) &&
+         cs_platform_check_size(*p, err);
+}
+
 static int run_tree(const cs_cli *c, const tree_opts *o, const cs_tree_algo *algo)
 {
   GError *e = NULL;
@@ -53,23 +66,25 @@ static int run_tree(const cs_cli *c, const tree_opts *o, const cs_tree_algo *alg
       .algo = algo, .n = (int)o->n, .f = o->f, .k = (int)o->k, .colors = (int)o->colors,
       .color_rule = o->color_rule && strcmp(o->color_rule, "random") == 0 ? CS_COLOR_RANDOM : CS_COLOR_MOD,
       .seed = c->seed, .members_file = o->members, .bracket = !o->no_bracket, .verify = !o->no_verify};
-  cs_platform *p = cs_cli_platform(c, "torus:auto/4", &e);
+  cs_platform *p = NULL;
   char *xml = NULL, *desc = NULL;
   bool is_temp = false;
-  bool ok = p && cs_platform_resolve(p, o->n, &e) && cs_platform_check_size(p, &e) &&
-            cs_cli_timeline_fits(c, o->n, &e) &&
-            cs_cli_engine(c, p, 1.5e-6, 1.5e-6, &prm.engine, &e) && cs_platform_xml_for_run(p, &xml, &is_temp, &e);
+  bool ok = tree_platform(c, o, &p, &e) && cs_cli_timeline_fits(c, o->n, &e) &&
+            cs_cli_procs_engine(c, &prm.procs, &e) && cs_cli_engine(c, p, 1.5e-6, 1.5e-6, &prm.engine, &e) &&
+            (prm.procs.native || cs_platform_xml_for_run(p, &xml, &is_temp, &e));
   int rc = ok ? 0 : cs_cli_fail(c, e);
   g_clear_error(&e);
   if (rc == 0) {
-    desc = cs_platform_describe(p);
+    desc = p ? cs_platform_describe(p) : g_strdup("none");
     prm.platform_desc = desc;
     prm.engine.platform_file = xml;
-    int *host_of = p->mapping == CS_MAP_IN_ORDER ? NULL : cs_platform_host_map(p, o->n);
+    int *host_of = !p || p->mapping == CS_MAP_IN_ORDER ? NULL : cs_platform_host_map(p, o->n);
     prm.engine.host_of = host_of;
+    if (!p)
+      prm.engine.cores = 1; /* no platform: every rank a host of its own */
     if (!c->quiet)
-      fprintf(stderr, "collsim tree: %s, n=%lld, f=%g, k=%lld on %s ...\n", algo->name, (long long)o->n, o->f,
-              (long long)o->k, desc);
+      fprintf(stderr, "collsim tree: %s, n=%lld, f=%g, k=%lld on %s%s ...\n", algo->name, (long long)o->n, o->f,
+              (long long)o->k, desc, prm.procs.native ? " (native engine)" : "");
     cs_tree_result res;
     rc = cs_tree_run(&prm, &res, &e);
     if (rc == 0 && o->keep_platform && !cs_platform_write_file(p, o->keep_platform, &e))
@@ -120,12 +135,15 @@ int cs_tree_main(int argc, char **argv)
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };
   cs_cli c;
-  int rc = cs_cli_parse(&c, "tree", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE, opts,
+  int rc = cs_cli_parse(&c, "tree", CS_CLI_OUTPUT | CS_CLI_ENGINE | CS_CLI_PLATFORM | CS_CLI_SEED | CS_CLI_TRACE | CS_CLI_NATIVE,
+                        opts,
                         NULL, "build a spanning tree over a system-ranked process group (seed 000)",
                         "Example: collsim tree --algo rank-hash -n 131072 -f 0.6 -k 3 --seed 7", argc, argv);
   static const cs_opt_rule rules[] = {
       {"f", "!members"},
       {"color-rule", "+colors"},
+      {CS_NATIVE_REFUSES, "engine!=native"},
+      {"loggops", "engine=native"},
       {NULL, NULL},
   };
   if (rc == 0)

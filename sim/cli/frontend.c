@@ -21,6 +21,7 @@ const char *const cs_models[] = {"LV08", "CM02", "SMPI", "IB", "loggops", NULL};
 static const char *const formats[] = {"table", "csv", "json", NULL};
 static const char *const factories[] = {"raw", "ucontext", "thread", NULL};
 static const char *const semantics[] = {"eager", "mpi", NULL};
+static const char *const engines[] = {"simgrid", "native", NULL};
 
 /* ---- the common options ---- */
 
@@ -91,6 +92,14 @@ static void add_common(cs_cli *c)
        "over simulated time (gnuplot; runs of at most " G_STRINGIFY(CS_TIMELINE_MAX_RANKS) " ranks and "
        G_STRINGIFY(CS_TIMELINE_MAX_MESSAGES) " messages, else refused)", 0, 0, 0, 0, NULL},
   };
+  const cs_opt native[] = {
+      {"engine", 0, CS_OPT_CHOICE, &c->engine, "NAME", "engine of the processes: simgrid (default; SimGrid's flow "
+       "models on the platform) or native (coroutines timed by LogGP/LogGOPS, no platform needed; "
+       "docs/engines.md)", 0, 0, 0, 0, engines},
+      {"loggops", 0, CS_OPT_STRING, &c->loggops, "L,o,g,G,S,O", "the native engine's LogGOPS parameters in "
+       "LogGOPSim's units: ns, ns, ns, ns/byte, bytes, ns/byte (default 2500,1500,1000,6,65535,0; S unused: every "
+       "message is eager)", 0, 0, 0, 0, NULL},
+  };
   const cs_opt seed[] = {
       {"seed", 0, CS_OPT_U64, &c->seed, "S", "seed of everything random in the run (default 1)", 0, 0, 0, 0, NULL},
   };
@@ -104,6 +113,7 @@ static void add_common(cs_cli *c)
       {CS_CLI_PLATFORM, platform, G_N_ELEMENTS(platform)},
       {CS_CLI_SEED, seed, G_N_ELEMENTS(seed)},
       {CS_CLI_TRACE, trace, G_N_ELEMENTS(trace)},
+      {CS_CLI_NATIVE, native, G_N_ELEMENTS(native)},
   };
   for (size_t g = 0; g < G_N_ELEMENTS(groups); g++)
     if (c->groups & groups[g].flag)
@@ -474,6 +484,8 @@ void cs_cli_free(cs_cli *c)
   g_free(c->model);
   g_free(c->factory);
   g_free(c->semantics);
+  g_free(c->engine);
+  g_free(c->loggops);
   g_free(c->platform);
   g_free(c->torus);
   g_free(c->net);
@@ -850,9 +862,9 @@ bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send,
 {
   if (!cfg_values_in_range(c->cfg, err))
     return false;
-  if (c->model && strcmp(c->model, "loggops") == 0)
-    return cs_input_error(err, "--model loggops is the native engine's model, not SimGrid's (collsim collective "
-                          "--timed --engine native)");
+  bool native = cs_cli_native(c);
+  if (c->model && strcmp(c->model, "loggops") == 0 && !native)
+    return cs_input_error(err, "--model loggops is the native engine's model, not SimGrid's (--engine native)");
   cs_engine_config_defaults(ec);
   bool mpi = c->semantics && strcmp(c->semantics, "mpi") == 0;
   ec->semantics = mpi ? CS_SEMANTICS_MPI : CS_SEMANTICS_EAGER;
@@ -861,7 +873,10 @@ bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send,
   bool platform_overheads = p && !mpi;
   ec->o_send = !isnan(c->o_send) ? c->o_send : platform_overheads && !isnan(p->o_send) ? p->o_send : default_o_send;
   ec->o_recv = !isnan(c->o_recv) ? c->o_recv : platform_overheads && !isnan(p->o_recv) ? p->o_recv : default_o_recv;
-  ec->model = c->model ? c->model : mpi ? "SMPI" : p && p->model ? p->model : "LV08";
+  ec->model = native ? "loggops" : c->model ? c->model : mpi ? "SMPI" : p && p->model ? p->model : "LV08";
+  cs_procs_engine native_model;
+  if (native && cs_cli_procs_engine(c, &native_model, NULL)) /* the overheads are LogGOPS's o */
+    ec->o_send = ec->o_recv = (double)native_model.loggops.o * 1e-9;
   ec->stack_kib = (int)c->stack_kib;
   ec->factory = c->factory;
   ec->crosstraffic = c->crosstraffic;
@@ -885,6 +900,19 @@ bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send,
     }
   }
   return true;
+}
+
+bool cs_cli_native(const cs_cli *c) { return c->engine && strcmp(c->engine, "native") == 0; }
+
+bool cs_cli_procs_engine(const cs_cli *c, cs_procs_engine *e, GError **err)
+{
+  memset(e, 0, sizeof *e);
+  e->native = cs_cli_native(c);
+  cs_loggops_defaults(&e->loggops);
+  if (e->native && c->model && strcmp(c->model, "loggops") != 0)
+    return cs_input_error(err, "the native engine has no model %s (its model: loggops; %s is SimGrid's)", c->model,
+                          c->model);
+  return !c->loggops || cs_loggops_parse(c->loggops, &e->loggops, err);
 }
 
 void cs_cli_engine_clear(cs_engine_config *ec)

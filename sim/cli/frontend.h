@@ -44,6 +44,7 @@
 #include "sim/drivers/trace.h"
 #include "sim/contracts/output_path.h"
 #include "sim/contracts/units.h"
+#include "sim/drivers/procs_engine.h"
 #include "sim/engine/sg_engine.h"
 
 #include <glib.h>
@@ -83,6 +84,7 @@ enum {
   CS_CLI_PLATFORM = 1 << 2,
   CS_CLI_SEED = 1 << 3,
   CS_CLI_TRACE = 1 << 4,
+  CS_CLI_NATIVE = 1 << 5, /* --engine simgrid|native, --loggops: commands that run processes */
 };
 
 typedef struct cs_cli {
@@ -104,6 +106,7 @@ typedef struct cs_cli {
   char *factory;
   bool crosstraffic;
   char *semantics;           /* "eager", "mpi" or NULL (eager) */
+  char *engine, *loggops;    /* CS_CLI_NATIVE: "simgrid", "native" or NULL (simgrid); L,o,g,G,S,O */
   /* platform */
   char *platform, *torus, *net, *cluster;
   int64_t cores;             /* 0: not given */
@@ -183,6 +186,15 @@ cs_platform *cs_cli_platform(const cs_cli *c, const char *default_spec, GError *
 bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send, double default_o_recv,
                    cs_engine_config *ec, GError **err);
 void cs_cli_engine_clear(cs_engine_config *ec);
+/* The options that have no effect on the native engine (a rule's names,
+ * with "engine!=native"): SimGrid's settings, and the platform's network
+ * timings (LogGOPS replaces them; a platform only maps ranks to hosts). */
+#define CS_NATIVE_REFUSES "o-send o-recv cfg factory crosstraffic semantics link-bw link-lat cycles net-lat shm-lat"
+/* --engine native given (CS_CLI_NATIVE). */
+bool cs_cli_native(const cs_cli *c);
+/* The engine of the command's processes from --engine, --model and
+ * --loggops: false with a bad-input error for a model the engine has not. */
+bool cs_cli_procs_engine(const cs_cli *c, cs_procs_engine *e, GError **err);
 
 /* Before the run: --timeline on more ranks than it draws is refused at once
  * (false, CS_INPUT_ERROR), not after the whole simulation; its message

@@ -508,7 +508,7 @@ static void summarise(run_state *st, cs_comm_result *res)
   res->map_bytes_total = cs_world_map_bytes_total_peak(st->world);
   res->maps_built = cs_world_maps_built(st->world);
   res->reps = cs_world_reps_used(st->world);
-  res->sim_time_s = cs_engine_clock();
+  res->sim_time_s = cs_procs_clock();
   summarise_bench(st, res);
 }
 
@@ -600,11 +600,14 @@ int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err)
   int rc = 0;
   if (!check_map_fits(&st, err))
     rc = 2;
-  else if (!cs_engine_run(&ec, st.procs, proclet_main, &st, err))
+  else if (!cs_procs_run(&prm->procs, &ec, st.procs, proclet_main, &st, err))
     rc = err && *err && (*err)->domain == CS_INPUT_ERROR ? 2 : 1;
-  else if (cs_engine_retired() != prm->n) {
-    g_set_error(err, CS_INTERNAL_ERROR, 1, "%s %s deadlocked: %d of %lld proclets finished", prm->proto->impl,
-                cs_comm_op_name(prm->proto->op), cs_engine_retired(), (long long)prm->n);
+  else if (cs_procs_retired() != prm->n) {
+    char *stuck = cs_procs_first_stuck();
+    g_set_error(err, CS_INTERNAL_ERROR, 1, "%s %s deadlocked: %d of %lld proclets finished%s%s", prm->proto->impl,
+                cs_comm_op_name(prm->proto->op), cs_procs_retired(), (long long)prm->n, stuck ? "; " : "",
+                stuck ? stuck : "");
+    g_free(stuck);
     rc = 1;
   } else {
     res->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;

@@ -8,7 +8,7 @@
 
 #include "algorithms/communicators/protocol.h"
 #include "sim/drivers/record.h"
-#include "sim/engine/sg_engine.h"
+#include "sim/drivers/procs_engine.h"
 
 /* How colours and keys of a split are assigned. */
 typedef enum { CS_LAYOUT_CYCLIC, CS_LAYOUT_BLOCK } cs_color_layout;
@@ -45,6 +45,7 @@ typedef struct cs_comm_params {
   uint64_t seed;
   const char *platform_desc;
   cs_engine_config engine;
+  cs_procs_engine procs;    /* SimGrid (default) or the native engine */
 } cs_comm_params;
 
 typedef struct cs_comm_result {

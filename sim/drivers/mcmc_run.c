@@ -49,9 +49,9 @@ static void summarise_failure(const mcmc_state *st, const cs_proc *procs, cs_mcm
     if (r != st->prm->cfg.fail_rank && (res->rebuilt_min < 0 || got < res->rebuilt_min))
       res->rebuilt_min = got;
   }
-  res->deadlocked = cs_engine_deadlocked();
+  res->deadlocked = cs_procs_deadlocked();
   int count = 0;
-  const cs_stuck *stuck = cs_engine_stuck(&count);
+  const cs_stuck *stuck = cs_procs_stuck(&count);
   res->stuck = count;
   int shown = 0; /* the first stuck rank waiting for the failed one, if any */
   for (int i = 0; i < count; i++)
@@ -87,7 +87,7 @@ static void summarise(const mcmc_state *st, const cs_proc *procs, cs_mcmc_result
   res->regroupings_sd = sqrt(fmax(0, sq / (double)n - res->regroupings_mean * res->regroupings_mean));
   res->ideal_s = cs_mcmc_ideal_s(&st->prm->cfg);
   res->baseline_s = cs_mcmc_baseline_s(&st->prm->cfg);
-  res->sim_time_s = cs_engine_clock();
+  res->sim_time_s = cs_procs_clock();
 }
 
 static bool verify_failure(const mcmc_state *st, cs_mcmc_result *res)
@@ -146,11 +146,13 @@ int cs_mcmc_bench_run(const cs_mcmc_params *prm, cs_mcmc_result *res, GError **e
   ec.progress_compute_s = (double)cs_mcmc_total_items(&prm->cfg) * prm->cfg.t_item;
   gint64 t0 = g_get_monotonic_time();
   int rc = 0;
-  if (!cs_engine_run(&ec, procs, process_main, &st, err))
+  if (!cs_procs_run(&prm->procs, &ec, procs, process_main, &st, err))
     rc = err && *err && (*err)->domain == CS_INPUT_ERROR ? 2 : 1;
-  else if (prm->cfg.fail_rank < 0 && (cs_engine_deadlocked() || cs_engine_retired() != prm->cfg.n)) {
-    g_set_error(err, CS_INTERNAL_ERROR, 1, "mcmc %s deadlocked: %d of %lld processes finished",
-                prm->balance->name, cs_engine_retired(), (long long)prm->cfg.n);
+  else if (prm->cfg.fail_rank < 0 && (cs_procs_deadlocked() || cs_procs_retired() != prm->cfg.n)) {
+    char *stuck = cs_procs_first_stuck();
+    g_set_error(err, CS_INTERNAL_ERROR, 1, "mcmc %s deadlocked: %d of %lld processes finished%s%s",
+                prm->balance->name, cs_procs_retired(), (long long)prm->cfg.n, stuck ? "; " : "", stuck ? stuck : "");
+    g_free(stuck);
     rc = 1;
   } else {
     res->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;

@@ -6,7 +6,7 @@
 
 #include "algorithms/mcmc/mcmc.h"
 #include "sim/drivers/record.h"
-#include "sim/engine/sg_engine.h"
+#include "sim/drivers/procs_engine.h"
 
 typedef struct cs_mcmc_params {
   cs_mcmc_config cfg;
@@ -14,6 +14,7 @@ typedef struct cs_mcmc_params {
   int ranks_per_host;
   const char *platform_desc;
   cs_engine_config engine;
+  cs_procs_engine procs;      /* SimGrid (default) or the native engine */
 } cs_mcmc_params;
 
 typedef struct cs_mcmc_result {

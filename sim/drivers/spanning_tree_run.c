@@ -247,7 +247,7 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   res->colors = prm->colors;
   res->seed = prm->seed;
   res->platform = prm->platform_desc;
-  res->model = prm->engine.model;
+  res->model = prm->procs.native ? "loggops" : prm->engine.model;
   count_quantities(prm, group, res);
 
   int rc = 0;
@@ -255,14 +255,16 @@ int cs_tree_run(const cs_tree_params *prm, cs_tree_result *res, GError **err)
   ec.n = n;
   expected_totals(prm, group, &ec.progress_messages, &ec.progress_work);
   gint64 t0 = g_get_monotonic_time();
-  if (!cs_engine_run(&ec, st.procs, tree_proc_main, &st, err)) {
+  if (!cs_procs_run(&prm->procs, &ec, st.procs, tree_proc_main, &st, err)) {
     rc = err && *err && (*err)->domain == CS_INPUT_ERROR ? 2 : 1;
     goto out;
   }
   res->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
-  if (cs_engine_retired() != n) {
-    g_set_error(err, CS_INTERNAL_ERROR, 1, "%s deadlocked: %d of %d processes finished", prm->algo->name,
-                cs_engine_retired(), n);
+  if (cs_procs_retired() != n) {
+    char *stuck = cs_procs_first_stuck();
+    g_set_error(err, CS_INTERNAL_ERROR, 1, "%s deadlocked: %d of %d processes finished%s%s", prm->algo->name,
+                cs_procs_retired(), n, stuck ? "; " : "", stuck ? stuck : "");
+    g_free(stuck);
     rc = 1;
     goto out;
   }

@@ -6,7 +6,7 @@
 #include "algorithms/spanning_trees/tree_algo.h"
 #include "sim/drivers/members.h"
 #include "sim/drivers/spanning_tree_result.h"
-#include "sim/engine/sg_engine.h"
+#include "sim/drivers/procs_engine.h"
 
 typedef struct cs_tree_params {
   const cs_tree_algo *algo;
@@ -22,6 +22,7 @@ typedef struct cs_tree_params {
   gboolean verify;           /* default TRUE */
   const char *platform_desc; /* for the output */
   cs_engine_config engine;
+  cs_procs_engine procs;     /* SimGrid (default) or the native engine */
 } cs_tree_params;
 
 /* Returns 0 on success, 1 on internal failure or failed verification (message
