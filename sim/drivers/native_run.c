@@ -53,29 +53,24 @@ static void tally_emit(pair_tally *t, cs_pair_sink sink, void *user)
   g_hash_table_destroy(t->pairs);
 }
 
-typedef struct delivery_ctx {
-  const cs_native_timed *run;
-  pair_tally tally;
-} delivery_ctx;
-
 static void on_delivery(void *user, uint32_t src, uint32_t dst, uint64_t bytes)
 {
-  delivery_ctx *D = user;
-  int64_t a = cs_tt_node_of(D->run->tt, src), b = cs_tt_node_of(D->run->tt, dst);
-  tally_add(&D->tally, a, b, bytes);
-  if (D->run->delivered)
-    cs_linkusage_add(D->run->delivered, a, b, bytes, 1);
+  const cs_native_timed *run = user;
+  int64_t a = cs_tt_node_of(run->tt, src), b = cs_tt_node_of(run->tt, dst);
+  if (run->pairs)
+    cs_pair_digest_add(run->pairs, a, b, bytes, 1);
+  if (run->delivered)
+    cs_linkusage_add(run->delivered, a, b, bytes, 1);
 }
 
 bool cs_native_timed_run(const cs_native_timed *run, cs_coll_timed *out, uint32_t *last_rank, uint64_t *finish_ns,
                          GError **err)
 {
   memset(out, 0, sizeof *out);
-  delivery_ctx D = {.run = run};
-  tally_init(&D.tally, cs_tt_nodes(run->tt));
   cs_native_result r;
-  bool ok = run->goal ? cs_native_run_goal(run->goal, &run->model, on_delivery, &D, &r, err)
-                      : cs_native_run_coll(run->algo, run->prm, run->gamma, &run->model, on_delivery, &D, &r, err);
+  void *user = (void *)run;
+  bool ok = run->goal ? cs_native_run_goal(run->goal, &run->model, on_delivery, user, &r, err)
+                      : cs_native_run_coll(run->algo, run->prm, run->gamma, &run->model, on_delivery, user, &r, err);
   if (ok) {
     out->sim_time_s = (double)r.finish_ns * 1e-9;
     out->messages = r.messages;
@@ -86,7 +81,6 @@ bool cs_native_timed_run(const cs_native_timed *run, cs_coll_timed *out, uint32_
     *last_rank = r.last_rank;
     *finish_ns = r.finish_ns;
   }
-  tally_emit(&D.tally, ok ? run->sink : NULL, run->sink_user);
   return ok;
 }
 

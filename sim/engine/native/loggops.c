@@ -103,9 +103,11 @@ typedef struct engine {
   ng_queue q;
   uint64_t ts;
   /* operations freed by the current event: (host, id) in order */
-  GArray *freed_host;
+  uint32_t *freed_host; /* parallel to freed.id, freed_cap of them */
+  size_t freed_cap;
   ng_ids freed, scratch;
-  GArray *batch; /* ng_event */
+  ng_event *batch;
+  size_t batch_cap;
   cs_native_delivery on_delivery;
   void *user;
   cs_native_result *out;
@@ -162,20 +164,31 @@ static bool match(engine *E, fifo *f, uint32_t src, uint32_t tag, qentry *out)
 
 /* ---- freeing operations ---- */
 
+/* The hosts of the ops freed.id[from ..]. */
+static void note_hosts(engine *E, size_t from, uint32_t host)
+{
+  if (E->freed.n == from)
+    return;
+  if (E->freed_cap < E->freed.cap) {
+    E->freed_cap = E->freed.cap;
+    E->freed_host = g_renew(uint32_t, E->freed_host, E->freed_cap);
+  }
+  for (size_t i = from; i < E->freed.n; i++)
+    E->freed_host[i] = host;
+}
+
 static void mark_started(engine *E, uint32_t host, uint64_t op)
 {
   size_t before = E->freed.n;
   E->src->started(E->src->self, host, op, &E->freed);
-  for (size_t i = before; i < E->freed.n; i++)
-    g_array_append_val(E->freed_host, host);
+  note_hosts(E, before, host);
 }
 
 static void mark_done(engine *E, uint32_t host, uint64_t op)
 {
   size_t before = E->freed.n;
   E->src->done(E->src->self, host, op, &E->freed);
-  for (size_t i = before; i < E->freed.n; i++)
-    g_array_append_val(E->freed_host, host);
+  note_hosts(E, before, host);
 }
 
 /* libstdc++'s std::sort (introsort, then insertion sort), by type only:
@@ -342,8 +355,11 @@ static uint64_t ready_time(const engine *E, const ng_event *ev)
 /* Queues host's freed ops (ids[0..n)) sorted as LogGOPSim sorts them. */
 static void queue_batch(engine *E, uint32_t host, const uint64_t *ids, size_t n, bool at_zero)
 {
-  g_array_set_size(E->batch, (guint)n);
-  ng_event *v = (ng_event *)E->batch->data;
+  if (n > E->batch_cap) {
+    E->batch_cap = 2 * n;
+    E->batch = g_renew(ng_event, E->batch, E->batch_cap);
+  }
+  ng_event *v = E->batch;
   for (size_t i = 0; i < n; i++)
     as_event(E, host, ids[i], &v[i]);
   cxx_sort(v, n);
@@ -354,11 +370,24 @@ static void queue_batch(engine *E, uint32_t host, const uint64_t *ids, size_t n,
   }
 }
 
+static bool one_host(const uint32_t *hosts, size_t n)
+{
+  for (size_t i = 1; i < n; i++)
+    if (hosts[i] != hosts[0])
+      return false;
+  return true;
+}
+
 /* After an event: the hosts that freed operations, in increasing order. */
 static void queue_freed(engine *E)
 {
   size_t n = E->freed.n;
-  const uint32_t *hosts = (const uint32_t *)E->freed_host->data;
+  uint32_t *hosts = E->freed_host;
+  if (hosts[0] == hosts[n - 1] && (n < 3 || one_host(hosts, n))) {
+    queue_batch(E, hosts[0], E->freed.id, n, false);
+    E->freed.n = 0;
+    return;
+  }
   while (n > 0) {
     uint32_t lowest = NONE;
     for (size_t i = 0; i < E->freed.n; i++)
@@ -368,13 +397,12 @@ static void queue_freed(engine *E)
     for (size_t i = 0; i < E->freed.n; i++)
       if (hosts[i] == lowest) {
         ng_ids_add(&E->scratch, E->freed.id[i]);
-        g_array_index(E->freed_host, uint32_t, i) = NONE;
+        hosts[i] = NONE;
         n--;
       }
     queue_batch(E, lowest, E->scratch.id, E->scratch.n, false);
   }
   E->freed.n = 0;
-  g_array_set_size(E->freed_host, 0);
 }
 
 /* ---- the events ---- */
@@ -496,8 +524,6 @@ static void engine_init(engine *E, const ng_source *src, const cs_loggops_params
   E->pool = g_array_new(FALSE, FALSE, sizeof(qentry));
   E->free_entry = NONE;
   ng_queue_init(&E->q);
-  E->freed_host = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-  E->batch = g_array_new(FALSE, FALSE, sizeof(ng_event));
   E->out = out;
 }
 
@@ -510,8 +536,8 @@ static void engine_free(engine *E)
   g_free(E->uq);
   g_array_free(E->pool, TRUE);
   ng_queue_free(&E->q);
-  g_array_free(E->freed_host, TRUE);
-  g_array_free(E->batch, TRUE);
+  g_free(E->freed_host);
+  g_free(E->batch);
   g_free(E->freed.id);
   g_free(E->scratch.id);
 }
