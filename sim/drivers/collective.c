@@ -368,7 +368,8 @@ static bool same_links(const run_state *R, GError **err)
 static bool run_native(run_state *R, GError **err)
 {
   cs_native_timed run = {.algo = R->it->algo, .prm = &R->prm, .goal = R->it->goal, .tt = &R->S->tt,
-                         .gamma = R->S->opt.gamma, .model = R->S->opt.loggops, .delivered = R->delivered,
+                         .gamma = R->S->opt.gamma, .model = R->S->opt.loggops, .map = R->S->map,
+                         .delivered = R->delivered,
                          .pairs = &R->timed_pairs};
   if (!cs_native_timed_run(&run, &R->t, &R->last_rank, &R->finish_ns, err))
     return false;
@@ -517,7 +518,7 @@ static void native_columns(cs_record *r, const run_state *R)
   cs_col_u64(r, &columns[K_SIM_TIME_NS], R->finish_ns);
   cs_col_i64(r, &columns[K_LAST_RANK], R->last_rank);
   cs_col_str(r, &columns[K_ENGINE], "native");
-  cs_col_str(r, &columns[K_MODEL], "loggops");
+  cs_col_str(r, &columns[K_MODEL], m->links ? "loggops-links" : "loggops");
   cs_col_str(r, &columns[K_LOGGOPS], text);
   if (!R->it->goal)
     cs_col_num(r, &columns[K_GAMMA], R->S->opt.gamma);

@@ -8,6 +8,7 @@
 
 #include "patterns/linkusage.h"
 #include "patterns/pattern.h"
+#include "sim/contracts/netmap.h"
 #include "sim/contracts/goal.h"
 #include "sim/engine/native/loggops.h"
 #include "sim/engine/sched_interp.h"
@@ -53,7 +54,8 @@ typedef struct cs_native_timed {
   const cs_goal_graph *goal; /* ... or a GOAL graph */
   const cs_two_tier *tt;     /* the ranks' nodes */
   double gamma;              /* seconds per byte reduced (algorithms) */
-  cs_loggops_params model;
+  cs_loggops_params model;   /* model.links: serialised on map's links (model.net is set by the run) */
+  const cs_netmap *map;      /* the platform's links and routes (model.links); NULL: none */
   cs_linkusage *delivered;   /* NULL: not counted; else charged node to node per message received */
   cs_pair_digest *pairs;     /* the messages delivered, added per node pair; NULL: none */
 } cs_native_timed;

@@ -40,6 +40,9 @@
  * 16 elements: reproduced below), at time nexto[c] (calc, receive) or
  * max(nexto[c], nextgs[n]) (send), taking ts in that order.  At the start
  * every rank 0, 1, ... queues its free operations the same way at time 0.
+ * THE MODEL "loggops-links" (links.c) changes one rule: a message enters
+ * the network at t + o and arrives at the end of its route's per-link
+ * serialisation plus L, instead of at t + o + L.
  * THE FINISHING TIME is the largest nexto of any CPU of any rank (the NICs'
  * gaps are not counted), and the rank is the first rank reaching it. */
 #include "sim/engine/native/loggops.h"
@@ -53,7 +56,7 @@
 enum { NG_SEND = CS_GOAL_SEND, NG_RECV = CS_GOAL_RECV, NG_CALC = CS_GOAL_CALC, NG_MSG = 4 };
 #define NONE UINT32_MAX
 
-void cs_loggops_defaults(cs_loggops_params *m) { *m = (cs_loggops_params){2500, 1500, 1000, 6, 65535, 0}; }
+void cs_loggops_defaults(cs_loggops_params *m) { *m = (cs_loggops_params){2500, 1500, 1000, 6, 65535, 0, false, NULL}; }
 
 bool cs_loggops_parse(const char *text, cs_loggops_params *m, GError **err)
 {
@@ -443,7 +446,8 @@ static void send(engine *E, ng_event *ev)
   msg.type = NG_MSG;
   msg.host = ev->target;
   msg.target = ev->host;
-  msg.time = ev->time + m->o + m->L;
+  uint64_t inject = ev->time + m->o;
+  msg.time = (m->net ? cs_link_net_transfer(m->net, ev->host, ev->target, ev->size, inject) : inject) + m->L;
   msg.ts = E->ts++;
   ng_queue_push(&E->q, &msg);
   if (ev->size <= m->S)
