@@ -147,11 +147,23 @@ static void write_rank(GString *s, const cs_sched_params *prm, int64_t rank, con
   g_string_append(s, "}\n");
 }
 
+/* Writes and empties s once it holds more than a chunk. */
+static void flush_chunk(cs_atomic_file *f, GString *s, bool all)
+{
+  if (all || s->len >= (1u << 20)) {
+    cs_atomic_write(f, s->str, s->len);
+    g_string_truncate(s, 0);
+  }
+}
+
 bool cs_goal_write(const char *path, const cs_coll_algo *a, const cs_sched_params *prm, double gamma, GError **err)
 {
   if (prm->p > UINT32_MAX)
     return cs_input_error(err, "GOAL numbers ranks with 32 bits (p = %" PRId64 ")", prm->p);
-  GString *s = g_string_new(NULL);
+  cs_atomic_file *f = cs_atomic_open(path, err);
+  if (!f)
+    return false;
+  GString *s = g_string_sized_new(1u << 21);
   g_string_append_printf(s, "// collsim: %s %s, p = %" PRId64 " (lowering: sim/contracts/goal.h)\nnum_ranks %" PRId64
                          "\n", cs_coll_name(a->coll), a->name, prm->p, prm->p);
   cs_oplist o;
@@ -160,11 +172,12 @@ bool cs_goal_write(const char *path, const cs_coll_algo *a, const cs_sched_param
     cs_oplist_clear(&o);
     a->ops(prm, r, &o);
     write_rank(s, prm, r, &o, gamma * 1e9);
+    flush_chunk(f, s, false);
   }
+  flush_chunk(f, s, true);
   cs_oplist_free(&o);
-  bool ok = cs_write_file_atomic(path, s->str, s->len, err);
   g_string_free(s, TRUE);
-  return ok;
+  return cs_atomic_commit(f, err);
 }
 
 /* ---- reading: a tokenizer over a stream ---- */

@@ -91,7 +91,9 @@ bool cs_lower_step_is_send(const cs_lower *c);
 void cs_lower_next(cs_lower *c);
 
 /* Writes every rank's schedule of algorithm a on prm (after plan) as GOAL
- * text to path (atomically).  gamma: seconds per byte reduced. */
+ * text to path, streamed rank by rank in chunks of about 1 MiB into a
+ * temporary file renamed at the end (atomically; memory does not grow with
+ * p).  gamma: seconds per byte reduced. */
 bool cs_goal_write(const char *path, const cs_coll_algo *a, const cs_sched_params *prm, double gamma, GError **err);
 
 /* ---- reading ---- */
