@@ -49,7 +49,7 @@ static uint32_t take_slot(ng_queue *q)
 
 /* ---- the heap of late events ---- */
 
-static void late_push(ng_keys *h, ng_key k)
+__attribute__((noinline)) static void late_push(ng_keys *h, ng_key k)
 {
   keys_add(h, k);
   size_t i = h->n - 1;
@@ -60,7 +60,7 @@ static void late_push(ng_keys *h, ng_key k)
   h->k[i] = k;
 }
 
-static ng_key late_pop(ng_keys *h)
+__attribute__((noinline)) static ng_key late_pop(ng_keys *h)
 {
   ng_key top = h->k[0], last = h->k[--h->n];
   size_t i = 0;
@@ -83,7 +83,7 @@ static inline int bucket_of(uint64_t time, uint64_t last)
 }
 
 /* Into bucket 0 in ts order: at its end unless an older event is there. */
-static void add_to_zero(ng_queue *q, ng_key k)
+__attribute__((noinline)) static void add_to_zero(ng_queue *q, ng_key k)
 {
   ng_keys *z = &q->bucket[0];
   keys_add(z, k);
@@ -128,7 +128,7 @@ static void sort_by_ts(ng_keys *z)
 
 /* Bucket 0 is empty: open the first bucket that is not into the lower
  * ones, `last` becoming its earliest time. */
-static void open_bucket(ng_queue *q)
+__attribute__((noinline)) static void open_bucket(ng_queue *q)
 {
   int b = __builtin_ctzll(q->nonempty) + 1;
   ng_keys *v = &q->bucket[b];
