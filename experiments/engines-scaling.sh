@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Scaling of the two engines as data (issue 29): wall time and peak memory
-# of a whole timed run against the number of ranks p = 1,024 .. 1,048,576
+# Scaling of the two engines as data (issue 29): wall time, CPU time
+# (user + sys: the machine is shared, so wall time depends on its load) and
+# peak memory of a whole timed run against the number of ranks p = 1,024 .. 1,048,576
 # (x4 steps), for three schedules,
 #   bcast binomial 1 KiB, allreduce recursive-doubling 1 KiB, barrier dissemination,
 # on the native engine (LogGOPS, no platform) and on SimGrid (model SMPI,
@@ -11,7 +12,7 @@
 #              --semantics mpi --gamma 0 -q --format json
 # under nice and /usr/bin/time (one at a time: the machine is shared).
 # SimGrid's series of a schedule stops after the first point that took more
-# than SIMGRID_LIMIT seconds (default 60: the next point, 4x the ranks and
+# than SIMGRID_LIMIT seconds of CPU (default 60: the next point, 4x the ranks and
 # more, would take several minutes and several GiB); the CSV says so in a
 # row with engine "simgrid" and a note.
 #
@@ -44,18 +45,19 @@ torus_spec() { "$COLLSIM" platform --platform torus:auto/4 -n "$1" --hierarchy -
 point() { # schedule engine p cmd... -> a CSV row
   local sched=$1 engine=$2 p=$3 wall kib
   shift 3
-  if nice /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" < /dev/null > "$tmp/out" 2> "$tmp/err"; then
-    read -r wall kib < "$tmp/time"
-    echo "$sched,$engine,$p,$(json messages),$wall,$((kib / 1024)),$(json sim_time_s),,$*" >> "$csv"
+  local wall=0 cpu=0 kib user sys
+  if nice /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$@" < /dev/null > "$tmp/out" 2> "$tmp/err"; then
+    read -r wall user sys kib < "$tmp/time"
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+    echo "$sched,$engine,$p,$(json messages),$wall,$cpu,$((kib / 1024)),$(json sim_time_s),,$*" >> "$csv"
   else
-    echo "$sched,$engine,$p,,,,,failed: $(tail -1 "$tmp/err" | tr ',' ';'),$*" >> "$csv"
-    wall=0
+    echo "$sched,$engine,$p,,,,,,failed: $(tail -1 "$tmp/err" | tr ',' ';'),$*" >> "$csv"
   fi
-  last_wall=$wall
+  last_cpu=$cpu
 }
 
 measure() {
-  echo "schedule,engine,p,messages,wall_s,peak_mib,sim_time_s,note,command" > "$csv"
+  echo "schedule,engine,p,messages,wall_s,cpu_s,peak_mib,sim_time_s,note,command" > "$csv"
   for s in "${schedules[@]}"; do
     read -r coll algo size <<< "$s"
     name="$coll $algo"
@@ -68,12 +70,12 @@ measure() {
         # shellcheck disable=SC2086
         point "$name" simgrid "$p" "$COLLSIM" collective --coll "$coll" --algo "$algo" $size --platform \
           "$(torus_spec "$p")" --timed --model SMPI --semantics mpi --gamma 0 -q --format json
-        if awk -v w="$last_wall" -v l="$SIMGRID_LIMIT" 'BEGIN { exit !(w > l || w == 0) }'; then
+        if awk -v w="$last_cpu" -v l="$SIMGRID_LIMIT" 'BEGIN { exit !(w > l || w == 0) }'; then
           simgrid_on=false
           stop_p=$p
         fi
       else
-        echo "$name,simgrid,$p,,,,,not run: the point at p = $stop_p took more than ${SIMGRID_LIMIT} s (x4 ranks: minutes and GiB more),"  >> "$csv"
+        echo "$name,simgrid,$p,,,,,,not run: the point at p = $stop_p took more than ${SIMGRID_LIMIT} s of CPU (x4 ranks: minutes and GiB more)," >> "$csv"
       fi
     done
   done
@@ -89,8 +91,8 @@ plot() {
     echo "set multiplot layout 2,4 title 'collsim engines: whole timed run against p (experiments/engines-scaling.sh)'"
     for what in wall mem; do
       for s in "${panels[@]}"; do
-        local col=5 ylabel="wall time (s)"
-        [ $what = mem ] && col=6 ylabel="peak memory (MiB)"
+        local ylabel="time (s): CPU solid, wall dashed"
+        [ $what = mem ] && ylabel="peak memory (MiB)"
         echo "set title '$s'; set xlabel 'ranks p'; set ylabel '$ylabel'"
         if [ "$s" = protocol ] && ! grep -q '^protocol' "$csv"; then
           echo "set label 1 'slot for a protocol on the native engine (h-coro)' at graph 0.05,0.5; unset logscale y"
@@ -101,8 +103,16 @@ plot() {
         for engine in native simgrid; do
           f=$tmp/$(tr -c 'a-z\n' _ <<< "$s")-$engine.dat
           awk -F, -v s="$s" -v e="$engine" 'NR > 1 && $2 == e && $5 > 0 &&
-            ($1 == s || (s == "protocol" && index($1, "protocol") == 1)) { print $3, $5, $6 }' "$csv" > "$f"
-          [ -s "$f" ] && plots+=("'$f' using 1:$((col - 3)) with linespoints title '$( [ $engine = native ] && echo 'native (LogGOPS)' || echo 'SimGrid (model SMPI, torus)')'")
+            ($1 == s || (s == "protocol" && index($1, "protocol") == 1)) { print $3, $5, $6, $7 }' "$csv" > "$f"
+          [ -s "$f" ] || continue
+          local title='SimGrid (model SMPI, torus)' lc=2
+          [ $engine = native ] && title='native (LogGOPS)' lc=1
+          if [ $what = wall ]; then
+            plots+=("'$f' using 1:3 with linespoints lc $lc dt 1 title '$title'")
+            plots+=("'$f' using 1:2 with linespoints lc $lc dt 2 notitle")
+          else
+            plots+=("'$f' using 1:4 with linespoints lc $lc title '$title'")
+          fi
         done
         local joined
         joined=$(printf '%s, ' "${plots[@]}")
