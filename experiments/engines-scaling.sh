@@ -12,9 +12,10 @@
 #              --semantics mpi --gamma 0 -q --format json
 # under nice and /usr/bin/time (one at a time: the machine is shared).
 # SimGrid's series of a schedule stops after the first point that took more
-# than SIMGRID_LIMIT seconds of CPU (default 60: the next point, 4x the ranks and
-# more, would take several minutes and several GiB); the CSV says so in a
-# row with engine "simgrid" and a note.
+# than SIMGRID_LIMIT seconds of CPU (default 60) or SIMGRID_MAX_MIB MiB of
+# memory (default 4096): the next point, 4x the ranks, would take about 4x
+# both (a 1,048,576-rank SimGrid run needs more than 20 GiB); the CSV says
+# so in a row with engine "simgrid" and a note.
 #
 # The fourth schedule slot is a PROTOCOL on the native engine's coroutines
 # (issue 29, h-coro's work): rows with schedule "protocol ..." are plotted
@@ -33,6 +34,7 @@ COLLSIM=${COLLSIM:-./collsim}
 OUTDIR=${1:-results/engines}
 SIZES=${SIZES:-1024 4096 16384 65536 262144 1048576}
 SIMGRID_LIMIT=${SIMGRID_LIMIT:-60}
+SIMGRID_MAX_MIB=${SIMGRID_MAX_MIB:-4096}
 csv=$OUTDIR/scaling.csv
 png=$OUTDIR/scaling.png
 tmp=$(mktemp -d)
@@ -53,7 +55,7 @@ point() { # schedule engine p cmd... -> a CSV row
   else
     echo "$sched,$engine,$p,,,,,,failed: $(tail -1 "$tmp/err" | tr ',' ';'),$*" >> "$csv"
   fi
-  last_cpu=$cpu
+  last_cpu=$cpu last_mib=$((${kib:-0} / 1024))
 }
 
 measure() {
@@ -70,12 +72,13 @@ measure() {
         # shellcheck disable=SC2086
         point "$name" simgrid "$p" "$COLLSIM" collective --coll "$coll" --algo "$algo" $size --platform \
           "$(torus_spec "$p")" --timed --model SMPI --semantics mpi --gamma 0 -q --format json
-        if awk -v w="$last_cpu" -v l="$SIMGRID_LIMIT" 'BEGIN { exit !(w > l || w == 0) }'; then
+        if awk -v w="$last_cpu" -v l="$SIMGRID_LIMIT" -v m="$last_mib" -v lm="$SIMGRID_MAX_MIB" \
+          'BEGIN { exit !(w > l || w == 0 || m > lm) }'; then
           simgrid_on=false
           stop_p=$p
         fi
       else
-        echo "$name,simgrid,$p,,,,,,not run: the point at p = $stop_p took more than ${SIMGRID_LIMIT} s of CPU (x4 ranks: minutes and GiB more)," >> "$csv"
+        echo "$name,simgrid,$p,,,,,,not run: the point at p = $stop_p took more than ${SIMGRID_LIMIT} s of CPU or ${SIMGRID_MAX_MIB} MiB (x4 ranks: about x4 both)," >> "$csv"
       fi
     done
   done
