@@ -12,8 +12,9 @@
 #             its finishing time must equal the native engine's exactly
 #   smpi      SimGrid SMPI 3.32 (smpirun, bench/smpi/coll.c) on the torus's
 #             platform file, SMPI's own version of the algorithm
-# each under /usr/bin/time (wall seconds, peak RSS).  One line per case and
-# tool: messages, wall s, wall us per message, peak MiB, the simulated
+# each under nice and /usr/bin/time (wall and CPU seconds, peak RSS).  One
+# line per case and tool: messages, wall s and us per message, CPU s and us
+# per message, peak MiB, the simulated
 # time, and the figure's target (issue 29) or what it is compared with.
 # A tool is skipped where one point would take far longer than the run
 # (the estimate from its measured cost per message is printed).
@@ -56,19 +57,23 @@ if command -v smpicc > /dev/null && command -v smpirun > /dev/null; then
 fi
 
 # ---- measuring ----
-# run NAME CMD...: /usr/bin/time under TIMEOUT; sets wall, mib, ok; stdout in $tmp/out.
+# run CMD...: nice, /usr/bin/time under TIMEOUT; sets wall, cpu (user + sys), mib, ok; stdout in $tmp/out.
 run() {
   ok=true
-  timeout "$TIMEOUT" /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" < /dev/null > "$tmp/out" 2> "$tmp/err" || ok=false
-  read -r wall kib < "$tmp/time" 2> /dev/null || { wall=0 kib=0; }
-  [[ $wall =~ ^[0-9.]+$ ]] || { wall=0 kib=0 ok=false; }
+  local user sys
+  timeout "$TIMEOUT" nice /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$@" < /dev/null > "$tmp/out" 2> "$tmp/err" ||
+    ok=false
+  read -r wall user sys kib < "$tmp/time" 2> /dev/null || { wall=0 user=0 sys=0 kib=0; }
+  [[ $wall =~ ^[0-9.]+$ ]] || { wall=0 user=0 sys=0 kib=0 ok=false; }
+  cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
   mib=$((kib / 1024))
 }
 json() { sed -n "s/.*\"$1\": *\"\{0,1\}\([^,}\"]*\).*/\1/p" "$tmp/out"; }
-line() { # case tool ranks messages wall mib sim note
-  awk -v c="$1" -v t="$2" -v p="$3" -v m="$4" -v w="$5" -v k="$6" -v s="$7" -v n="$8" 'BEGIN {
+line() { # case tool ranks messages wall mib sim note (and $cpu)
+  awk -v c="$1" -v t="$2" -v p="$3" -v m="$4" -v w="$5" -v k="$6" -v s="$7" -v n="$8" -v u="$cpu" 'BEGIN {
     us = m > 0 && w > 0 ? sprintf("%9.3f", w * 1e6 / m) : "        -"
-    printf "%-34s %-9s %8d %11d %9.2f s %s us %7s MiB  %-16s %s\n", c, t, p, m, w, us, k, s, n }'
+    cu = m > 0 && u > 0 ? sprintf("%8.3f", u * 1e6 / m) : "       -"
+    printf "%-34s %-9s %8d %11d %9.2f s %s us %8.2f s %s us %7s MiB  %-16s %s\n", c, t, p, m, w, us, u, cu, k, s, n }'
 }
 skip() { # case tool ranks messages why
   printf "%-34s %-9s %8d %11d   skipped: %s\n" "$1" "$2" "$3" "$4" "$5"
@@ -100,7 +105,7 @@ case_line() {
         native_ns=$(json sim_time_ns)
         $ok && line "$name" native "$p" "$msgs" "$wall" "$mib" "$(json sim_time_s)s" "target: $target" ||
           skip "$name" native "$p" "$msgs" "failed or over ${TIMEOUT}s"
-        per_msg[native]=$(awk -v w="$wall" -v m="$msgs" 'BEGIN { print w / m }') ;;
+        per_msg[native]=$(awk -v w="$cpu" -v m="$msgs" 'BEGIN { print w / m }') ;;
       simgrid)
         local spec
         spec=$(torus_spec "$p")
@@ -109,7 +114,7 @@ case_line() {
           --semantics mpi --gamma 0 -q --format json
         $ok && line "$name" simgrid "$p" "$msgs" "$wall" "$mib" "$(json sim_time_s)s" "model SMPI on $spec" ||
           skip "$name" simgrid "$p" "$msgs" "failed or over ${TIMEOUT}s"
-        $ok && per_msg[simgrid]=$(awk -v w="$wall" -v m="$msgs" 'BEGIN { print w / m }') ;;
+        $ok && per_msg[simgrid]=$(awk -v w="$cpu" -v m="$msgs" 'BEGIN { print w / m }') ;;
       loggopsim)
         $have_lgs || { skip "$name" loggopsim "$p" "$msgs" "LogGOPSim not built"; continue; }
         # shellcheck disable=SC2086
@@ -138,7 +143,8 @@ case_line() {
         local ssim
         ssim=$(awk '/^rank=/ { split($3, e, "="); if (n++ == 0 || e[2] + 0 > m) m = e[2] + 0 } END { if (n) printf "%.9g", m }' "$tmp/out")
         $ok && line "$name" smpi "$p" "$msgs" "$wall" "$mib" "${ssim}s" "SMPI $salgo on $spec" ||
-          skip "$name" smpi "$p" "$msgs" "failed or over ${TIMEOUT}s" ;;
+          skip "$name" smpi "$p" "$msgs" "failed or over ${TIMEOUT}s"
+        $ok && per_msg[smpi]=$(awk -v w="$cpu" -v m="$msgs" 'BEGIN { print w / m }') ;;
     esac
   done
 }
@@ -146,7 +152,7 @@ json_m() { sed -n 's/.*"messages": *\([0-9]*\).*/\1/p'; }
 declare -A per_msg
 why_not() { # tool messages: an estimate from the tool's cost per message measured earlier in this run
   local est=
-  [ -n "${per_msg[$1]:-}" ] && est=$(awk -v u="${per_msg[$1]}" -v m="$2" 'BEGIN { printf "; at this run'"'"'s %.1f us/msg: about %.1f h", u * 1e6, u * m / 3600 }')
+  [ -n "${per_msg[$1]:-}" ] && est=$(awk -v u="${per_msg[$1]}" -v m="$2" 'BEGIN { printf "; at this run'"'"'s %.1f us of CPU per message: about %.1f h", u * 1e6, u * m / 3600 }')
   case $1 in
     native) echo "not run" ;;
     simgrid) echo "one SimGrid actor per rank, too long or too large here$est" ;;
@@ -157,8 +163,10 @@ why_not() { # tool messages: an estimate from the tool's cost per message measur
 
 {
   echo "# bench/engines.sh: $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1 /proc/loadavg) before"
-  echo "# wall time (/usr/bin/time %e) of the whole command; us = wall / messages; peak RSS; LogGOPS = LogGOPSim's defaults"
-  printf "%-34s %-9s %8s %11s %11s %12s %11s  %-16s %s\n" case tool ranks messages wall per-message peak sim-time "target / compared with"
+  echo "# wall time (/usr/bin/time %e) of the whole command, niced, and its CPU time (user + sys: the machine is shared, so"
+  echo "# wall time depends on its load); us = time / messages; peak RSS; LogGOPS = LogGOPSim's defaults"
+  printf "%-34s %-9s %8s %11s %11s %12s %10s %11s %11s  %-16s %s\n" case tool ranks messages wall per-message cpu \
+    per-message peak sim-time "target / compared with"
   start=$(date +%s)
   case_line "allgather ring 1 KiB" 1024 "allgather ring --block 1KiB" "<= 2 s" "native simgrid loggopsim smpi"
   case_line "allgather recursive-doubling 1 KiB" 16384 "allgather recursive-doubling --block 1KiB" \
