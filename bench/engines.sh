@@ -114,7 +114,7 @@ case_line() {
           --semantics mpi --gamma 0 -q --format json
         $ok && line "$name" simgrid "$p" "$msgs" "$wall" "$mib" "$(json sim_time_s)s" "model SMPI on $spec" ||
           skip "$name" simgrid "$p" "$msgs" "failed or over ${TIMEOUT}s"
-        $ok && per_msg[simgrid]=$(awk -v w="$cpu" -v m="$msgs" 'BEGIN { print w / m }') ;;
+        if $ok; then per_msg[simgrid]=$(awk -v w="$cpu" -v m="$msgs" 'BEGIN { print w / m }'); fi ;;
       loggopsim)
         $have_lgs || { skip "$name" loggopsim "$p" "$msgs" "LogGOPSim not built"; continue; }
         # shellcheck disable=SC2086
@@ -143,10 +143,16 @@ case_line() {
         local ssim
         ssim=$(awk '/^rank=/ { split($3, e, "="); if (n++ == 0 || e[2] + 0 > m) m = e[2] + 0 } END { if (n) printf "%.9g", m }' "$tmp/out")
         $ok && line "$name" smpi "$p" "$msgs" "$wall" "$mib" "${ssim}s" "SMPI $salgo on $spec" ||
-          skip "$name" smpi "$p" "$msgs" "failed or over ${TIMEOUT}s"
-        $ok && per_msg[smpi]=$(awk -v w="$cpu" -v m="$msgs" 'BEGIN { print w / m }') ;;
+          skip "$name" smpi "$p" "$msgs" "failed or over ${TIMEOUT}s: $(failure)"
+        if $ok; then per_msg[smpi]=$(awk -v w="$cpu" -v m="$msgs" 'BEGIN { print w / m }'); fi ;;
     esac
   done
+  return 0 # a tool that failed has its line; the run goes on
+}
+failure() { # the last line of the failed tool's stderr, or its time-out
+  local last
+  last=$(grep -v '^ *$' "$tmp/err" 2> /dev/null | tail -1 | cut -c1-120)
+  echo "${last:-no message (timed out?)}"
 }
 json_m() { sed -n 's/.*"messages": *\([0-9]*\).*/\1/p'; }
 declare -A per_msg
