@@ -266,9 +266,12 @@ static bool engine_model(const cs_cli *c, const coll_opts *o, plan *P, GError **
 {
   P->native = native_engine(o);
   cs_loggops_defaults(&P->loggops);
-  if (P->native && c->model && strcmp(c->model, "loggops") != 0)
-    return cs_input_error(err, "the native engine has no model %s (its model: loggops; %s is SimGrid's)", c->model,
-                          c->model);
+  P->loggops.links = P->native && c->model && strcmp(c->model, "loggops-links") == 0;
+  if (P->native && c->model && strcmp(c->model, "loggops") != 0 && !P->loggops.links)
+    return cs_input_error(err, "the native engine has no model %s (its models: loggops, loggops-links; %s is "
+                          "SimGrid's)", c->model, c->model);
+  if (P->loggops.links && !platform_given(c))
+    return cs_input_error(err, "--model loggops-links serialises messages on a platform's links: give --platform");
   return !o->loggops || cs_loggops_parse(o->loggops, &P->loggops, err);
 }
 

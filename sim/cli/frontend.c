@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const cs_models[] = {"LV08", "CM02", "SMPI", "IB", "loggops", NULL};
+const char *const cs_models[] = {"LV08", "CM02", "SMPI", "IB", "loggops", "loggops-links", NULL};
 static const char *const formats[] = {"table", "csv", "json", NULL};
 static const char *const factories[] = {"raw", "ucontext", "thread", NULL};
 static const char *const semantics[] = {"eager", "mpi", NULL};
@@ -48,7 +48,7 @@ static void add_common(cs_cli *c)
   };
   const cs_opt engine[] = {
       {"model", 0, CS_OPT_CHOICE, &c->model, "MODEL", "SimGrid network model: LV08, CM02, SMPI or IB (default: the "
-       "platform's, else LV08); loggops: the native engine's (collsim collective --engine native)", 0, 0, 0, 0, cs_models},
+       "platform's, else LV08); loggops, loggops-links: the native engine's (collsim collective --engine native)", 0, 0, 0, 0, cs_models},
       {"o-send", 0, CS_OPT_QUANTITY, &c->o_send, "US", "software overhead per message sent, us (or with a unit: "
        "1.5us, 2e-6s)", 0, 10, CS_QTY_TIME, us, NULL},
       {"o-recv", 0, CS_OPT_QUANTITY, &c->o_recv, "US", "software overhead per message received, us", 0, 10,
@@ -863,8 +863,8 @@ bool cs_cli_engine(const cs_cli *c, const cs_platform *p, double default_o_send,
   if (!cfg_values_in_range(c->cfg, err))
     return false;
   bool native = cs_cli_native(c);
-  if (c->model && strcmp(c->model, "loggops") == 0 && !native)
-    return cs_input_error(err, "--model loggops is the native engine's model, not SimGrid's (--engine native)");
+  if (c->model && strncmp(c->model, "loggops", 7) == 0 && !native)
+    return cs_input_error(err, "--model %s is the native engine's model, not SimGrid's (--engine native)", c->model);
   cs_engine_config_defaults(ec);
   bool mpi = c->semantics && strcmp(c->semantics, "mpi") == 0;
   ec->semantics = mpi ? CS_SEMANTICS_MPI : CS_SEMANTICS_EAGER;

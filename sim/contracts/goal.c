@@ -41,7 +41,7 @@ static void settle(cs_lower *c)
 
 void cs_lower_start(cs_lower *c, const cs_sched_params *prm, const cs_op *ops, size_t nops, double gamma_ns)
 {
-  *c = (cs_lower){.prm = prm, .ops = ops, .nops = (uint32_t)nops, .loop = -1, .gamma_ns = gamma_ns};
+  *c = (cs_lower){.prm = prm, .ops = ops, .nops = (uint32_t)nops, .loop = -1, .gamma_ns = gamma_ns, .uniform = -1};
   settle(c);
 }
 
@@ -56,7 +56,24 @@ static uint64_t calc_ns(const cs_lower *c, uint32_t j)
   return (uint64_t)llround(c->gamma_ns * (double)cs_units_bytes(c->prm, op.units));
 }
 
-void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out)
+/* cs_units_bytes of member j's units at the current iteration: on a
+ * buffer of uniform units (known after the first ask) their count times
+ * the unit's bytes, where the iteration does not matter. */
+static uint64_t member_bytes(cs_lower *c, const cs_op *op)
+{
+  int64_t count = cs_units_count(op->units);
+  if (count == 0)
+    return 0;
+  if (c->uniform < 0) {
+    c->uniform = cs_units_uniform(c->prm);
+    c->unit_bytes = c->uniform ? cs_unit_bytes(c->prm, 0) : 0;
+  }
+  if (c->uniform)
+    return (uint64_t)count * c->unit_bytes;
+  return cs_units_bytes(c->prm, cs_op_at_iteration(c->prm, op, c->iter).units);
+}
+
+void cs_lower_op(cs_lower *c, uint32_t j, cs_goal_op *out)
 {
   memset(out, 0, sizeof *out);
   if (c->phase) {
@@ -64,11 +81,12 @@ void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out)
     out->size = calc_ns(c, c->phase - 1);
     return;
   }
-  cs_op op = member(c, j);
-  out->type = op.kind == CS_OP_SEND ? CS_GOAL_SEND : CS_GOAL_RECV;
-  out->peer = (uint32_t)op.peer;
-  out->tag = (uint32_t)op.tag;
-  out->size = cs_units_bytes(c->prm, op.units);
+  const cs_op *op = &c->ops[c->k + j];
+  out->type = op->kind == CS_OP_SEND ? CS_GOAL_SEND : CS_GOAL_RECV;
+  int64_t peer = c->iter == 0 ? op->peer : cs_mod(op->peer + c->iter * op->peer_step, c->prm->p);
+  out->peer = (uint32_t)peer;
+  out->tag = (uint32_t)(c->iter == 0 ? op->tag : (int32_t)(op->tag + c->iter));
+  out->size = member_bytes(c, op);
 }
 
 bool cs_lower_step_is_send(const cs_lower *c)
@@ -147,11 +165,23 @@ static void write_rank(GString *s, const cs_sched_params *prm, int64_t rank, con
   g_string_append(s, "}\n");
 }
 
+/* Writes and empties s once it holds more than a chunk. */
+static void flush_chunk(cs_atomic_file *f, GString *s, bool all)
+{
+  if (all || s->len >= (1u << 20)) {
+    cs_atomic_write(f, s->str, s->len);
+    g_string_truncate(s, 0);
+  }
+}
+
 bool cs_goal_write(const char *path, const cs_coll_algo *a, const cs_sched_params *prm, double gamma, GError **err)
 {
   if (prm->p > UINT32_MAX)
     return cs_input_error(err, "GOAL numbers ranks with 32 bits (p = %" PRId64 ")", prm->p);
-  GString *s = g_string_new(NULL);
+  cs_atomic_file *f = cs_atomic_open(path, err);
+  if (!f)
+    return false;
+  GString *s = g_string_sized_new(1u << 21);
   g_string_append_printf(s, "// collsim: %s %s, p = %" PRId64 " (lowering: sim/contracts/goal.h)\nnum_ranks %" PRId64
                          "\n", cs_coll_name(a->coll), a->name, prm->p, prm->p);
   cs_oplist o;
@@ -160,11 +190,12 @@ bool cs_goal_write(const char *path, const cs_coll_algo *a, const cs_sched_param
     cs_oplist_clear(&o);
     a->ops(prm, r, &o);
     write_rank(s, prm, r, &o, gamma * 1e9);
+    flush_chunk(f, s, false);
   }
+  flush_chunk(f, s, true);
   cs_oplist_free(&o);
-  bool ok = cs_write_file_atomic(path, s->str, s->len, err);
   g_string_free(s, TRUE);
-  return ok;
+  return cs_atomic_commit(f, err);
 }
 
 /* ---- reading: a tokenizer over a stream ---- */

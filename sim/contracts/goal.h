@@ -77,21 +77,25 @@ typedef struct cs_lower {
   int32_t loop;   /* index of the enclosing CS_OP_LOOP, or -1 */
   int64_t iter;
   double gamma_ns; /* nanoseconds per byte reduced */
+  int8_t uniform;  /* the buffer's units all have unit_bytes bytes: 1 yes, 0 no, -1 not asked yet */
+  uint64_t unit_bytes;
 } cs_lower;
 
 void cs_lower_start(cs_lower *c, const cs_sched_params *prm, const cs_op *ops, size_t nops, double gamma_ns);
 static inline bool cs_lower_finished(const cs_lower *c) { return c->n == 0; }
 /* Ops of the current step. */
 static inline uint32_t cs_lower_step_size(const cs_lower *c) { return c->phase ? 1 : c->n; }
-/* Op j of the current step. */
-void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out);
+/* Op j of the current step (c caches whether units are uniform). */
+void cs_lower_op(cs_lower *c, uint32_t j, cs_goal_op *out);
 /* Is the current step a send (the next step irequires it)? */
 bool cs_lower_step_is_send(const cs_lower *c);
 /* Move to the next step. */
 void cs_lower_next(cs_lower *c);
 
 /* Writes every rank's schedule of algorithm a on prm (after plan) as GOAL
- * text to path (atomically).  gamma: seconds per byte reduced. */
+ * text to path, streamed rank by rank in chunks of about 1 MiB into a
+ * temporary file renamed at the end (atomically; memory does not grow with
+ * p).  gamma: seconds per byte reduced. */
 bool cs_goal_write(const char *path, const cs_coll_algo *a, const cs_sched_params *prm, double gamma, GError **err);
 
 /* ---- reading ---- */

@@ -101,16 +101,24 @@ static bool write_all(int fd, const char *text, size_t len)
   return true;
 }
 
-bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError **err)
+struct cs_atomic_file {
+  char *path, *tmp;
+  int fd;
+  int e; /* the first write's errno, 0: none */
+};
+
+cs_atomic_file *cs_atomic_open(const char *path, GError **err)
 {
-  if (names_a_folder(path))
-    return cs_input_error(err, "cannot write %s: it names a folder, not a file", path);
+  if (names_a_folder(path)) {
+    cs_input_error(err, "cannot write %s: it names a folder, not a file", path);
+    return NULL;
+  }
   char *dir = g_path_get_dirname(path);
   if (g_mkdir_with_parents(dir, 0777) != 0) {
     int e = errno;
     cs_input_error(err, "cannot write %s: cannot make folder %s: %s", path, dir, g_strerror(e));
     g_free(dir);
-    return false;
+    return NULL;
   }
   /* a short name: path's own name plus a suffix could pass NAME_MAX */
   char *tmp = g_build_filename(dir, ".collsim-XXXXXX", NULL);
@@ -118,23 +126,70 @@ bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError
   cs_signals_hold();
   int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666);
   int e = fd < 0 ? errno : 0;
-  bool ok = fd >= 0;
-  if (ok)
+  if (fd >= 0)
     cs_signals_track(tmp, false); /* when the table is full: not removed on a signal */
   cs_signals_release();
-  if (ok && !(ok = write_all(fd, text, len)))
-    e = errno;
-  if (ok && g_file_test(path, G_FILE_TEST_EXISTS) && fsync(fd) != 0) /* replacing: the new text first */
+  if (fd < 0) {
+    g_free(tmp);
+    cs_output_error(err, path, e);
+    return NULL;
+  }
+  cs_atomic_file *f = g_new0(cs_atomic_file, 1);
+  f->path = g_strdup(path);
+  f->tmp = tmp;
+  f->fd = fd;
+  return f;
+}
+
+bool cs_atomic_write(cs_atomic_file *f, const char *text, size_t len)
+{
+  if (!f->e && !write_all(f->fd, text, len))
+    f->e = errno ? errno : EIO;
+  return !f->e;
+}
+
+static void atomic_free(cs_atomic_file *f)
+{
+  cs_signals_untrack(f->tmp);
+  g_free(f->tmp);
+  g_free(f->path);
+  g_free(f);
+}
+
+void cs_atomic_abort(cs_atomic_file *f)
+{
+  if (!f)
+    return;
+  close(f->fd);
+  unlink(f->tmp);
+  atomic_free(f);
+}
+
+bool cs_atomic_commit(cs_atomic_file *f, GError **err)
+{
+  int e = f->e;
+  bool ok = !e;
+  if (ok && g_file_test(f->path, G_FILE_TEST_EXISTS) && fsync(f->fd) != 0) /* replacing: the new text first */
     ok = false, e = errno;
-  if (fd >= 0 && close(fd) != 0 && ok)
+  if (close(f->fd) != 0 && ok)
     ok = false, e = errno;
-  if (ok && rename(tmp, path) != 0)
+  if (ok && rename(f->tmp, f->path) != 0)
     ok = false, e = errno;
-  if (!ok && fd >= 0)
-    unlink(tmp);
-  cs_signals_untrack(tmp);
-  g_free(tmp);
-  return ok || cs_output_error(err, path, e);
+  if (!ok)
+    unlink(f->tmp);
+  if (!ok)
+    cs_output_error(err, f->path, e);
+  atomic_free(f);
+  return ok;
+}
+
+bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError **err)
+{
+  cs_atomic_file *f = cs_atomic_open(path, err);
+  if (!f)
+    return false;
+  cs_atomic_write(f, text, len);
+  return cs_atomic_commit(f, err);
 }
 
 bool cs_make_parent_folders(const char *what, const char *path, GPtrArray *made, GError **err)

@@ -25,6 +25,16 @@ bool cs_check_output_path(const char *what, const char *path, bool make_folders,
  * FALSE with err (CS_INPUT_ERROR, "cannot write PATH: PROBLEM"). */
 bool cs_write_file_atomic(const char *path, const char *text, size_t len, GError **err);
 
+/* The same, streamed (a file larger than memory): open makes the
+ * temporary file (NULL with err as above), write appends to it (false once
+ * a write failed: commit reports it), commit renames it to path (or
+ * removes it and sets err), abort removes it; commit and abort free f. */
+typedef struct cs_atomic_file cs_atomic_file;
+cs_atomic_file *cs_atomic_open(const char *path, GError **err);
+bool cs_atomic_write(cs_atomic_file *f, const char *text, size_t len);
+bool cs_atomic_commit(cs_atomic_file *f, GError **err);
+void cs_atomic_abort(cs_atomic_file *f);
+
 /* err = "cannot write PATH: PROBLEM" for errno e (CS_INPUT_ERROR); FALSE. */
 bool cs_output_error(GError **err, const char *path, int e);
 

@@ -228,11 +228,6 @@ void cs_coll_session_close(cs_coll_session *s)
 
 /* ---- one run ---- */
 
-typedef struct pair_rec {
-  int64_t src, dst;
-  uint64_t bytes, messages;
-} pair_rec;
-
 typedef struct run_state {
   cs_coll_session *S;
   const cs_coll_item *it;
@@ -244,7 +239,7 @@ typedef struct run_state {
   bool *listed;            /* links reported, in the summary and the CSV alike */
   cs_tier_summary *tiers;
   size_t ntiers;
-  GArray *untimed, *timed_pairs; /* pair_rec */
+  cs_pair_digest *untimed, timed_pairs; /* traffic per node pair: the pattern's (timed runs), the timed run's */
   GString *pairs_csv;
   cs_coll_timed t;
   bool timed;
@@ -262,16 +257,13 @@ static void to_sinks(void *user, int64_t src, int64_t dst, uint64_t bytes, uint6
   if (R->pairs_csv)
     g_string_append_printf(R->pairs_csv, "%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 "\n", src, dst, messages,
                            bytes);
-  if (R->untimed) {
-    pair_rec r = {src, dst, bytes, messages};
-    g_array_append_val(R->untimed, r);
-  }
+  if (R->untimed)
+    cs_pair_digest_add(R->untimed, src, dst, bytes, messages);
 }
 
 static void to_timed(void *user, int64_t src, int64_t dst, uint64_t bytes, uint64_t messages)
 {
-  pair_rec r = {src, dst, bytes, messages};
-  g_array_append_val((GArray *)user, r);
+  cs_pair_digest_add(user, src, dst, bytes, messages);
 }
 
 static int route_of(void *ctx, int64_t a, int64_t b, const int32_t **links)
@@ -347,11 +339,6 @@ static bool verify(run_state *R, GError **err)
   return R->verified;
 }
 
-static bool same_pairs(GArray *a, GArray *b)
-{
-  return a->len == b->len && memcmp(a->data, b->data, a->len * sizeof(pair_rec)) == 0;
-}
-
 /* Every link carried, in the timed run, the bytes and messages the schedule
  * routes over it. */
 static bool same_links(const run_state *R, GError **err)
@@ -381,8 +368,9 @@ static bool same_links(const run_state *R, GError **err)
 static bool run_native(run_state *R, GError **err)
 {
   cs_native_timed run = {.algo = R->it->algo, .prm = &R->prm, .goal = R->it->goal, .tt = &R->S->tt,
-                         .gamma = R->S->opt.gamma, .model = R->S->opt.loggops, .delivered = R->delivered,
-                         .sink = to_timed, .sink_user = R->timed_pairs};
+                         .gamma = R->S->opt.gamma, .model = R->S->opt.loggops, .map = R->S->map,
+                         .delivered = R->delivered,
+                         .pairs = &R->timed_pairs};
   if (!cs_native_timed_run(&run, &R->t, &R->last_rank, &R->finish_ns, err))
     return false;
   R->timed = true;
@@ -392,7 +380,7 @@ static bool run_native(run_state *R, GError **err)
 static bool run_simgrid(run_state *R, GError **err)
 {
   R->S->ec.progress_messages = (double)R->pattern.messages; /* the untimed pattern's: progress against it */
-  if (!cs_coll_run_timed(R->it->algo, &R->prm, &R->S->ec, R->S->opt.gamma, to_timed, R->timed_pairs, R->delivered,
+  if (!cs_coll_run_timed(R->it->algo, &R->prm, &R->S->ec, R->S->opt.gamma, to_timed, &R->timed_pairs, R->delivered,
                          &R->t, err))
     return false;
   R->timed = true;
@@ -405,13 +393,12 @@ static bool run_simgrid(run_state *R, GError **err)
 
 static bool run_timed(run_state *R, GError **err)
 {
-  R->timed_pairs = g_array_new(FALSE, FALSE, sizeof(pair_rec));
   if (!(R->S->opt.native ? run_native(R, err) : run_simgrid(R, err)))
     return false;
   /* a GOAL file may receive with other sizes than sent (LogGOPSim takes the message's) */
   bool sizes_ok = !R->t.size_mismatches || R->it->goal;
   if (!(R->t.finished == R->prm.p && sizes_ok && !R->t.stray_messages &&
-        same_pairs(R->timed_pairs, R->untimed) && R->t.messages == R->pattern.messages &&
+        cs_pair_digest_equal(&R->timed_pairs, R->untimed) && R->t.messages == R->pattern.messages &&
         R->t.bytes == R->pattern.bytes)) {
     g_set_error(err, CS_INTERNAL_ERROR, 1, "the timed run (%d of %lld ranks finished, %" PRIu64 " messages, %" PRIu64
                 " bytes) does not match the schedule (%" PRIu64 " messages, %" PRIu64 " bytes)", R->t.finished,
@@ -531,7 +518,7 @@ static void native_columns(cs_record *r, const run_state *R)
   cs_col_u64(r, &columns[K_SIM_TIME_NS], R->finish_ns);
   cs_col_i64(r, &columns[K_LAST_RANK], R->last_rank);
   cs_col_str(r, &columns[K_ENGINE], "native");
-  cs_col_str(r, &columns[K_MODEL], "loggops");
+  cs_col_str(r, &columns[K_MODEL], m->links ? "loggops-links" : "loggops");
   cs_col_str(r, &columns[K_LOGGOPS], text);
   if (!R->it->goal)
     cs_col_num(r, &columns[K_GAMMA], R->S->opt.gamma);
@@ -591,10 +578,7 @@ static cs_record *make_record(const run_state *R)
 
 static void run_state_clear(run_state *R)
 {
-  if (R->untimed)
-    g_array_free(R->untimed, TRUE);
-  if (R->timed_pairs)
-    g_array_free(R->timed_pairs, TRUE);
+  g_free(R->untimed);
   cs_linkusage_free(R->lu);
   cs_linkusage_free(R->delivered);
   g_free(R->listed);
@@ -638,7 +622,7 @@ cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outpu
   if (ok && out && out->goal)
     ok = cs_goal_write(out->goal, it->algo, &R.prm, S->opt.gamma, err);
   if (ok && S->opt.timed)
-    R.untimed = g_array_new(FALSE, FALSE, sizeof(pair_rec));
+    R.untimed = g_new0(cs_pair_digest, 1);
   R.pairs_csv = out ? out->pairs : NULL;
   if (R.pairs_csv)
     g_string_append(R.pairs_csv, "src_node,dst_node,messages,bytes\n");

@@ -53,29 +53,53 @@ static void tally_emit(pair_tally *t, cs_pair_sink sink, void *user)
   g_hash_table_destroy(t->pairs);
 }
 
-typedef struct delivery_ctx {
-  const cs_native_timed *run;
-  pair_tally tally;
-} delivery_ctx;
-
 static void on_delivery(void *user, uint32_t src, uint32_t dst, uint64_t bytes)
 {
-  delivery_ctx *D = user;
-  int64_t a = cs_tt_node_of(D->run->tt, src), b = cs_tt_node_of(D->run->tt, dst);
-  tally_add(&D->tally, a, b, bytes);
-  if (D->run->delivered)
-    cs_linkusage_add(D->run->delivered, a, b, bytes, 1);
+  const cs_native_timed *run = user;
+  int64_t a = cs_tt_node_of(run->tt, src), b = cs_tt_node_of(run->tt, dst);
+  if (run->pairs)
+    cs_pair_digest_add(run->pairs, a, b, bytes, 1);
+  if (run->delivered)
+    cs_linkusage_add(run->delivered, a, b, bytes, 1);
+}
+
+/* Routes from rank to rank over the platform's links (loggops-links). */
+typedef struct route_ctx {
+  const cs_native_timed *run;
+  cs_route_buf buf;
+} route_ctx;
+
+static int rank_route(void *user, uint32_t src, uint32_t dst, const int32_t **links)
+{
+  route_ctx *C = user;
+  int n = cs_netmap_route(C->run->map, &C->buf, cs_tt_node_of(C->run->tt, src), cs_tt_node_of(C->run->tt, dst), links);
+  return n > 0 ? n : 0;
+}
+
+static cs_link_net *link_net(route_ctx *C)
+{
+  const cs_netmap *map = C->run->map;
+  double *bw = g_new(double, map->nlinks > 0 ? map->nlinks : 1);
+  for (int64_t l = 0; l < map->nlinks; l++)
+    bw[l] = map->ops->link_bandwidth(map, l);
+  cs_link_net *net = cs_link_net_new(map->nlinks, bw, rank_route, C);
+  g_free(bw);
+  return net;
 }
 
 bool cs_native_timed_run(const cs_native_timed *run, cs_coll_timed *out, uint32_t *last_rank, uint64_t *finish_ns,
                          GError **err)
 {
   memset(out, 0, sizeof *out);
-  delivery_ctx D = {.run = run};
-  tally_init(&D.tally, cs_tt_nodes(run->tt));
   cs_native_result r;
-  bool ok = run->goal ? cs_native_run_goal(run->goal, &run->model, on_delivery, &D, &r, err)
-                      : cs_native_run_coll(run->algo, run->prm, run->gamma, &run->model, on_delivery, &D, &r, err);
+  void *user = (void *)run;
+  cs_loggops_params model = run->model;
+  route_ctx C = {.run = run};
+  model.net = model.links && run->map ? link_net(&C) : NULL;
+  bool ok = run->goal ? cs_native_run_goal(run->goal, &model, on_delivery, user, &r, err)
+                      : cs_native_run_coll(run->algo, run->prm, run->gamma, &model, on_delivery, user, &r, err);
+  cs_link_net_free(model.net);
+  cs_route_buf_clear(&C.buf);
   if (ok) {
     out->sim_time_s = (double)r.finish_ns * 1e-9;
     out->messages = r.messages;
@@ -86,7 +110,6 @@ bool cs_native_timed_run(const cs_native_timed *run, cs_coll_timed *out, uint32_
     *last_rank = r.last_rank;
     *finish_ns = r.finish_ns;
   }
-  tally_emit(&D.tally, ok ? run->sink : NULL, run->sink_user);
   return ok;
 }
 

@@ -14,6 +14,7 @@ typedef struct rank_state {
   cs_op *ops; /* the rank's op list while it runs */
   uint64_t first_id;
   uint32_t outstanding;
+  bool step_is_send; /* the current step is a send (kept here: started() asks at every op) */
 } rank_state;
 
 typedef struct coll_source {
@@ -30,8 +31,10 @@ static void offer_step(rank_state *r, ng_ids *out)
   if (cs_lower_finished(&r->cur)) {
     g_free(r->ops);
     r->ops = NULL;
+    r->step_is_send = false;
     return;
   }
+  r->step_is_send = cs_lower_step_is_send(&r->cur);
   r->outstanding = cs_lower_step_size(&r->cur);
   for (uint32_t j = 0; j < r->outstanding; j++)
     ng_ids_add(out, r->first_id + j);
@@ -59,7 +62,7 @@ static void next_step(rank_state *r, ng_ids *out)
 static void started(void *self, uint32_t rank, uint64_t op, ng_ids *out)
 {
   rank_state *r = &((coll_source *)self)->rank[rank];
-  if (op == r->first_id && !cs_lower_finished(&r->cur) && cs_lower_step_is_send(&r->cur))
+  if (op == r->first_id && r->step_is_send)
     next_step(r, out);
 }
 

@@ -40,6 +40,9 @@
  * 16 elements: reproduced below), at time nexto[c] (calc, receive) or
  * max(nexto[c], nextgs[n]) (send), taking ts in that order.  At the start
  * every rank 0, 1, ... queues its free operations the same way at time 0.
+ * THE MODEL "loggops-links" (links.c) changes one rule: a message enters
+ * the network at t + o and arrives at the end of its route's per-link
+ * serialisation plus L, instead of at t + o + L.
  * THE FINISHING TIME is the largest nexto of any CPU of any rank (the NICs'
  * gaps are not counted), and the rank is the first rank reaching it. */
 #include "sim/engine/native/loggops.h"
@@ -53,7 +56,7 @@
 enum { NG_SEND = CS_GOAL_SEND, NG_RECV = CS_GOAL_RECV, NG_CALC = CS_GOAL_CALC, NG_MSG = 4 };
 #define NONE UINT32_MAX
 
-void cs_loggops_defaults(cs_loggops_params *m) { *m = (cs_loggops_params){2500, 1500, 1000, 6, 65535, 0}; }
+void cs_loggops_defaults(cs_loggops_params *m) { *m = (cs_loggops_params){2500, 1500, 1000, 6, 65535, 0, false, NULL}; }
 
 bool cs_loggops_parse(const char *text, cs_loggops_params *m, GError **err)
 {
@@ -103,9 +106,11 @@ typedef struct engine {
   ng_queue q;
   uint64_t ts;
   /* operations freed by the current event: (host, id) in order */
-  GArray *freed_host;
+  uint32_t *freed_host; /* parallel to freed.id, freed_cap of them */
+  size_t freed_cap;
   ng_ids freed, scratch;
-  GArray *batch; /* ng_event */
+  ng_event *batch;
+  size_t batch_cap;
   cs_native_delivery on_delivery;
   void *user;
   cs_native_result *out;
@@ -162,20 +167,31 @@ static bool match(engine *E, fifo *f, uint32_t src, uint32_t tag, qentry *out)
 
 /* ---- freeing operations ---- */
 
+/* The hosts of the ops freed.id[from ..]. */
+static void note_hosts(engine *E, size_t from, uint32_t host)
+{
+  if (E->freed.n == from)
+    return;
+  if (E->freed_cap < E->freed.cap) {
+    E->freed_cap = E->freed.cap;
+    E->freed_host = g_renew(uint32_t, E->freed_host, E->freed_cap);
+  }
+  for (size_t i = from; i < E->freed.n; i++)
+    E->freed_host[i] = host;
+}
+
 static void mark_started(engine *E, uint32_t host, uint64_t op)
 {
   size_t before = E->freed.n;
   E->src->started(E->src->self, host, op, &E->freed);
-  for (size_t i = before; i < E->freed.n; i++)
-    g_array_append_val(E->freed_host, host);
+  note_hosts(E, before, host);
 }
 
 static void mark_done(engine *E, uint32_t host, uint64_t op)
 {
   size_t before = E->freed.n;
   E->src->done(E->src->self, host, op, &E->freed);
-  for (size_t i = before; i < E->freed.n; i++)
-    g_array_append_val(E->freed_host, host);
+  note_hosts(E, before, host);
 }
 
 /* libstdc++'s std::sort (introsort, then insertion sort), by type only:
@@ -342,8 +358,11 @@ static uint64_t ready_time(const engine *E, const ng_event *ev)
 /* Queues host's freed ops (ids[0..n)) sorted as LogGOPSim sorts them. */
 static void queue_batch(engine *E, uint32_t host, const uint64_t *ids, size_t n, bool at_zero)
 {
-  g_array_set_size(E->batch, (guint)n);
-  ng_event *v = (ng_event *)E->batch->data;
+  if (n > E->batch_cap) {
+    E->batch_cap = 2 * n;
+    E->batch = g_renew(ng_event, E->batch, E->batch_cap);
+  }
+  ng_event *v = E->batch;
   for (size_t i = 0; i < n; i++)
     as_event(E, host, ids[i], &v[i]);
   cxx_sort(v, n);
@@ -354,11 +373,24 @@ static void queue_batch(engine *E, uint32_t host, const uint64_t *ids, size_t n,
   }
 }
 
+static bool one_host(const uint32_t *hosts, size_t n)
+{
+  for (size_t i = 1; i < n; i++)
+    if (hosts[i] != hosts[0])
+      return false;
+  return true;
+}
+
 /* After an event: the hosts that freed operations, in increasing order. */
 static void queue_freed(engine *E)
 {
   size_t n = E->freed.n;
-  const uint32_t *hosts = (const uint32_t *)E->freed_host->data;
+  uint32_t *hosts = E->freed_host;
+  if (hosts[0] == hosts[n - 1] && (n < 3 || one_host(hosts, n))) {
+    queue_batch(E, hosts[0], E->freed.id, n, false);
+    E->freed.n = 0;
+    return;
+  }
   while (n > 0) {
     uint32_t lowest = NONE;
     for (size_t i = 0; i < E->freed.n; i++)
@@ -368,13 +400,12 @@ static void queue_freed(engine *E)
     for (size_t i = 0; i < E->freed.n; i++)
       if (hosts[i] == lowest) {
         ng_ids_add(&E->scratch, E->freed.id[i]);
-        g_array_index(E->freed_host, uint32_t, i) = NONE;
+        hosts[i] = NONE;
         n--;
       }
     queue_batch(E, lowest, E->scratch.id, E->scratch.n, false);
   }
   E->freed.n = 0;
-  g_array_set_size(E->freed_host, 0);
 }
 
 /* ---- the events ---- */
@@ -415,7 +446,8 @@ static void send(engine *E, ng_event *ev)
   msg.type = NG_MSG;
   msg.host = ev->target;
   msg.target = ev->host;
-  msg.time = ev->time + m->o + m->L;
+  uint64_t inject = ev->time + m->o;
+  msg.time = (m->net ? cs_link_net_transfer(m->net, ev->host, ev->target, ev->size, inject) : inject) + m->L;
   msg.ts = E->ts++;
   ng_queue_push(&E->q, &msg);
   if (ev->size <= m->S)
@@ -496,8 +528,6 @@ static void engine_init(engine *E, const ng_source *src, const cs_loggops_params
   E->pool = g_array_new(FALSE, FALSE, sizeof(qentry));
   E->free_entry = NONE;
   ng_queue_init(&E->q);
-  E->freed_host = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-  E->batch = g_array_new(FALSE, FALSE, sizeof(ng_event));
   E->out = out;
 }
 
@@ -510,8 +540,8 @@ static void engine_free(engine *E)
   g_free(E->uq);
   g_array_free(E->pool, TRUE);
   ng_queue_free(&E->q);
-  g_array_free(E->freed_host, TRUE);
-  g_array_free(E->batch, TRUE);
+  g_free(E->freed_host);
+  g_free(E->batch);
   g_free(E->freed.id);
   g_free(E->scratch.id);
 }

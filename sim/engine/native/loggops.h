@@ -11,6 +11,7 @@
 #define COLLSIM_NATIVE_LOGGOPS_H
 
 #include "sim/contracts/goal.h"
+#include "sim/engine/native/links.h"
 
 #include <glib.h>
 #include <stdbool.h>
@@ -18,9 +19,13 @@
 
 /* LogGOPSim's parameters, in its units: nanoseconds, nanoseconds per
  * byte, bytes.  Defaults (LogGOPSim's): L 2500, o 1500, g 1000, G 6,
- * S 65535, O 0. */
+ * S 65535, O 0.  links: the model "loggops-links" (links.c), whose run
+ * needs net (the platform's links and routes, set by the driver for the
+ * run); false: plain LogGOPS, net unused. */
 typedef struct cs_loggops_params {
   uint64_t L, o, g, G, S, O;
+  bool links;
+  cs_link_net *net;
 } cs_loggops_params;
 
 void cs_loggops_defaults(cs_loggops_params *m);

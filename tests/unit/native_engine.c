@@ -1,0 +1,204 @@
+/* Tests of the native engine's parts (issue 29):
+ *  - the event queue (a radix heap with a heap of late events) pops in
+ *    (time, ts) order against a sort of the same events, on random runs
+ *    that push events at the current time, later, and before it (a rank's
+ *    other CPU), with re-queued events that keep an older ts;
+ *  - the node-pair digest is the same whatever the order and grouping of
+ *    the traffic, and changes when bytes or a message move to another pair;
+ *  - loggops-links' transfer: one message takes the sum of its links'
+ *    serialisation, a second one over a shared link waits for it, links of
+ *    no bandwidth take no time;
+ *  - the streamed atomic writer leaves the whole text on commit and no file
+ *    on abort. */
+#include "sim/contracts/output_path.h"
+#include "sim/drivers/native_run.h"
+#include "sim/engine/native/event_queue.h"
+#include "sim/engine/native/links.h"
+
+#include <check.h>
+#include <stdbool.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int by_time_ts(const void *a, const void *b)
+{
+  const ng_event *x = a, *y = b;
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+/* A run of the queue: every pop is checked against the least of the events
+ * queued (a plain array, searched). */
+START_TEST(test_queue_order)
+{
+  GRand *rng = g_rand_new_with_seed(1000 + (guint32)_i);
+  ng_queue q;
+  ng_queue_init(&q);
+  GArray *ref = g_array_new(FALSE, FALSE, sizeof(ng_event));
+  uint64_t ts = 0, now = 0, spare_ts = 0;
+  bool have_spare = false; /* the ts of the event popped last, which may come back re-queued */
+  size_t pops = 0;
+  for (int step = 0; step < 20000; step++) {
+    int pushes = g_rand_int_range(rng, 0, 3);
+    for (int k = 0; k < pushes || (ref->len == 0 && k < 1); k++) {
+      ng_event e = {.ts = ts++, .host = (uint32_t)step, .op = (uint64_t)k};
+      int kind = g_rand_int_range(rng, 0, 10);
+      e.time = kind < 3   ? now                                              /* now: into bucket 0 */
+               : kind < 9 ? now + (uint64_t)g_rand_int_range(rng, 1, 1 << kind) /* later */
+                          : now - (uint64_t)g_rand_int_range(rng, 0, (int)(now < 50 ? now + 1 : 50)); /* late */
+      if (kind == 8 && have_spare) { /* the event popped last, re-queued later: its older ts */
+        e.ts = spare_ts;
+        have_spare = false;
+      }
+      ng_queue_push(&q, &e);
+      g_array_append_val(ref, e);
+    }
+    /* the least queued */
+    g_array_sort(ref, by_time_ts);
+    ng_event got, want = g_array_index(ref, ng_event, 0);
+    ck_assert(ng_queue_pop(&q, &got));
+    ck_assert_msg(got.time == want.time && got.ts == want.ts && got.host == want.host && got.op == want.op,
+                  "pop %zu: (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ") want (%" G_GUINT64_FORMAT
+                  ", %" G_GUINT64_FORMAT ")", pops, got.time, got.ts, want.time, want.ts);
+    g_array_remove_index(ref, 0);
+    now = got.time > now ? got.time : now;
+    spare_ts = got.ts;
+    have_spare = true;
+    pops++;
+  }
+  ng_event e;
+  while (ref->len) {
+    g_array_sort(ref, by_time_ts);
+    ck_assert(ng_queue_pop(&q, &e));
+    ck_assert(e.time == g_array_index(ref, ng_event, 0).time && e.ts == g_array_index(ref, ng_event, 0).ts);
+    g_array_remove_index(ref, 0);
+  }
+  ck_assert(!ng_queue_pop(&q, &e));
+  g_array_free(ref, TRUE);
+  ng_queue_free(&q);
+  g_rand_free(rng);
+}
+END_TEST
+
+START_TEST(test_pair_digest)
+{
+  /* (src, dst, bytes) per message */
+  static const int64_t msgs[][3] = {{0, 1, 8}, {1, 0, 8}, {0, 1, 100}, {2, 3, 5}, {3, 2, 0}, {0, 3, 7}};
+  cs_pair_digest a = {0}, b = {0}, grouped = {0};
+  for (size_t i = 0; i < G_N_ELEMENTS(msgs); i++)
+    cs_pair_digest_add(&a, msgs[i][0], msgs[i][1], (uint64_t)msgs[i][2], 1);
+  for (size_t i = G_N_ELEMENTS(msgs); i-- > 0;)
+    cs_pair_digest_add(&b, msgs[i][0], msgs[i][1], (uint64_t)msgs[i][2], 1);
+  ck_assert(cs_pair_digest_equal(&a, &b));
+  /* per pair, as the pattern-generator gives them */
+  cs_pair_digest_add(&grouped, 0, 1, 108, 2);
+  cs_pair_digest_add(&grouped, 0, 3, 7, 1);
+  cs_pair_digest_add(&grouped, 1, 0, 8, 1);
+  cs_pair_digest_add(&grouped, 2, 3, 5, 1);
+  cs_pair_digest_add(&grouped, 3, 2, 0, 1);
+  ck_assert(cs_pair_digest_equal(&a, &grouped));
+  /* the same totals on other pairs differ */
+  cs_pair_digest moved = {0}, swapped = {0};
+  cs_pair_digest_add(&moved, 0, 1, 107, 2);
+  cs_pair_digest_add(&moved, 0, 3, 8, 1);
+  cs_pair_digest_add(&moved, 1, 0, 8, 1);
+  cs_pair_digest_add(&moved, 2, 3, 5, 1);
+  cs_pair_digest_add(&moved, 3, 2, 0, 1);
+  ck_assert(!cs_pair_digest_equal(&a, &moved));
+  cs_pair_digest_add(&swapped, 1, 0, 108, 2); /* direction swapped */
+  cs_pair_digest_add(&swapped, 0, 3, 7, 1);
+  cs_pair_digest_add(&swapped, 0, 1, 8, 1);
+  cs_pair_digest_add(&swapped, 2, 3, 5, 1);
+  cs_pair_digest_add(&swapped, 3, 2, 0, 1);
+  ck_assert(!cs_pair_digest_equal(&a, &swapped));
+}
+END_TEST
+
+/* Routes of a line 0 - 1 - 2 - 3: link i joins i and i + 1 (both ways). */
+static int line_route(void *ctx, uint32_t src, uint32_t dst, const int32_t **links)
+{
+  static int32_t buf[8];
+  (void)ctx;
+  int n = 0;
+  for (uint32_t a = src < dst ? src : dst; a < (src < dst ? dst : src); a++)
+    buf[n++] = (int32_t)a;
+  *links = buf;
+  return n;
+}
+
+START_TEST(test_links_transfer)
+{
+  double bw[3] = {1e9, 0.5e9, 1e9}; /* 1, 2 and 1 ns per byte */
+  cs_link_net *n = cs_link_net_new(3, bw, line_route, NULL);
+  ck_assert_uint_eq(cs_link_net_serialisation(n, 1, 1000), 2000);
+  /* one message over the three links: 1000 + 2000 + 1000 after injection */
+  ck_assert_uint_eq(cs_link_net_transfer(n, 0, 3, 1000, 500), 500 + 4000);
+  /* a second one from 1 to 2 at 600 waits for link 1 (busy until 3500) */
+  ck_assert_uint_eq(cs_link_net_transfer(n, 1, 2, 1000, 600), 3500 + 2000);
+  /* the same rank: no link, no time */
+  ck_assert_uint_eq(cs_link_net_transfer(n, 2, 2, 1000, 9), 9);
+  cs_link_net_free(n);
+  /* unbounded links take no time */
+  double inf[3] = {1.0 / 0.0, 0, -1};
+  n = cs_link_net_new(3, inf, line_route, NULL);
+  ck_assert_uint_eq(cs_link_net_transfer(n, 0, 3, 1u << 30, 7), 7);
+  cs_link_net_free(n);
+}
+END_TEST
+
+START_TEST(test_atomic_stream)
+{
+  char *dir = g_dir_make_tmp("native-engine-XXXXXX", NULL);
+  ck_assert(dir);
+  char *path = g_build_filename(dir, "out.goal", NULL);
+  GError *err = NULL;
+  cs_atomic_file *f = cs_atomic_open(path, &err);
+  ck_assert(f);
+  ck_assert(cs_atomic_write(f, "num_ranks 1\n", 12));
+  ck_assert(!g_file_test(path, G_FILE_TEST_EXISTS)); /* nothing at path before the commit */
+  ck_assert(cs_atomic_write(f, "rank 0 {\n}\n", 11));
+  ck_assert(cs_atomic_commit(f, &err));
+  char *text = NULL;
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  ck_assert_str_eq(text, "num_ranks 1\nrank 0 {\n}\n");
+  g_free(text);
+  /* abort: the old file stays, no temporary file remains */
+  f = cs_atomic_open(path, &err);
+  ck_assert(f);
+  cs_atomic_write(f, "partial", 7);
+  cs_atomic_abort(f);
+  ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+  ck_assert_str_eq(text, "num_ranks 1\nrank 0 {\n}\n");
+  g_free(text);
+  GDir *d = g_dir_open(dir, 0, NULL);
+  int files = 0;
+  while (g_dir_read_name(d))
+    files++;
+  g_dir_close(d);
+  ck_assert_int_eq(files, 1);
+  g_unlink(path);
+  g_rmdir(dir);
+  g_free(path);
+  g_free(dir);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("native_engine");
+  TCase *tc = tcase_create("native_engine");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, test_queue_order, 0, 4);
+  tcase_add_test(tc, test_pair_digest);
+  tcase_add_test(tc, test_links_transfer);
+  tcase_add_test(tc, test_atomic_stream);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
