@@ -33,7 +33,7 @@ static const cs_comm_protocol protocols[] = {
     {"leader", CS_COMM_CREATE, "Procedure 2: bitmaps to group rank 0, <LID,LBI> back, map made once per OS process",
      CS_CTXID_LIDLBI, true, cs_leader_create, NULL, "leader-create", 0},
     {"mpich", CS_COMM_SPLIT, "MPICH2: allgather of colour and key, local sort, AND-allreduce of the id mask",
-     CS_CTXID_MASK, false, cs_mpich_split, NULL, "mpich-split", 0},
+     CS_CTXID_MASK, false, cs_mpich_split, cs_mpich_split_messages, "mpich-split", 0},
     {"mpich4", CS_COMM_SPLIT, "MPICH 4.2.3: allgather of colour and key, local sort, sparse id: eager AND-allreduce "
      "of the mask (undefined colours pass all ones)", CS_CTXID_MASK, false, cs_mpich4_split, cs_mpich4_split_messages,
      "mpich4-split", 61},

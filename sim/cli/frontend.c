@@ -909,6 +909,9 @@ bool cs_cli_procs_engine(const cs_cli *c, cs_procs_engine *e, GError **err)
   memset(e, 0, sizeof *e);
   e->native = cs_cli_native(c);
   cs_loggops_defaults(&e->loggops);
+  if (e->native && c->model && strcmp(c->model, "loggops-links") == 0)
+    return cs_input_error(err, "--model loggops-links runs schedules only (collsim collective --timed); processes on "
+                          "the native engine have loggops");
   if (e->native && c->model && strcmp(c->model, "loggops") != 0)
     return cs_input_error(err, "the native engine has no model %s (its model: loggops; %s is SimGrid's)", c->model,
                           c->model);

@@ -58,7 +58,8 @@ static uint64_t calc_ns(const cs_lower *c, uint32_t j)
 
 /* cs_units_bytes of member j's units at the current iteration: on a
  * buffer of uniform units (known after the first ask) their count times
- * the unit's bytes, where the iteration does not matter. */
+ * the unit's bytes, where the iteration does not matter (not for an XOR
+ * loop, whose units are the pair block of each iteration's peer). */
 static uint64_t member_bytes(cs_lower *c, const cs_op *op)
 {
   int64_t count = cs_units_count(op->units);
@@ -68,7 +69,7 @@ static uint64_t member_bytes(cs_lower *c, const cs_op *op)
     c->uniform = cs_units_uniform(c->prm);
     c->unit_bytes = c->uniform ? cs_unit_bytes(c->prm, 0) : 0;
   }
-  if (c->uniform)
+  if (c->uniform && op->peer_mode == CS_PEER_SHIFT)
     return (uint64_t)count * c->unit_bytes;
   return cs_units_bytes(c->prm, cs_op_at_iteration(c->prm, op, c->iter).units);
 }
@@ -83,7 +84,7 @@ void cs_lower_op(cs_lower *c, uint32_t j, cs_goal_op *out)
   }
   const cs_op *op = &c->ops[c->k + j];
   out->type = op->kind == CS_OP_SEND ? CS_GOAL_SEND : CS_GOAL_RECV;
-  int64_t peer = c->iter == 0 ? op->peer : cs_mod(op->peer + c->iter * op->peer_step, c->prm->p);
+  int64_t peer = cs_loop_op_peer(c->prm, op, c->iter);
   out->peer = (uint32_t)peer;
   out->tag = (uint32_t)(c->iter == 0 ? op->tag : (int32_t)(op->tag + c->iter));
   out->size = member_bytes(c, op);
