@@ -65,6 +65,9 @@ typedef struct cs_comm_protocol {
    * (MPICH 4's eager context ids run out after 61); 0: any number.  A run
    * of more reports no formula. */
   int formula_creations;
+  /* `messages` as a formula in the files' words (records' messages_formula),
+   * or NULL when there is none. */
+  const char *messages_text;
 } cs_comm_protocol;
 
 /* Seed 003's split counts (the top of leader_split.c and mpich_split.c),

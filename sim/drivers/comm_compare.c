@@ -75,9 +75,9 @@ const char *cs_split_scheme_refusal(const cs_split_scheme *s, const cs_compare_p
 
 /* ----------------------------------------------------------- formulas --- */
 
-/* Protocols whose registry row has no count yet: their files' formulas
- * (lead: once registry.c carries these callbacks, this table only names
- * the text). */
+/* Protocols whose registry row has no count: the leader split's holds only
+ * with one proclet per OS process (no shared maps), so it is here, not in
+ * registry.c, and used only where it holds (protocol_expected). */
 typedef struct split_formula {
   const char *impl;
   uint64_t (*messages)(int64_t n, const int64_t *group_size, int ngroups);
@@ -86,8 +86,6 @@ typedef struct split_formula {
 
 static const split_formula split_formulas[] = {
     {"leader", cs_leader_split_messages, "2*(n - 1) + m (C = 1: every member its own local leader)"},
-    {"mpich", cs_mpich_split_messages,
-     "n*ceil(log2(n)) + 2*rem + pof2*log2(pof2) (pof2: the largest power of 2 <= n, rem = n - pof2)"},
 };
 
 static const split_formula *formula_of(const cs_comm_protocol *p)
@@ -102,8 +100,10 @@ const char *cs_split_formula(const cs_split_scheme *s)
 {
   if (s->family == CS_SCHEME_TREE)
     return s->tree->messages_formula;
+  if (s->proto->messages_text)
+    return s->proto->messages_text;
   const split_formula *f = formula_of(s->proto);
-  return f ? f->text : s->proto->messages ? "the protocol's documented count (the top of its file)" : NULL;
+  return f ? f->text : NULL;
 }
 
 /* The protocol's count: the registry's callback, else the table's. leader's

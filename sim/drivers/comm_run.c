@@ -630,7 +630,7 @@ void cs_comm_result_clear(cs_comm_result *r)
 
 enum {
   C_OP, C_SET, C_IMPL, C_METHOD, C_CPM, C_N, C_COLORS, C_GROUPS, C_GROUP_SIZE, C_MAP, C_SHARED, C_IDS, C_REPEAT,
-  C_VERIFIED, C_CREATED, C_EXHAUSTED, C_SIM_TIME, C_MESSAGES, C_MESSAGES_EXPECTED, C_NONMEMBER_MESSAGES, C_BYTES,
+  C_VERIFIED, C_CREATED, C_EXHAUSTED, C_SIM_TIME, C_MESSAGES, C_MESSAGES_EXPECTED, C_MESSAGES_FORMULA, C_NONMEMBER_MESSAGES, C_BYTES,
   C_WAKEUPS, C_PEAK_PROCLET, C_PEAK_PROCESS, C_MAP_BYTES_PROCESS, C_MAP_BYTES_TOTAL, C_MAPS_BUILT, C_CREATE_S,
   C_P2P_MESSAGES, C_P2P_S, C_GATHERS, C_GATHER_S, C_SPACE_COMMS, C_SPACE_SAVED, C_PLATFORM, C_SEED, C_WALL,
 };
@@ -660,6 +660,8 @@ static const cs_column columns[] = {
     [C_MESSAGES] = {"messages", CS_COL_INT, NULL, "messages", NULL, 0, "messages sent"},
     [C_MESSAGES_EXPECTED] = {"messages_expected", CS_COL_INT, NULL, "messages", "the protocol has a formula", 0,
                             "the protocol's documented message count (its formula is at the top of its file)"},
+    [C_MESSAGES_FORMULA] = {"messages_formula", CS_COL_TEXT, NULL, "", "the protocol has a formula", CS_COL_NO_CSV,
+                            "messages_expected's formula, in the protocol file's words (per creation)"},
     [C_NONMEMBER_MESSAGES] = {"nonmember_messages", CS_COL_INT, NULL, "messages", "create, create-group", 0,
                               "messages sent plus messages received by processes in no group: a message between two "
                               "such processes counts twice, so with MPI_Comm_create (every process of the parent takes "
@@ -739,6 +741,8 @@ cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result
   cs_col_u64(r, &columns[C_MESSAGES], res->messages);
   if (res->has_formula)
     cs_col_u64(r, &columns[C_MESSAGES_EXPECTED], res->messages_expected);
+  if (res->has_formula && prm->proto->messages_text)
+    cs_col_str(r, &columns[C_MESSAGES_FORMULA], prm->proto->messages_text);
   if (prm->proto->op != CS_COMM_SPLIT)
     cs_col_u64(r, &columns[C_NONMEMBER_MESSAGES], res->nonmember_messages);
   cs_col_u64(r, &columns[C_BYTES], res->bytes);
