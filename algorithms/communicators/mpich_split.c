@@ -78,12 +78,7 @@ static const split_table *table_of(cs_proc *p, cs_comm *outer, const cs_comm_req
   uint64_t key = cs_memo_key(rq->seq, UINT64_C(0xFFFFFFFF));
   split_table *t = cs_world_oracle(w, key);
   if (!t) {
-    cs_wid *wr = g_new(cs_wid, (gsize)outer->size);
-    if (outer->map)
-      cs_gm_decode((cs_groupmap *)cs_shared_map_groupmap(outer->map), 0, outer->size, wr);
-    else
-      for (int i = 0; i < outer->size; i++)
-        wr[i] = (cs_wid)i;
+    cs_wid *wr = cs_split_outer_wids(outer);
     t = compute_table(w, outer, wr, rq);
     g_free(wr);
     cs_world_oracle_put(w, key, t, split_table_free);

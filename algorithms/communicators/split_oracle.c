@@ -17,6 +17,17 @@ static int by_color_key_rank(const void *a, const void *b, void *user)
   return (x > y) - (x < y);
 }
 
+cs_wid *cs_split_outer_wids(const cs_comm *outer)
+{
+  cs_wid *wr = g_new(cs_wid, (gsize)outer->size);
+  if (outer->map)
+    cs_gm_decode((cs_groupmap *)cs_shared_map_groupmap(outer->map), 0, outer->size, wr);
+  else
+    for (int i = 0; i < outer->size; i++)
+      wr[i] = (cs_wid)i;
+  return wr;
+}
+
 void cs_split_sort_members(int *order, int members, const int32_t *color, const int32_t *key)
 {
   ck_view v = {color, key};
@@ -100,12 +111,7 @@ const cs_split_oracle *cs_split_oracle_get(cs_comm *outer, const cs_comm_request
   cs_split_oracle *o = cs_world_oracle(w, key);
   if (o)
     return o;
-  cs_wid *wr = g_new(cs_wid, (gsize)outer->size);
-  if (outer->map)
-    cs_gm_decode((cs_groupmap *)cs_shared_map_groupmap(outer->map), 0, outer->size, wr);
-  else
-    for (int i = 0; i < outer->size; i++)
-      wr[i] = (cs_wid)i;
+  cs_wid *wr = cs_split_outer_wids(outer);
   o = oracle_make(w, outer, wr, rq);
   g_free(wr);
   cs_world_oracle_put(w, key, o, oracle_free);

@@ -25,6 +25,9 @@ typedef struct cs_split_oracle {
 
 const cs_split_oracle *cs_split_oracle_get(cs_comm *outer, const cs_comm_request *rq);
 uint64_t cs_split_memo_key(uint32_t seq, int32_t cls);
+/* World ranks of the outer communicator's members in its rank order
+ * (g_free them); the simulator's view, charged to nobody. */
+cs_wid *cs_split_outer_wids(const cs_comm *outer);
 /* Sort order[0..members) (outer ranks) by (colour, key, rank): MPI_Comm_split's
  * order, as every scheme's local sort computes it. */
 void cs_split_sort_members(int *order, int members, const int32_t *color, const int32_t *key);

@@ -19,12 +19,6 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-field() { # a number or word field of the one-record JSON on stdin
-  local json re
-  json=$(cat)
-  re="\"$1\": \"?([^,}\"]*)"
-  [[ $json =~ $re ]] && echo "${BASH_REMATCH[1]}"
-}
 
 # ---- 1. LogGOPSim's answers ----
 data=$src/tests/data/goal

@@ -18,12 +18,6 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-field() { # a field of the one-record JSON on stdin
-  local json re
-  json=$(cat)
-  re="\"$1\": \"?([^,}\"]*)"
-  [[ $json =~ $re ]] && echo "${BASH_REMATCH[1]}"
-}
 
 goal() { # P src:dst:bytes ... -> a GOAL file on stdout (each rank's ops in order, no dependencies)
   local p=$1 m s d b r

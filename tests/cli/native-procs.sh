@@ -20,12 +20,6 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-field() { # a field of the one-record JSON on stdin
-  local json re
-  json=$(cat)
-  re="\"$1\": \"?([^,}\"]*)"
-  [[ $json =~ $re ]] && echo "${BASH_REMATCH[1]}"
-}
 
 counts() { # the engine-independent fields of a record
   local json=$1 k

@@ -17,3 +17,12 @@ without_asan_notice() {
   grep -v -e 'ASan is ignoring requested __asan_handle_no_return' -e 'False positive error reports may follow' \
     -e 'google/sanitizers/issues/189' || true
 }
+
+# field NAME: the value of the first field NAME of the one-record JSON on
+# stdin (a number, a word or a string without commas), quotes removed.
+field() {
+  local json re
+  json=$(cat)
+  re="\"$1\": \"?([^,}\"]*)"
+  [[ $json =~ $re ]] && echo "${BASH_REMATCH[1]}"
+}
