@@ -54,6 +54,11 @@ runs=(
   "compare --subset $work/committed.csv $work/now.csv"
   "reproduce seed001 --help"
   "comm compare -n 16 --colors 2 -q"
+  # the native engine: coroutine processes (their stacks registered with
+  # valgrind) and a schedule on the per-link model
+  "tree --algo rank-hash -n 16 -f 0.5 --engine native -q"
+  "comm split --cpm 4,3,2 --colors 3 --engine native -q"
+  "collective --platform percs:2,2,2 --coll alltoall --algo pairwise --block 1KiB --timed --engine native --model loggops-links -q"
 )
 # Issue 25 (comm create died on the first SELECT of a BWT map): comm create
 # with every group-map representation, named by the binary
