@@ -40,8 +40,6 @@ compared=0 skipped=0 failed=0 runs=0
 : > "$tmpd/jobs"   # OUT ARGS...: one run per line (no argument holds a blank)
 : > "$tmpd/checks" # WHAT<tab>OUT<tab>FILTER<tab>WANTED: the rows to compare after the runs
 
-no_wall() { sed 's/,[^,]*$//'; }
-
 # The committed seed-000 files' columns a re-run is compared on: all but
 # wall_s (measured) and the configuration columns a sweep adds (config_*,
 # collsim_version: the run's settings, not its results).
@@ -83,7 +81,7 @@ run() {
   echo "$*" >> "$tmpd/jobs"
 }
 
-# check WHAT OUT FILTER WANTED: after the runs, FILTER (no_wall or last) of
+# check WHAT OUT FILTER WANTED: after the runs, FILTER (seed000_row or last) of
 # OUT must be WANTED.
 check() { printf '%s\t%s\t%s\t%s\n' "$@" >> "$tmpd/checks"; }
 
