@@ -446,7 +446,8 @@ static const cs_opt_rule rules[] = {
     {"concurrent members order", "op=create,create-group +group-size"},
     {"tag", "op=create-group"},
     {"map no-share cpu-factor n @engine", CREATIONS ",compare"},
-    {"@trace engine loggops", CREATIONS}, /* compare runs each scheme in a child process, on SimGrid */
+    {"@trace", CREATIONS}, /* compare runs each scheme in a child process: one trace would hold one scheme */
+    {"engine loggops", CREATIONS ",compare"},
     {CS_NATIVE_REFUSES, "engine!=native"},
     {"loggops", "engine=native"},
     {"lid-bits lbi-bits", "op=split,create,bench,ids,compare"},
@@ -629,9 +630,9 @@ static int run_compare(const cs_cli *c, comm_opts *o)
   GArray *schemes = g_array_new(FALSE, FALSE, sizeof(cs_split_scheme));
   if (rc == 0)
     rc = o->impl ? named_schemes(c, o->impl, &cp, schemes) : all_schemes(c, &cp, schemes);
-  if (rc == 0 && !(cs_platform_check_size(p, &e) &&
+  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_procs_engine(c, &cp.comm.procs, &e) &&
                    cs_cli_engine(c, p, COMPARE_OVERHEAD_S, COMPARE_OVERHEAD_S, &cp.comm.engine, &e) &&
-                   cs_platform_xml_for_run(p, &xml, &is_temp, &e)))
+                   (cp.comm.procs.native || cs_platform_xml_for_run(p, &xml, &is_temp, &e))))
     rc = cs_cli_fail(c, e);
   g_clear_error(&e);
   int *host_of = NULL;

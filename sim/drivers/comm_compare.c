@@ -176,7 +176,8 @@ static int run_tree(const cs_compare_params *prm, const cs_split_scheme *s, cs_c
   cs_group *g = split_group(&prm->comm);
   cs_tree_params tp = {.algo = s->tree, .n = (int)prm->comm.n, .f = 1, .k = prm->tree_k, .colors = prm->comm.colors,
                        .seed = prm->comm.seed, .group = g, .bracket = FALSE, .verify = TRUE,
-                       .platform_desc = prm->comm.platform_desc, .engine = prm->comm.engine};
+                       .platform_desc = prm->comm.platform_desc, .engine = prm->comm.engine,
+                       .procs = prm->comm.procs};
   tp.engine.host_of = prm->host_of;
   cs_tree_result res;
   int rc = cs_tree_run(&tp, &res, err);
@@ -267,7 +268,7 @@ static const cs_column scheme_columns[] = {
 static const cs_record_kind scheme_kind = {"comm compare scheme", "one scheme's row", scheme_columns,
                                            G_N_ELEMENTS(scheme_columns), NULL};
 
-enum { X_OP, X_N, X_COLORS, X_LAYOUT, X_KEY, X_K, X_PLATFORM, X_SEED, X_SCHEMES };
+enum { X_OP, X_N, X_COLORS, X_LAYOUT, X_KEY, X_K, X_PLATFORM, X_MODEL, X_SEED, X_SCHEMES };
 
 static const cs_column columns[] = {
     [X_OP] = {"op", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the operation: compare"},
@@ -277,6 +278,9 @@ static const cs_column columns[] = {
     [X_KEY] = {"key", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "key of rank r: rank, reverse or random"},
     [X_K] = {"k", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "tree degree of the seed 000 schemes"},
     [X_PLATFORM] = {"platform", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY, "the platform's canonical spec"},
+    [X_MODEL] = {"model", CS_COL_TEXT, NULL, "", NULL, CS_COL_KEY,
+                 "the timing: SimGrid's network model on the platform, or loggops L=.. o=.. g=.. G=.. S=.. O=.. "
+                 "(--engine native: LogGOPS in ns and ns/byte, no links)"},
     [X_SEED] = {"seed", CS_COL_INT, NULL, "", NULL, CS_COL_KEY, "random seed (random keys)"},
     [X_SCHEMES] = {"schemes", CS_COL_RECORD, NULL, "", NULL, 0, "one row per scheme, in --impl's order",
                    &scheme_kind},
@@ -319,6 +323,18 @@ static void scheme_row(cs_record *r, const cs_compare_row *row, const cs_compare
   cs_col_str(r, &scheme_columns[Y_MESSAGES_FORMULA], row->messages_formula);
 }
 
+/* "LV08" (SimGrid's model) or "loggops L=2500 o=1500 g=1000 G=6 S=65535 O=0"
+ * (no commas: one CSV field unquoted). */
+static char *compare_model(const cs_compare_params *prm)
+{
+  const cs_loggops_params *m = &prm->comm.procs.loggops;
+  if (!prm->comm.procs.native)
+    return g_strdup(prm->comm.engine.model ? prm->comm.engine.model : "");
+  return g_strdup_printf("loggops L=%llu o=%llu g=%llu G=%llu S=%llu O=%llu", (unsigned long long)m->L, (unsigned long long)m->o,
+                         (unsigned long long)m->g, (unsigned long long)m->G, (unsigned long long)m->S,
+                         (unsigned long long)m->O);
+}
+
 static const char *const layout_names[] = {"cyclic", "block"};
 static const char *const key_names[] = {"rank", "reverse", "random"};
 
@@ -332,6 +348,9 @@ cs_record *cs_compare_record(const cs_compare_params *prm, const cs_compare_row 
   cs_col_str(r, &columns[X_KEY], key_names[prm->comm.key_rule]);
   cs_col_i64(r, &columns[X_K], prm->tree_k);
   cs_col_str(r, &columns[X_PLATFORM], prm->comm.platform_desc);
+  char *model = compare_model(prm);
+  cs_col_str(r, &columns[X_MODEL], model);
+  g_free(model);
   cs_col_u64(r, &columns[X_SEED], prm->comm.seed);
   cs_record *set = cs_col_child(r, &columns[X_SCHEMES]);
   for (size_t i = 0; i < nrows; i++)

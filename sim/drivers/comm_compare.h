@@ -24,7 +24,9 @@
  * scheme alone, and memory in bytes (the tree driver counts 8-byte words:
  * converted here, x 8, as comm_run.c does).  Peak memory is per rank (a
  * proclet on cpm platforms).  Each scheme runs in a child process
- * (SimGrid starts once per process: sim/engine/forked.h). */
+ * (SimGrid starts once per process: sim/engine/forked.h), on SimGrid or,
+ * with comm.procs.native, on the native engine (LogGOPS, no links: the
+ * platform then places ranks on hosts only). */
 #ifndef COLLSIM_COMM_COMPARE_H
 #define COLLSIM_COMM_COMPARE_H
 

@@ -10,6 +10,8 @@
 #  - the first row's ratios are 1;
 #  - measured messages equal messages_expected wherever a scheme gives it;
 #  - the CSV and the JSON carry the same values (wall_s aside);
+#  - --engine native: the same schemes, messages, bytes and largest message
+#    as SimGrid's, other times, the LogGOPS parameters in the model column;
 #  - --key random without --impl runs only the schemes that honour keys and
 #    says which were left out on one stderr line (exit 0);
 #  - bad input exits 2 with one stderr line and no stdout: a key a named
@@ -51,7 +53,7 @@ same_as_json() {
   tail -n +2 "$csv" | while IFS= read -r line; do
     IFS=, read -r -a vals <<< "$line"
     IFS=, read -r -a names <<< "$header"
-    scheme=${vals[8]}
+    for i in "${!names[@]}"; do [ "${names[$i]}" = scheme ] && scheme=${vals[$i]}; done
     obj=$(grep -o "\"$scheme\": {[^}]*}" "$json")
     [ -n "$obj" ] || { echo "no JSON object for $scheme"; continue; }
     for i in "${!names[@]}"; do
@@ -102,6 +104,23 @@ check_point -n 64 --colors 1
 check_point -n 100 --colors 3
 check_point -n 256 --colors 8 --layout block
 check_point -n 200 --colors 7 --seed 5 --tree-k 2
+check_point -n 200 --colors 7 --seed 5 --tree-k 2 --engine native
+
+# The native engine times the same protocols: every scheme sends exactly
+# SimGrid's messages and bytes and keeps the same largest message; only
+# the times (and the model column) differ.
+for e in simgrid native; do
+  "$collsim" comm compare -n 96 --colors 5 -q --format csv --engine "$e" > "$tmp/$e.csv" ||
+    bad "comm compare --engine $e failed"
+done
+for col in scheme messages bytes max_message_bytes verified; do
+  cmp -s <(column "$tmp/simgrid.csv" $col) <(column "$tmp/native.csv" $col) ||
+    bad "--engine native: column $col differs from SimGrid's: $(column "$tmp/native.csv" $col | tr '\n' ' ')"
+done
+column "$tmp/native.csv" model | grep -vq '^loggops L=2500 o=1500 g=1000 G=6 S=65535 O=0$' &&
+  bad "--engine native: model column $(column "$tmp/native.csv" model | head -1)"
+cmp -s <(column "$tmp/simgrid.csv" sim_time_s) <(column "$tmp/native.csv" sim_time_s) &&
+  bad "--engine native: the same times as SimGrid's (not the native engine?)"
 
 # --key random without --impl: the schemes that honour keys, one note.
 if "$collsim" comm compare -n 64 --colors 2 --key random -q --format csv > "$tmp/keyed.csv" 2> "$tmp/err"; then
@@ -133,6 +152,8 @@ refused "twice" -n 16 --impl mpich,mpich -q
 refused "exceeds" -n 16 --colors 17 -q
 refused "unknown map" -n 16 --map nosuchmap -q
 refused "trace" -n 16 --trace "$tmp/t.csv" -q
+refused "loggops" -n 16 --loggops 1,2,3 --engine native -q
+refused "engine" -n 16 --loggops 1,2,3,4,5,6 -q
 
 [ $fails = 0 ] || exit 1
 echo "comm-compare: all passed"
