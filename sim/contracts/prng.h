@@ -23,6 +23,13 @@ static inline uint64_t cs_splitmix_next(uint64_t *state)
   return z;
 }
 
+/* A GHashFunc for keys that point to a uint64_t (with g_int64_equal): GLib's
+ * g_int64_hash folds the two halves with XOR, so keys packed as
+ * (a << 32 | b) with b a function of a collide en masse (the verifier's
+ * (process, context id) keys made one 32,768-rank split spend 4 s in one
+ * bucket); the finaliser spreads every bit. */
+static inline unsigned int cs_u64_hash(const void *key) { return (unsigned int)cs_mix64(*(const uint64_t *)key); }
+
 static inline double cs_uniform(uint64_t seed, uint64_t rank, uint64_t stream)
 {
   uint64_t h = cs_mix64(cs_mix64(cs_mix64(seed) ^ rank) ^ (stream * 0x632be59bd9b4e019ULL));

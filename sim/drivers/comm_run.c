@@ -355,7 +355,7 @@ static bool verify_run(run_state *st, cs_comm_result *res)
   verifier v = {.st = st, .x = &x};
   v.map_group = g_hash_table_new(g_direct_hash, g_direct_equal);
   v.ctx_owner = g_hash_table_new(g_direct_hash, g_direct_equal);
-  v.proc_ctx = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  v.proc_ctx = g_hash_table_new_full(cs_u64_hash, g_int64_equal, g_free, NULL);
   v.group_ctx = g_new(uint32_t, (gsize)x.groups + 1);
   bool ok = true;
   for (int it = 0; ok && it < st->prm->repeat; it++)
