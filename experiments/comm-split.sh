@@ -6,20 +6,22 @@
 #   experiments/comm-split.sh [--max-n N] [--jobs J]    the sweep's points with n <= N
 #                                                       (default: all, up to 131,072),
 #                                                       then the CSVs and the plots
-#   experiments/comm-split.sh --table1                  seed 000's Table 1 with every
-#                                                       scheme (n = 32,768; hours)
 #   experiments/comm-split.sh --plots-only              the CSVs and plots from sweep.csv
 #
 # Writes, in results/comm-split/:
 #   sweep.csv          the sweep's rows (one per scheme and point; resumable: run
 #                      again with a larger --max-n and only the new points run)
-#   time.csv           n, colors, key, scheme, sim_time_s, time_ratio
-#   messages.csv       n, colors, key, scheme, messages, messages_expected, messages_ratio
-#   memory.csv         n, colors, key, scheme, peak_mem_bytes_max, peak_mem_bytes_mean, memory_ratio
+#   time.csv           engine, n, colors, key, scheme, sim_time_s, time_ratio
+#   messages.csv       engine, n, colors, key, scheme, messages, messages_expected, messages_ratio
+#   memory.csv         engine, n, colors, key, scheme, peak_mem_bytes_max, peak_mem_bytes_mean, memory_ratio
+#                      (engine: native or simgrid, from the sweep's model column)
+#   winners.csv        per point, the fastest scheme, the one with fewest messages,
+#                      the one with least peak memory
+#   table1.csv         seed 000's Table 1 points (n = 32,768, c = 1-8, key = rank)
 #   NAME.cmd           the commands that made NAME.csv
-#   time.png, messages.png, memory.png   against n, one panel per colour count,
-#                      one line per scheme and key (gnuplot)
-#   table1.csv, table1.cmd   (--table1)
+#   time.png, messages.png, memory.png   against n, one panel per colour count
+#                      (key = rank) and one of random keys at c = 8, one line per
+#                      scheme, native solid, SimGrid dashed (gnuplot)
 # Runs from the source folder or anywhere ($COLLSIM: the binary, default
 # ./collsim of the source folder).  Niced: the machine is shared.
 set -euo pipefail
@@ -32,7 +34,6 @@ while [ $# -gt 0 ]; do
   case $1 in
     --max-n) max_n=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
-    --table1) mode=table1; shift ;;
     --plots-only) mode=plots; shift ;;
     *) echo "comm-split.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -63,75 +64,109 @@ experiments/comm-split.sh --max-n $max_n
 EOF
 }
 
-# Columns $3.. of CSV $1 by name, into $2 (rows in the sweep's order).
+# Columns $3.. of CSV $1 by name, into $2 (rows in the sweep's order);
+# "engine" is derived from the model column (loggops ...: native, else
+# simgrid).
 pick() {
   local in=$1 dest=$2
   shift 2
   awk -F, -v want="$*" '
     NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) col[$i] = i
-              for (j = 1; j <= n; j++) if (!(w[j] in col)) { print "no column " w[j] > "/dev/stderr"; exit 1 } }
-    { line = ""; for (j = 1; j <= n; j++) line = line (j > 1 ? "," : "") $col[w[j]]; print line }' "$in" > "$dest"
+              for (j = 1; j <= n; j++) if (!(w[j] in col) && w[j] != "engine") { print "no column " w[j] > "/dev/stderr"; exit 1 } }
+    { line = ""
+      for (j = 1; j <= n; j++) {
+        v = w[j] != "engine" ? $col[w[j]] : NR == 1 ? "engine" : $col["model"] ~ /^loggops/ ? "native" : "simgrid"
+        line = line (j > 1 ? "," : "") v
+      }
+      print line }' "$in" > "$dest"
+}
+
+# winners.csv: for every point, the scheme with the least time, the fewest
+# messages and the least peak memory (ties: the first in the sweep's order).
+winners() {
+  pick "$out/sweep.csv" /dev/stdout engine n colors key scheme sim_time_s messages peak_mem_bytes_max |
+    awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4
+                      if (!(k in t)) { order[++n] = k; t[k] = $6; ts[k] = $5; m[k] = $7; ms[k] = $5; b[k] = $8; bs[k] = $5 }
+                      if ($6 + 0 < t[k] + 0) { t[k] = $6; ts[k] = $5 }
+                      if ($7 + 0 < m[k] + 0) { m[k] = $7; ms[k] = $5 }
+                      if ($8 + 0 < b[k] + 0) { b[k] = $8; bs[k] = $5 } }
+             END { print "engine,n,colors,key,fastest,sim_time_s,fewest_messages,messages,least_memory,peak_mem_bytes_max"
+                   for (i = 1; i <= n; i++) { k = order[i]; print k "," ts[k] "," t[k] "," ms[k] "," m[k] "," bs[k] "," b[k] } }' \
+    > "$out/winners.csv"
+}
+
+# table1.csv: seed 000's Table 1 points (n = 32,768, c = 1, 2, 4, 8, key =
+# rank) of the sweep, every scheme, on every engine that ran them.
+table1() {
+  pick "$out/sweep.csv" /dev/stdout engine n colors key scheme sim_time_s messages bytes peak_mem_bytes_max |
+    awk -F, 'NR == 1 || ($2 == 32768 && $3 <= 8 && $4 == "rank")' > "$out/table1.csv"
 }
 
 derived_csvs() {
   local s=$out/sweep.csv
-  pick "$s" "$out/time.csv" n colors key scheme sim_time_s time_ratio
-  pick "$s" "$out/messages.csv" n colors key scheme messages messages_expected messages_ratio
-  pick "$s" "$out/memory.csv" n colors key scheme peak_mem_bytes_max peak_mem_bytes_mean memory_ratio
+  pick "$s" "$out/time.csv" engine n colors key scheme sim_time_s time_ratio
+  pick "$s" "$out/messages.csv" engine n colors key scheme messages messages_expected messages_ratio
+  pick "$s" "$out/memory.csv" engine n colors key scheme peak_mem_bytes_max peak_mem_bytes_mean memory_ratio
+  winners
+  table1
   local f
-  for f in time messages memory; do
+  for f in time messages memory winners table1; do
     cat > "$out/$f.cmd" << EOF
-# $f.csv: columns of sweep.csv (see sweep.cmd for the runs), picked by
-# experiments/comm-split.sh --plots-only, which also draws $f.png.
+# $f.csv: from the rows of sweep.csv (see sweep.cmd for the runs), made by
+# experiments/comm-split.sh --plots-only, which also draws the PNGs.
 experiments/comm-split.sh --plots-only
 EOF
   done
 }
 
-# One PNG: column $2 of $1.csv against n, log-log, one panel per colour
-# count, one line per (scheme, key).
+# One PNG: column 6 of $1.csv (engine, n, colors, key, scheme, value)
+# against n, log-log, one panel per colour count with sorted keys and a
+# last one with random keys at 8 colours; one colour per scheme, the native
+# engine solid, SimGrid (n <= 8,192) dashed with open points.
 plot() {
-  local name=$1 column=$2 label=$3
+  local name=$1 label=$2
   local csv=$out/$name.csv
-  local colors keys schemes
-  colors=$(tail -n +2 "$csv" | cut -d, -f2 | sort -n -u | paste -sd' ')
-  keys=$(tail -n +2 "$csv" | cut -d, -f3 | sort -u | paste -sd' ')
-  schemes=$(tail -n +2 "$csv" | cut -d, -f4 | awk '!seen[$0]++' | paste -sd' ')
-  gnuplot << EOF
+  local colors schemes
+  colors=$(tail -n +2 "$csv" | cut -d, -f3 | sort -n -u | head -5 | paste -sd' ')
+  schemes=$(tail -n +2 "$csv" | cut -d, -f5 | awk '!seen[$0]++' | paste -sd' ')
+  gnuplot 2> >(grep -v "no valid points\|empty x range\|^ *line 0\|^\s*$" >&2) << EOF
 set terminal pngcairo size 1500,900 font ",10" noenhanced
 set output "$out/$name.png"
 set datafile separator ","
 set logscale xy
-set key top left font ",8"
+set key top left font ",7"
 set xlabel "n (ranks)"
 set ylabel "$label"
-set multiplot layout 2,3 title "MPI_Comm_split schemes on seed 000's BG/P torus: $label against n"
+schemes = "$schemes"
+set multiplot layout 2,3 title "MPI_Comm_split schemes, torus:auto/4: $label against n (solid: native engine, LogGOPS; dashed: SimGrid on the torus)"
 do for [c in "$colors"] {
-  set title sprintf("%s colours", c)
-  plot for [s in "$schemes"] for [k in "$keys"] \
-    sprintf("< awk -F, '\$2 == %s && \$3 == \"%s\" && \$4 == \"%s\"' $csv", c, k, s) \
-    using 1:$column with linespoints title sprintf("%s, key %s", s, k)
+  set title sprintf("%s colours, key = rank", c)
+  plot for [i = 1:words(schemes)] \
+    sprintf("< awk -F, '\$1 == \"native\" && \$3 == %s && \$4 == \"rank\" && \$5 == \"%s\"' $csv", c, word(schemes, i)) \
+    using 2:6 with linespoints lc i lt 1 pt 7 ps 0.5 title word(schemes, i), \
+    for [i = 1:words(schemes)] \
+    sprintf("< awk -F, '\$1 == \"simgrid\" && \$3 == %s && \$4 == \"rank\" && \$5 == \"%s\"' $csv", c, word(schemes, i)) \
+    using 2:6 with linespoints lc i dt 2 pt 6 notitle
 }
+set title "8 colours, key = random (keyed schemes only)"
+plot for [i = 1:words(schemes)] \
+  sprintf("< awk -F, '\$1 == \"native\" && \$3 == 8 && \$4 == \"random\" && \$5 == \"%s\"' $csv", word(schemes, i)) \
+  using 2:6 with linespoints lc i lt 1 pt 7 ps 0.5 title word(schemes, i), \
+  for [i = 1:words(schemes)] \
+  sprintf("< awk -F, '\$1 == \"simgrid\" && \$3 == 8 && \$4 == \"random\" && \$5 == \"%s\"' $csv", word(schemes, i)) \
+  using 2:6 with linespoints lc i dt 2 pt 6 notitle
 unset multiplot
 EOF
 }
 
 plots() {
   derived_csvs
-  plot time 5 "simulated time (s)"
-  plot messages 5 "messages"
-  plot memory 5 "peak memory per rank, max (bytes)"
+  plot time "simulated time (s)"
+  plot messages "messages"
+  plot memory "peak memory per rank, max (bytes)"
 }
 
 case $mode in
   sweep) run_sweep; plots ;;
   plots) plots ;;
-  table1)
-    nice -n 10 "$collsim" sweep "$src/experiments/comm-split-table1.yaml" --jobs "$jobs" --out "$out/table1.csv"
-    cat > "$out/table1.cmd" << 'EOF'
-# The command that made table1.csv (seed 000's Table 1, every scheme), run
-# from the source folder; wall_s is the only column that varies.
-collsim sweep experiments/comm-split-table1.yaml --out results/comm-split/table1.csv
-EOF
-    ;;
 esac

@@ -917,19 +917,21 @@ static gboolean parse_expect(parse_ctx *c, const yaml_node_t *node, cs_experimen
   int r;
   gboolean ok = TRUE;
   while (ok && (r = map_next(&it, "expect", &key, &kn, &v)) > 0) {
-    char **slot = !strcmp(key, "messages") ? &e->expect_messages : !strcmp(key, "bytes") ? &e->expect_bytes : NULL;
+    bool msgs = !strcmp(key, "messages");
+    char **slot = msgs ? &e->expect_messages : !strcmp(key, "bytes") ? &e->expect_bytes : NULL;
+    cs_formula **parsed = msgs ? &e->expect_messages_f : &e->expect_bytes_f;
     if (!slot) {
       ok = fail(c, kn, "expect", "unknown count '%s' (known: messages, bytes)", key);
       break;
     }
     ok = get_string(c, v, "expect", FALSE, slot);
     GError *err = NULL;
-    cs_formula *f = ok ? cs_formula_parse(*slot, &err) : NULL;
-    if (ok && !f) {
+    cs_formula_free(*parsed); /* a key given twice: the last one */
+    *parsed = ok ? cs_formula_parse(*slot, &err) : NULL;
+    if (ok && !*parsed) {
       ok = fail(c, v, "expect", "%s", err->message);
       g_error_free(err);
     }
-    cs_formula_free(f);
   }
   map_end(&it);
   return ok && r >= 0;
@@ -1380,6 +1382,8 @@ void cs_experiment_free(cs_experiment *e)
   g_free(e->name);
   g_free(e->expect_messages);
   g_free(e->expect_bytes);
+  cs_formula_free(e->expect_messages_f);
+  cs_formula_free(e->expect_bytes_f);
   g_free(e->description);
   g_free(e->torus);
   g_free(e->platform_file);

@@ -64,6 +64,8 @@
 #ifndef COLLSIM_EXPERIMENT_H
 #define COLLSIM_EXPERIMENT_H
 
+#include "sim/contracts/formula.h"
+
 #include <glib.h>
 #include <stdint.h>
 
@@ -110,8 +112,9 @@ typedef struct cs_experiment {
   GArray *points;      /* cs_point, after exclusion */
   /* expect: {messages: EXPR, bytes: EXPR} (issue 32): every row's count
    * checked against the formula after the sweep (sim/sweep/sweep_expect.h);
-   * NULL where not given. */
+   * NULL where not given; each parsed once, when the file is read. */
   char *expect_messages, *expect_bytes;
+  cs_formula *expect_messages_f, *expect_bytes_f;
   size_t excluded;     /* points removed by `exclude` */
 } cs_experiment;
 
