@@ -50,13 +50,7 @@ series:
   - label: {curve: plain}
     parameters: {seed: 2}
 EOF
-cat >other.yaml <<'EOF'
-name: other
-algorithms: [centralized]
-n: [64]
-f: [1.0]
-k: [3]
-EOF
+other_experiment other.yaml
 
 "$collsim" sweep exp.yaml --out local.csv --quiet || fail "the local sweep failed"
 

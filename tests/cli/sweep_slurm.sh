@@ -134,13 +134,7 @@ n: [8192, 64]
 f: [1.0]
 k: [3]
 EOF
-cat >other.yaml <<'EOF'
-name: other
-algorithms: [centralized]
-n: [64]
-f: [1.0]
-k: [3]
-EOF
+other_experiment other.yaml
 
 "$collsim" sweep exp.yaml --out local.csv --quiet || fail "the local sweep failed"
 

@@ -26,3 +26,10 @@ field() {
   re="\"$1\": \"?([^,}\"]*)"
   [[ $json =~ $re ]] && echo "${BASH_REMATCH[1]}"
 }
+
+# other_experiment FILE: a one-point experiment named "other" (the sweep
+# tests gather a plan with it to check that another experiment's plan is
+# refused).
+other_experiment() {
+  printf '%s\n' 'name: other' 'algorithms: [centralized]' 'n: [64]' 'f: [1.0]' 'k: [3]' > "$1"
+}
