@@ -116,6 +116,34 @@ START_TEST(plan_and_progress_log)
 }
 END_TEST
 
+/* The native engine writes the same log for a quiet run: its last line
+ * has every message delivered, done = total = the run's messages. */
+START_TEST(native_progress_log)
+{
+  const char *args[] = {"tree", "--algo", "comm-split", "-n", "40", "-f", "1", "--engine", "native", "--quiet", NULL};
+  char *log = harness_path(tmpdir, "native-progress.log");
+  harness_result r;
+  g_setenv("COLLSIM_PROGRESS_LOG", log, TRUE);
+  run_ok(&r, args);
+  g_unsetenv("COLLSIM_PROGRESS_LOG");
+  harness_result_clear(&r);
+  char *text = harness_read_file(log);
+  ck_assert_ptr_nonnull(text);
+  char **lines = g_strsplit(g_strchomp(text), "\n", -1);
+  guint count = g_strv_length(lines);
+  ck_assert_uint_ge(count, 1);
+  double el, messages, work, computed, done, total;
+  ck_assert_int_eq(sscanf(lines[count - 1], "%lf %lf %lf %lf %lf %lf", &el, &messages, &work, &computed, &done,
+                          &total), 6);
+  ck_assert_double_eq(messages, 40 * 6 + 39 + 39);
+  ck_assert_double_eq(done, messages);
+  ck_assert_double_eq(total, messages);
+  g_strfreev(lines);
+  g_free(text);
+  g_free(log);
+}
+END_TEST
+
 /* collective's output options are its own (--per-link, --pairs,
  * --keep-platform) and the common ones (--out, --trace, --timeline); an
  * input file is not one.  Needs the call of cs_option_query_answer in
@@ -150,6 +178,7 @@ int main(void)
   tcase_add_test(tc, smoke_runs_then_nothing_left);
   tcase_add_test(tc, sweep_plans_then_counts);
   tcase_add_test(tc, plan_and_progress_log);
+  tcase_add_test(tc, native_progress_log);
   tcase_add_test(tc, front_end_answers_output_options);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

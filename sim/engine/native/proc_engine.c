@@ -45,6 +45,7 @@
 #include "sim/engine/native/coro.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 typedef struct pe_rank {
@@ -78,6 +79,8 @@ static struct {
   double *host_free;    /* shared_cpu: per host, when its processor is next free (ns) */
   gint64 start_us;
   cs_progress *line;    /* made once the run has lasted a second */
+  FILE *log;            /* COLLSIM_PROGRESS_LOG, or NULL */
+  gint64 logged_us;     /* when its last line was written */
 } eng;
 
 /* ---- the event queue: a 4-ary heap on (t, seq) (half the depth of a
@@ -298,9 +301,27 @@ static void arrive(const pe_event *e)
 
 #define PROGRESS_EVERY 65536 /* events between looks at the clock */
 
+/* One line of COLLSIM_PROGRESS_LOG, as SimGrid's engine writes it
+ * (sg_engine.c: elapsed seconds, messages delivered, work, seconds
+ * computed, the meter's done and total; work and computing are not
+ * metered here), at most one a second: collsim sweep follows a point's
+ * progress there, also when the point is quiet. */
+static void log_progress(bool last)
+{
+  gint64 now = g_get_monotonic_time();
+  if (!eng.log || (!last && now - eng.logged_us < G_USEC_PER_SEC))
+    return;
+  eng.logged_us = now;
+  uint64_t total = eng.cfg->progress_messages >= 1 ? (uint64_t)eng.cfg->progress_messages : 0;
+  fprintf(eng.log, "%.3f %" PRIu64 " 0.0 0.000000 %" PRIu64 " %" PRIu64 "\n", (double)(now - eng.start_us) / 1e6,
+          eng.delivered, eng.delivered, total);
+  fflush(eng.log);
+}
+
 static void draw_progress(void)
 {
   const cs_pe_config *c = eng.cfg;
+  log_progress(false);
   if (c->quiet)
     return;
   if (!eng.line) {
@@ -398,7 +419,9 @@ bool cs_pe_run(const cs_pe_config *c, cs_proc *procs, void (*fn)(cs_proc *p, voi
     return false;
   }
   eng.cfg = c;
-  eng.start_us = g_get_monotonic_time();
+  eng.start_us = eng.logged_us = g_get_monotonic_time();
+  const char *log_path = g_getenv("COLLSIM_PROGRESS_LOG");
+  eng.log = log_path && *log_path ? fopen(log_path, "a") : NULL;
   eng.procs = procs;
   eng.fn = fn;
   eng.user = user;
@@ -425,6 +448,10 @@ bool cs_pe_run(const cs_pe_config *c, cs_proc *procs, void (*fn)(cs_proc *p, voi
     draw_progress();
     cs_progress_finish(eng.line);
   }
+  log_progress(true);
+  if (eng.log)
+    fclose(eng.log);
+  eng.log = NULL;
   double end = eng.t;
   for (int r = 0; r < c->n; r++) {
     if (eng.ranks[r].now > end)
