@@ -135,6 +135,19 @@ static item neighbour_item(cs_proc *p, cs_comm *c, int peer)
   return got;
 }
 
+/* Whether neighbour peer (NONE: none) holds an item of v's colour; if so
+ * its original rank goes to *rank. */
+static bool same_group(cs_proc *p, cs_comm *c, int peer, const item *v, int32_t *rank)
+{
+  if (peer == NONE)
+    return false;
+  item got = neighbour_item(p, c, peer);
+  if (got.color != v->color)
+    return false;
+  *rank = got.rank;
+  return true;
+}
+
 /* Step 2: group boundaries from the neighbours' items. */
 static void find_boundaries(cs_proc *p, cs_comm *c, const item *v, chain_result *r, bool *first, bool *last)
 {
@@ -144,21 +157,8 @@ static void find_boundaries(cs_proc *p, cs_comm *c, const item *v, chain_result 
   if (right != NONE)
     cs_comm_send(p, c, right, CS_TAG_SPLIT_NEIGH, v, sizeof *v, sizeof *v);
   r->left = r->right = NONE;
-  *first = *last = true;
-  if (left != NONE) {
-    item l = neighbour_item(p, c, left);
-    if (l.color == v->color) {
-      *first = false;
-      r->left = l.rank;
-    }
-  }
-  if (right != NONE) {
-    item rt = neighbour_item(p, c, right);
-    if (rt.color == v->color) {
-      *last = false;
-      r->right = rt.rank;
-    }
-  }
+  *first = !same_group(p, c, left, v, &r->left);
+  *last = !same_group(p, c, right, v, &r->right);
 }
 
 static void scan_absorb(scan_msg *out, const scan_msg *in)
@@ -168,6 +168,21 @@ static void scan_absorb(scan_msg *out, const scan_msg *in)
     out->stop = in->stop;
     out->count += in->count;
   }
+}
+
+/* One round's message from peer (none when peer is NONE), absorbed into
+ * the partial sum sent the other way; returns the peer of the next round
+ * (the peer's own peer on that side: pointer doubling). */
+static int absorb_from(cs_proc *p, cs_comm *c, int peer, int tag, scan_msg *onward)
+{
+  if (peer == NONE)
+    return NONE;
+  scan_msg in;
+  cs_msg *m = cs_comm_recv(p, c, peer, tag);
+  memcpy(&in, m->data, sizeof in);
+  cs_msg_free(p, m);
+  scan_absorb(onward, &in);
+  return in.next;
 }
 
 /* Step 3: lwgrp's double segmented scan by pointer doubling. */
@@ -183,21 +198,8 @@ static void double_scan(cs_proc *p, cs_comm *c, bool first, bool last, chain_res
       cs_comm_send(p, c, left, tag, &to_left, sizeof to_left, sizeof to_left);
     if (right != NONE)
       cs_comm_send(p, c, right, tag, &to_right, sizeof to_right, sizeof to_right);
-    scan_msg from_left, from_right;
-    if (left != NONE) {
-      cs_msg *m = cs_comm_recv(p, c, left, tag);
-      memcpy(&from_left, m->data, sizeof from_left);
-      cs_msg_free(p, m);
-      scan_absorb(&to_right, &from_left);
-      left = from_left.next;
-    }
-    if (right != NONE) {
-      cs_msg *m = cs_comm_recv(p, c, right, tag);
-      memcpy(&from_right, m->data, sizeof from_right);
-      cs_msg_free(p, m);
-      scan_absorb(&to_left, &from_right);
-      right = from_right.next;
-    }
+    left = absorb_from(p, c, left, tag, &to_right); /* what comes from the left goes on rightwards */
+    right = absorb_from(p, c, right, tag, &to_left);
   }
   r->rank = to_right.count - 1;
   r->size = to_right.count + to_left.count - 1;
