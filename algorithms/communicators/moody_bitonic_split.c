@@ -232,12 +232,8 @@ cs_create_status cs_chain_to_comm(cs_proc *p, cs_comm *outer, const cs_comm_requ
   if (rq->color[outer->rank] == CS_COLOR_UNDEFINED)
     return CS_CREATE_OK;
   const cs_split_oracle *o = cs_split_oracle_get(outer, rq);
-  cs_shared_map *map = cs_split_copy_map(p, outer, rq, o);
-  if (!map)
-    return CS_CREATE_MAP_FAILED;
   uint32_t ctx = 1u + rq->seq * (uint32_t)(outer->size + 1) + (uint32_t)r->id;
-  *out = cs_comm_new(p, outer->world, ctx, r->rank, r->size, map);
-  return CS_CREATE_OK;
+  return cs_split_new_comm(p, outer, rq, o, ctx, r->rank, r->size, out);
 }
 
 cs_create_status cs_moody_bitonic_split(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, cs_comm **out)

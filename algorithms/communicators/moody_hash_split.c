@@ -273,12 +273,8 @@ cs_create_status cs_moody_hash_split(cs_proc *p, cs_comm *outer, const cs_comm_r
   int32_t res[4];
   recv_ints(p, CS_ANY, CS_TAG_SPLIT_RESULT, res, 4);
   const cs_split_oracle *o = cs_split_oracle_get(outer, rq);
-  cs_shared_map *map = cs_split_copy_map(p, outer, rq, o);
-  if (!map)
-    return CS_CREATE_MAP_FAILED;
   uint32_t ctx = 1u + rq->seq * (uint32_t)(n + 1) + (uint32_t)rq->color[me];
-  *out = cs_comm_new(p, outer->world, ctx, res[2], res[3], map);
-  return CS_CREATE_OK;
+  return cs_split_new_comm(p, outer, rq, o, ctx, res[2], res[3], out);
 }
 
 uint64_t cs_moody_hash_split_messages(int64_t n, const int64_t *group_size, int ngroups)

@@ -95,11 +95,7 @@ cs_create_status cs_mpich4_split(cs_proc *p, cs_comm *outer, const cs_comm_reque
     return CS_CREATE_OK;
   if (id < 0)
     return CS_CREATE_NO_CONTEXT_ID;
-  cs_shared_map *map = cs_split_copy_map(p, outer, rq, o);
-  if (!map)
-    return CS_CREATE_MAP_FAILED;
-  *out = cs_comm_new(p, w, cs_mask_ctx(id), o->grank[me], o->gsize[me], map);
-  return CS_CREATE_OK;
+  return cs_split_new_comm(p, outer, rq, o, cs_mask_ctx(id), o->grank[me], o->gsize[me], out);
 }
 
 uint64_t cs_mpich4_split_messages(int64_t n, const int64_t *group_size, int ngroups)

@@ -105,11 +105,7 @@ cs_create_status cs_ompi_split(cs_proc *p, cs_comm *outer, const cs_comm_request
   nbc_allreduce(p, outer, 1, reduce_min_int); /* ompi_comm_activate */
   if (!member)
     return CS_CREATE_OK;
-  cs_shared_map *map = cs_split_copy_map(p, outer, rq, o);
-  if (!map)
-    return CS_CREATE_MAP_FAILED;
-  *out = cs_comm_new(p, w, cs_mask_ctx(cid), o->grank[me], o->gsize[me], map);
-  return CS_CREATE_OK;
+  return cs_split_new_comm(p, outer, rq, o, cs_mask_ctx(cid), o->grank[me], o->gsize[me], out);
 }
 
 uint64_t cs_ompi_split_messages(int64_t n, const int64_t *group_size, int ngroups)

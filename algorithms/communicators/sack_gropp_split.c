@@ -319,12 +319,8 @@ cs_create_status cs_sack_gropp_split(cs_proc *p, cs_comm *outer, const cs_comm_r
   memcpy(res, m->data, sizeof res);
   cs_msg_free(p, m);
   const cs_split_oracle *o = cs_split_oracle_get(outer, rq);
-  cs_shared_map *map = cs_split_copy_map(p, outer, rq, o);
-  if (!map)
-    return CS_CREATE_MAP_FAILED;
   uint32_t ctx = 1u + rq->seq * (uint32_t)(n + 1) + (uint32_t)res[2];
-  *out = cs_comm_new(p, outer->world, ctx, res[0], res[1], map);
-  return CS_CREATE_OK;
+  return cs_split_new_comm(p, outer, rq, o, ctx, res[0], res[1], out);
 }
 
 int cs_sack_gropp_sorters(int64_t n);

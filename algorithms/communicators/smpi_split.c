@@ -78,11 +78,7 @@ cs_create_status cs_smpi_split(cs_proc *p, cs_comm *outer, const cs_comm_request
     ctx = *(const uint32_t *)m->data;
     cs_msg_free(p, m);
   }
-  cs_shared_map *map = cs_split_copy_map(p, outer, rq, o);
-  if (!map)
-    return CS_CREATE_MAP_FAILED;
-  *out = cs_comm_new(p, outer->world, ctx, o->grank[me], o->gsize[me], map);
-  return CS_CREATE_OK;
+  return cs_split_new_comm(p, outer, rq, o, ctx, o->grank[me], o->gsize[me], out);
 }
 
 uint64_t cs_smpi_split_messages(int64_t n, const int64_t *group_size, int ngroups)

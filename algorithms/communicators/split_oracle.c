@@ -118,12 +118,16 @@ const cs_split_oracle *cs_split_oracle_get(cs_comm *outer, const cs_comm_request
   return o;
 }
 
-cs_shared_map *cs_split_copy_map(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, const cs_split_oracle *o)
+cs_create_status cs_split_new_comm(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, const cs_split_oracle *o,
+                                   uint32_t ctx, int32_t rank, int32_t size, cs_comm **out)
 {
   int32_t cls = o->class_of[outer->rank];
-  if (cls < 0 || o->failed)
-    return NULL;
-  return cs_comm_copy_memo_map(p, outer->world, cs_split_memo_key(rq->seq, cls));
+  cs_shared_map *map =
+      cls < 0 || o->failed ? NULL : cs_comm_copy_memo_map(p, outer->world, cs_split_memo_key(rq->seq, cls));
+  if (!map)
+    return CS_CREATE_MAP_FAILED;
+  *out = cs_comm_new(p, outer->world, ctx, rank, size, map);
+  return CS_CREATE_OK;
 }
 
 int cs_ceil_lg(int64_t n)

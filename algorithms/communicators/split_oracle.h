@@ -31,8 +31,11 @@ cs_wid *cs_split_outer_wids(const cs_comm *outer);
 /* Sort order[0..members) (outer ranks) by (colour, key, rank): MPI_Comm_split's
  * order, as every scheme's local sort computes it. */
 void cs_split_sort_members(int *order, int members, const int32_t *color, const int32_t *key);
-/* The member's copy of its class's map (charged to p), NULL if none. */
-cs_shared_map *cs_split_copy_map(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, const cs_split_oracle *o);
+/* Every split's last step: the member's communicator, context id ctx, its
+ * rank and size in it, over its copy of its class's map (charged to p);
+ * CS_CREATE_MAP_FAILED when there is no map to copy. */
+cs_create_status cs_split_new_comm(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, const cs_split_oracle *o,
+                                   uint32_t ctx, int32_t rank, int32_t size, cs_comm **out);
 
 /* Tags of the chain-based splits (below the collectives' tags, above the
  * other protocols'). */
