@@ -80,6 +80,11 @@ size_t cs_comm_protocol_count(void);
 const cs_comm_protocol *cs_comm_protocol_at(size_t i);
 const cs_comm_protocol *cs_comm_protocol_find(const char *impl, cs_comm_op op);
 const char *cs_comm_op_name(cs_comm_op op);
+/* Whether p's closed form (messages) does not hold on this machine: a
+ * protocol that shares maps per OS process counts one local leader per
+ * process, so its formula (written for every member its own leader) holds
+ * only with one proclet per process or --no-share. */
+bool cs_comm_protocol_formula_waived(const cs_comm_protocol *p, int64_t per_process, bool share);
 
 /* Memo keys (comm.h's simulator shortcut) of a creation's groups. */
 static inline uint64_t cs_memo_key(uint32_t seq, uint64_t which)

@@ -29,8 +29,8 @@ uint64_t cs_group_create_direct_messages(int64_t n, const int64_t *group_size, i
 
 static const cs_comm_protocol protocols[] = {
     {"leader", CS_COMM_SPLIT, "Procedure 1: gather to a root, sort, <LID,LBI>, scatter, maps to local leaders",
-     CS_CTXID_LIDLBI, true, cs_leader_split, NULL, "leader-split", 0,
-     NULL},
+     CS_CTXID_LIDLBI, true, cs_leader_split, cs_leader_split_messages, "leader-split", 0,
+     "2*(n - 1) + m (every member its own local leader: C = 1 or --no-share)"},
     {"leader", CS_COMM_CREATE, "Procedure 2: bitmaps to group rank 0, <LID,LBI> back, map made once per OS process",
      CS_CTXID_LIDLBI, true, cs_leader_create, NULL, "leader-create", 0,
      NULL},
@@ -72,6 +72,11 @@ static const cs_comm_protocol protocols[] = {
      CS_CTXID_MASK, false, cs_group_create_direct, cs_group_create_direct_messages, "group-direct", 0,
      "2*rem + pof2*log2(pof2) per group of g (AND-allreduce among the members; pof2: the largest power of 2 <= g, rem = g - pof2)"},
 };
+
+bool cs_comm_protocol_formula_waived(const cs_comm_protocol *p, int64_t per_process, bool share)
+{
+  return p->shares_maps && per_process > 1 && share;
+}
 
 size_t cs_comm_protocol_count(void) { return G_N_ELEMENTS(protocols); }
 

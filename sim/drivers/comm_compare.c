@@ -75,53 +75,23 @@ const char *cs_split_scheme_refusal(const cs_split_scheme *s, const cs_compare_p
 
 /* ----------------------------------------------------------- formulas --- */
 
-/* Protocols whose registry row has no count: the leader split's holds only
- * with one proclet per OS process (no shared maps), so it is here, not in
- * registry.c, and used only where it holds (protocol_expected). */
-typedef struct split_formula {
-  const char *impl;
-  uint64_t (*messages)(int64_t n, const int64_t *group_size, int ngroups);
-  const char *text;
-} split_formula;
-
-static const split_formula split_formulas[] = {
-    {"leader", cs_leader_split_messages, "2*(n - 1) + m (C = 1: every member its own local leader)"},
-};
-
-static const split_formula *formula_of(const cs_comm_protocol *p)
-{
-  for (size_t i = 0; i < G_N_ELEMENTS(split_formulas); i++)
-    if (strcmp(split_formulas[i].impl, p->impl) == 0)
-      return &split_formulas[i];
-  return NULL;
-}
-
 const char *cs_split_formula(const cs_split_scheme *s)
 {
-  if (s->family == CS_SCHEME_TREE)
-    return s->tree->messages_formula;
-  if (s->proto->messages_text)
-    return s->proto->messages_text;
-  const split_formula *f = formula_of(s->proto);
-  return f ? f->text : NULL;
+  return s->family == CS_SCHEME_TREE ? s->tree->messages_formula : s->proto->messages_text;
 }
 
-/* The protocol's count: the registry's callback, else the table's. leader's
- * needs every member its own OS process (comm_compare.h). */
+/* The protocol's count from its registry row, where it holds
+ * (cs_comm_protocol_formula_waived). */
 static void protocol_expected(const cs_compare_params *prm, const cs_split_scheme *s, cs_compare_row *row)
 {
-  const split_formula *f = formula_of(s->proto);
-  uint64_t (*count)(int64_t, const int64_t *, int) = s->proto->messages ? s->proto->messages
-                                                     : f                ? f->messages
-                                                                        : NULL;
-  if (!count || (s->proto->shares_maps && prm->comm.per_process > 1 && prm->comm.share))
+  if (!s->proto->messages || cs_comm_protocol_formula_waived(s->proto, prm->comm.per_process, prm->comm.share))
     return;
   int colors = prm->comm.colors;
   int64_t *m = g_new0(int64_t, (gsize)colors);
   for (int64_t r = 0; r < prm->comm.n; r++)
     m[prm->comm.layout == CS_LAYOUT_CYCLIC ? r % colors : r * colors / prm->comm.n]++;
   row->has_expected = true;
-  row->messages_expected = count(prm->comm.n, m, colors);
+  row->messages_expected = s->proto->messages(prm->comm.n, m, colors);
   row->messages_formula = cs_split_formula(s);
   g_free(m);
 }

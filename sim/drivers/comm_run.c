@@ -468,6 +468,8 @@ static void count_formula(const run_state *st, cs_comm_result *res)
     return;
   if (prm->proto->formula_creations > 0 && prm->repeat > prm->proto->formula_creations)
     return;
+  if (cs_comm_protocol_formula_waived(prm->proto, prm->per_process, prm->share))
+    return;
   res->has_formula = true;
   if (prm->proto->op == CS_COMM_SPLIT) {
     GArray *sizes = split_group_sizes(st);
