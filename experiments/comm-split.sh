@@ -20,6 +20,7 @@
 #   winners.csv        per point, the fastest scheme, the one with fewest messages,
 #                      the one with least peak memory
 #   table1.csv         seed 000's Table 1 points (n = 32,768, c = 1-8, key = rank)
+#   tables.md          the README's tables (experiments/comm-split-tables.py)
 #   NAME.cmd           the commands that made NAME.csv
 #   time.png, messages.png, memory.png   against n, one panel per colour count
 #                      (key = rank) and one of random keys at c = 8, one line per
@@ -191,6 +192,7 @@ EOF
 
 plots() {
   derived_csvs
+  python3 "$src/experiments/comm-split-tables.py" "$out"
   plot time 6 "simulated time (s)"
   plot messages 7 "messages"
   plot memory 7 "peak memory per rank, max (bytes)"
