@@ -74,6 +74,35 @@ START_TEST(sweep_plans_then_counts)
 }
 END_TEST
 
+/* The last line of COLLSIM_PROGRESS_LOG after a run of args (the log
+ * file NAME in the test folder): elapsed_s messages work computed_s done
+ * total. */
+typedef struct log_line {
+  double elapsed, messages, work, computed, done, total;
+} log_line;
+
+static log_line last_progress_line(const char **args, const char *name)
+{
+  char *log = harness_path(tmpdir, name);
+  harness_result r;
+  g_setenv("COLLSIM_PROGRESS_LOG", log, TRUE);
+  run_ok(&r, args);
+  g_unsetenv("COLLSIM_PROGRESS_LOG");
+  harness_result_clear(&r);
+  char *text = harness_read_file(log);
+  ck_assert_ptr_nonnull(text);
+  char **lines = g_strsplit(g_strchomp(text), "\n", -1);
+  guint count = g_strv_length(lines);
+  ck_assert_uint_ge(count, 1);
+  log_line l;
+  ck_assert_int_eq(sscanf(lines[count - 1], "%lf %lf %lf %lf %lf %lf", &l.elapsed, &l.messages, &l.work, &l.computed,
+                          &l.done, &l.total), 6);
+  g_strfreev(lines);
+  g_free(text);
+  g_free(log);
+  return l;
+}
+
 /* comm-split, n = 40, f = 1: 40 x 6 rounds, 39 in the bracket's broadcast,
  * 39 in its reduction. */
 START_TEST(plan_and_progress_log)
@@ -93,25 +122,10 @@ START_TEST(plan_and_progress_log)
   ck_assert_double_eq(messages, 40 * 6 + 39 + 39);
   ck_assert(work > messages); /* every message weighs log2(8 + bytes) >= 3 */
   g_free(text);
-  char *log = harness_path(tmpdir, "progress.log");
-  g_setenv("COLLSIM_PROGRESS_LOG", log, TRUE);
-  run_ok(&r, args);
-  g_unsetenv("COLLSIM_PROGRESS_LOG");
-  harness_result_clear(&r);
-  text = harness_read_file(log);
-  ck_assert_ptr_nonnull(text);
-  char **lines = g_strsplit(g_strchomp(text), "\n", -1);
-  guint count = g_strv_length(lines);
-  ck_assert_uint_ge(count, 1);
-  double el, got_messages, got_work, computed, done, total;
-  ck_assert_int_eq(sscanf(lines[count - 1], "%lf %lf %lf %lf %lf %lf", &el, &got_messages, &got_work, &computed,
-                          &done, &total), 6);
-  ck_assert_double_eq(got_messages, messages);
-  ck_assert_double_eq_tol(got_work, work, 0.1); /* the log prints one decimal */
-  ck_assert(total >= work && total < work + 1 && done >= total - 1);
-  g_strfreev(lines);
-  g_free(text);
-  g_free(log);
+  log_line got = last_progress_line(args, "progress.log");
+  ck_assert_double_eq(got.messages, messages);
+  ck_assert_double_eq_tol(got.work, work, 0.1); /* the log prints one decimal */
+  ck_assert(got.total >= work && got.total < work + 1 && got.done >= got.total - 1);
   g_free(plan);
 }
 END_TEST
@@ -121,26 +135,10 @@ END_TEST
 START_TEST(native_progress_log)
 {
   const char *args[] = {"tree", "--algo", "comm-split", "-n", "40", "-f", "1", "--engine", "native", "--quiet", NULL};
-  char *log = harness_path(tmpdir, "native-progress.log");
-  harness_result r;
-  g_setenv("COLLSIM_PROGRESS_LOG", log, TRUE);
-  run_ok(&r, args);
-  g_unsetenv("COLLSIM_PROGRESS_LOG");
-  harness_result_clear(&r);
-  char *text = harness_read_file(log);
-  ck_assert_ptr_nonnull(text);
-  char **lines = g_strsplit(g_strchomp(text), "\n", -1);
-  guint count = g_strv_length(lines);
-  ck_assert_uint_ge(count, 1);
-  double el, messages, work, computed, done, total;
-  ck_assert_int_eq(sscanf(lines[count - 1], "%lf %lf %lf %lf %lf %lf", &el, &messages, &work, &computed, &done,
-                          &total), 6);
-  ck_assert_double_eq(messages, 40 * 6 + 39 + 39);
-  ck_assert_double_eq(done, messages);
-  ck_assert_double_eq(total, messages);
-  g_strfreev(lines);
-  g_free(text);
-  g_free(log);
+  log_line got = last_progress_line(args, "native-progress.log");
+  ck_assert_double_eq(got.messages, 40 * 6 + 39 + 39);
+  ck_assert_double_eq(got.done, got.messages);
+  ck_assert_double_eq(got.total, got.messages);
 }
 END_TEST
 
