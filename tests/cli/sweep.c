@@ -41,6 +41,16 @@ static void run_ok(harness_result *r, const char *const *args)
   ck_assert_msg(r->exit_status == 0, "collsim %s: exit %d: %s", args[0], r->exit_status, r->err);
 }
 
+/* run_ok with the environment variable var set to value for the run. */
+static void run_ok_with(const char *var, const char *value, const char *const *args)
+{
+  harness_result r;
+  g_setenv(var, value, TRUE);
+  run_ok(&r, args);
+  g_unsetenv(var);
+  harness_result_clear(&r);
+}
+
 START_TEST(smoke_runs_then_nothing_left)
 {
   char *yaml = smoke_yaml(), *out = harness_path(tmpdir, "smoke.csv");
@@ -84,11 +94,7 @@ typedef struct log_line {
 static log_line last_progress_line(const char **args, const char *name)
 {
   char *log = harness_path(tmpdir, name);
-  harness_result r;
-  g_setenv("COLLSIM_PROGRESS_LOG", log, TRUE);
-  run_ok(&r, args);
-  g_unsetenv("COLLSIM_PROGRESS_LOG");
-  harness_result_clear(&r);
+  run_ok_with("COLLSIM_PROGRESS_LOG", log, args);
   char *text = harness_read_file(log);
   ck_assert_ptr_nonnull(text);
   char **lines = g_strsplit(g_strchomp(text), "\n", -1);
@@ -109,11 +115,7 @@ START_TEST(plan_and_progress_log)
 {
   const char *args[] = {"tree", "--algo", "comm-split", "-n", "40", "-f", "1", "--quiet", NULL};
   char *plan = harness_path(tmpdir, "plan.txt");
-  harness_result r;
-  g_setenv("COLLSIM_PLAN", plan, TRUE);
-  run_ok(&r, args);
-  g_unsetenv("COLLSIM_PLAN");
-  harness_result_clear(&r);
+  run_ok_with("COLLSIM_PLAN", plan, args);
   char *text = harness_read_file(plan);
   long long n = 0;
   double messages = -1, work = -1, compute = -1;
