@@ -291,8 +291,14 @@ static bool flat_machine(const coll_opts *o, plan *P, GError **err)
   return true;
 }
 
+/* A GOAL schedule runs untimed (its pattern) or on the native engine: SimGrid's
+ * timed runs interpret a schedule's op lists (sim/engine/sched_interp.c), and a
+ * GOAL file is a dependency graph. */
 static bool goal_item(const coll_opts *o, plan *P, GError **err)
 {
+  if (o->timed && !P->native)
+    return cs_input_error(err, "--goal-in runs untimed or on the native engine (--timed --engine native); SimGrid's "
+                          "timed runs take --coll and --algo");
   if (!(P->goal = cs_goal_read(o->goal_in, err)))
     return false;
   cs_coll_item it = {.goal = P->goal, .goal_name = o->goal_in};
@@ -445,7 +451,8 @@ int cs_collective_main(int argc, char **argv)
       {"goal", 0, CS_OPT_PATH_OUT, &o.goal, "FILE", "write the schedule of every rank as GOAL text (LogGOPSim's "
        "format; lowering: sim/contracts/goal.h)", 0, 0, 0, 0, NULL},
       {"goal-in", 0, CS_OPT_PATH_IN, &o.goal_in, "FILE", "run a GOAL schedule (plain or gzip) instead of "
-       "--coll/--algo; its num_ranks must match the platform (none needed with --engine native)", 0, 0, 0, 0,
+       "--coll/--algo, untimed or --timed --engine native; its num_ranks must match the platform (none needed with "
+       "--engine native)", 0, 0, 0, 0,
        NULL},
       {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, NULL},
   };

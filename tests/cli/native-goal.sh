@@ -134,5 +134,18 @@ refused "deadlock" "rank 0 never completes its operation 1 (recv 8b from 1 tag 0
 "$collsim" collective --goal-in "$work/dl.goal" --platform percs:2,2,2 >/dev/null 2>"$work/err"
 [ $? = 2 ] && grep -q "has 2 ranks but the platform has 8" "$work/err" || fail "rank count against the platform not refused"
 
+# SimGrid's timed runs interpret op lists, not GOAL graphs: refused (it
+# crashed before), untimed and native runs of the same file work.
+printf 'num_ranks 8\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\n}\n' >"$work/ping.goal"
+for r in 2 3 4 5 6 7; do printf 'rank %d {\n}\n' "$r"; done >>"$work/ping.goal"
+"$collsim" collective --goal-in "$work/ping.goal" --platform torus:2x2x2/1 --timed >"$work/out" 2>"$work/err"
+rc=$?
+[ $rc = 2 ] && [ "$(without_asan_notice <"$work/err" | wc -l)" = 1 ] && grep -q "native engine" "$work/err" &&
+  [ ! -s "$work/out" ] || fail "--goal-in with SimGrid's --timed: exit $rc, $(cat "$work/err")"
+for e in "" "--timed --engine native"; do
+  "$collsim" collective --goal-in "$work/ping.goal" --platform torus:2x2x2/1 $e -q --format csv >"$work/out" ||
+    fail "--goal-in on torus:2x2x2/1 $e failed"
+done
+
 [ "$fails" = 0 ] || { echo "native-goal: $fails failures" >&2; exit 1; }
 echo "native-goal: all passed" >&2
