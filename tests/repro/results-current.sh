@@ -19,6 +19,9 @@
 #  - seed 002: every row of sec52.csv (one per point of results/seed002/
 #    sec52.yaml, a second each) and of split-2w.csv (the commands of
 #    split-2w.cmd, a second each).
+#  - issue 31, comm-split/sweep.csv and sweep-large.csv: every point of
+#    experiments/comm-split.yaml and comm-split-large.yaml has its rows; two
+#    native points (n = 4,096, c = 8, 4 s each) are re-run.
 # The runs go two at a time (the machine's cores).  JOBS, LIMIT_S and
 # MAX_TIMED_MESSAGES may be set in the environment.  Prints,
 # per file, the rows re-run and compared and the rows skipped and why.
@@ -86,6 +89,10 @@ run() {
 check() { printf '%s\t%s\t%s\t%s\n' "$@" >> "$tmpd/checks"; }
 
 last() { tail -n 1; }
+
+# A comm compare run's rows without the header and wall_s, on one line
+# (rows joined by \034: a check's WANTED is one field of a line).
+cs_rows() { without_wall | tail -n +2 | paste -sd "$(printf '\034')"; }
 
 # need FILE: it must exist.
 need() {
@@ -235,6 +242,37 @@ if need "$sp" && need "$src/results/seed002/split-2w.cmd"; then
   done < <(grep '^collsim ' "$src/results/seed002/split-2w.cmd")
   [ "$row" = "$(grep -c . "$sp")" ] || fail "MISSING rows of seed002/split-2w.csv: $((row - 1)) commands"
   echo "seed002/split-2w.csv: $((row - 1)) rows re-run and compared"
+fi
+
+# ---- issue 31: results/comm-split ----
+# Every point of both experiments has its rows (the sweep, asked for the
+# points missing from the committed file, lists none); the native points
+# at n = 4,096 with 8 colours (sorted and random keys, 4 s each) are re-run
+# and their rows compared on every column but wall_s and collsim_version.
+without_wall() { # CSV on stdin without its wall_s and collsim_version columns (no quoted commas before them)
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_s" || $i == "collsim_version") skip[i] = 1 }
+           { line = ""; sep = ""; for (i = 1; i <= NF; i++) if (!(i in skip)) { line = line sep $i; sep = "," }; print line }'
+}
+comm_split() {
+  local yaml=$1 csv=$2 pending cmd key
+  pending=$("$collsim" sweep "$src/experiments/$yaml" --out "$csv" --dry-run | grep -c . || true)
+  [ "$pending" = 0 ] || fail "MISSING rows of ${csv#"$src"/}: $pending points of experiments/$yaml have none"
+}
+cs_dir=$src/results/comm-split
+if need "$cs_dir/sweep.csv" && need "$cs_dir/sweep-large.csv"; then
+  comm_split comm-split.yaml "$cs_dir/sweep.csv"
+  comm_split comm-split-large.yaml "$cs_dir/sweep-large.csv"
+  for key in rank random; do
+    cmd=$("$collsim" sweep "$src/experiments/comm-split.yaml" --out "$tmpd/none-cs.csv" --dry-run |
+      grep -m1 -- "--engine=native --n=4096 --colors=8 --key=$key ")
+    want=$( { head -1 "$cs_dir/sweep.csv"; grep -- "--key=$key --n=4096 --op=compare" "$cs_dir/sweep.csv" |
+              grep -- "--colors=8 --engine=native"; } | without_wall | tail -n +2)
+    [ -n "$want" ] || fail "MISSING rows of comm-split/sweep.csv: n = 4,096, c = 8, key $key"
+    check "comm-split/sweep.csv (n = 4,096, c = 8, key $key)" "$tmpd/cs-$key" cs_rows \
+      "$(printf '%s\n' "$want" | paste -sd "$(printf '\034')")"
+    run "$tmpd/cs-$key" ${cmd}
+  done
+  echo "comm-split: both experiments checked for missing points; 2 points re-run and compared"
 fi
 
 # ---- the runs, JOBS at a time, then the comparisons ----
