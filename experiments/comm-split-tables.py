@@ -106,8 +106,15 @@ def table1(time, schemes):
            "| paper: vendor MPI_Comm_split | " + " | ".join("%.3f" % PAPER_TABLE1[c][0] for c in cs) + " |",
            "| paper: Rank-and-Hash | " + " | ".join("%.3f" % PAPER_TABLE1[c][1] for c in cs) + " |"]
     for algo in ("comm-split", "rank-hash-split"):
-        out.append("| SimGrid, torus: %s | " % algo +
+        out.append("| SimGrid, torus: %s (with bracket) | " % algo +
                    " | ".join(ms(seed000[(algo, c)]) if (algo, c) in seed000 else "" for c in cs) + " |")
+    extra = os.path.join(OUT, "table1-simgrid.csv")  # experiments/comm-split-table1.yaml
+    if os.path.exists(extra):
+        with open(extra, newline="") as f:
+            sg = {(r["scheme"], int(r["colors"])): float(r["sim_time_s"]) for r in csv.DictReader(f)}
+        for s in schemes_in([{"scheme": k[0]} for k in sg]):
+            out.append("| SimGrid, torus: %s (split alone) | " % s +
+                       " | ".join(ms(sg[(s, c)]) if (s, c) in sg else "" for c in cs) + " |")
     for s in schemes:
         got = [time.get(("native", 32768, c, "rank", s)) for c in cs]
         if any(t is not None for t in got):
@@ -137,7 +144,8 @@ def main():
     lines = ["# MPI_Comm_split schemes: the tables",
              "",
              "Made by experiments/comm-split-tables.py from time.csv, messages.csv, memory.csv,",
-             "winners.csv and results/seed000/table1.csv (times in ms of simulated time).",
+             "winners.csv, table1-simgrid.csv and results/seed000/table1.csv (times in ms of",
+             "simulated time).",
              "Native: the native engine (LogGOPS, default parameters, no links); SimGrid:",
              "SimGrid on the torus (LV08).",
              "",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 31, part 4: results/comm-split/ from experiments/comm-split.yaml
-# and experiments/comm-split-large.yaml (every split scheme through
+# Issue 31, part 4: results/comm-split/ from experiments/comm-split.yaml,
+# comm-split-large.yaml and comm-split-table1.yaml (every split scheme through
 # `collsim comm compare` on seed 000's BG/P torus; see the YAMLs' headers).
 #
 #   experiments/comm-split.sh [--max-n N] [--jobs J]    both sweeps' points with n <= N
@@ -20,6 +20,8 @@
 #   winners.csv        per point, the fastest scheme, the one with fewest messages,
 #                      the one with least peak memory
 #   table1.csv         seed 000's Table 1 points (n = 32,768, c = 1-8, key = rank)
+#   table1-simgrid.csv MPICH's split on SimGrid at Table 1's c = 1 point
+#                      (experiments/comm-split-table1.yaml)
 #   tables.md          the README's tables (experiments/comm-split-tables.py)
 #   NAME.cmd           the commands that made NAME.csv
 #   time.png, messages.png, memory.png   against n, one panel per colour count
@@ -72,6 +74,7 @@ EOF
 run_sweep() {
   sweep_one comm-split.yaml sweep.csv
   sweep_one comm-split-large.yaml sweep-large.csv
+  sweep_one comm-split-table1.yaml table1-simgrid.csv
 }
 
 # Every row of both sweeps, one header.

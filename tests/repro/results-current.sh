@@ -19,9 +19,10 @@
 #  - seed 002: every row of sec52.csv (one per point of results/seed002/
 #    sec52.yaml, a second each) and of split-2w.csv (the commands of
 #    split-2w.cmd, a second each).
-#  - issue 31, comm-split/sweep.csv and sweep-large.csv: every point of
-#    experiments/comm-split.yaml and comm-split-large.yaml has its rows; two
-#    native points (n = 4,096, c = 8, 4 s each) are re-run.
+#  - issue 31, comm-split/sweep.csv, sweep-large.csv and table1-simgrid.csv:
+#    every point of experiments/comm-split.yaml, comm-split-large.yaml and
+#    comm-split-table1.yaml has its rows; two native points (n = 4,096,
+#    c = 8, 4 s each) are re-run.
 # The runs go two at a time (the machine's cores).  JOBS, LIMIT_S and
 # MAX_TIMED_MESSAGES may be set in the environment.  Prints,
 # per file, the rows re-run and compared and the rows skipped and why.
@@ -259,9 +260,10 @@ comm_split() {
   [ "$pending" = 0 ] || fail "MISSING rows of ${csv#"$src"/}: $pending points of experiments/$yaml have none"
 }
 cs_dir=$src/results/comm-split
-if need "$cs_dir/sweep.csv" && need "$cs_dir/sweep-large.csv"; then
+if need "$cs_dir/sweep.csv" && need "$cs_dir/sweep-large.csv" && need "$cs_dir/table1-simgrid.csv"; then
   comm_split comm-split.yaml "$cs_dir/sweep.csv"
   comm_split comm-split-large.yaml "$cs_dir/sweep-large.csv"
+  comm_split comm-split-table1.yaml "$cs_dir/table1-simgrid.csv"
   for key in rank random; do
     cmd=$("$collsim" sweep "$src/experiments/comm-split.yaml" --out "$tmpd/none-cs.csv" --dry-run |
       grep -m1 -- "--engine=native --n=4096 --colors=8 --key=$key ")
@@ -272,7 +274,7 @@ if need "$cs_dir/sweep.csv" && need "$cs_dir/sweep-large.csv"; then
       "$(printf '%s\n' "$want" | paste -sd "$(printf '\034')")"
     run "$tmpd/cs-$key" ${cmd}
   done
-  echo "comm-split: both experiments checked for missing points; 2 points re-run and compared"
+  echo "comm-split: the three experiments checked for missing points; 2 points re-run and compared"
 fi
 
 # ---- the runs, JOBS at a time, then the comparisons ----
