@@ -1,3 +1,4 @@
-# time.csv: columns of sweep.csv (see sweep.cmd for the runs), picked by
-# experiments/comm-split.sh --plots-only, which also draws time.png.
+# time.csv: from the rows of sweep.csv and sweep-large.csv (see their .cmd
+# files for the runs), made by
+# experiments/comm-split.sh --plots-only, which also draws the PNGs.
 experiments/comm-split.sh --plots-only

@@ -1,0 +1,5 @@
+# The command that made table1-simgrid.csv, run from the source folder: the points of
+# experiments/comm-split-table1.yaml with n <= 1048576 (--max-n; the sweep resumes, so a
+# larger --max-n adds the missing points).  wall_s is the only column that
+# varies between runs.
+experiments/comm-split.sh --max-n 1048576
