@@ -4,6 +4,7 @@
 #endif
 #include "sim/contracts/progress.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -202,4 +203,17 @@ void cs_progress_finish(cs_progress *p)
   }
   g_free(p->label);
   g_free(p);
+}
+
+FILE *cs_progress_log_open(void)
+{
+  const char *path = g_getenv("COLLSIM_PROGRESS_LOG");
+  return path && *path ? fopen(path, "a") : NULL;
+}
+
+void cs_progress_log_line(FILE *log, double elapsed_s, int64_t messages, double work, double computed_s,
+                          size_t done, size_t total)
+{
+  fprintf(log, "%.3f %" PRId64 " %.1f %.6f %zu %zu\n", elapsed_s, messages, work, computed_s, done, total);
+  fflush(log);
 }

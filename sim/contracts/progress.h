@@ -47,6 +47,15 @@ G_GNUC_PRINTF(2, 3) void cs_progress_message(cs_progress *p, const char *fmt, ..
 /* Final line (when not quiet) and free. */
 void cs_progress_finish(cs_progress *p);
 
+/* COLLSIM_PROGRESS_LOG: a run's counters for collsim sweep, which reads
+ * the last line (sim/sweep/point_cost.c), written by both engines.  Open:
+ * the file for appending when the variable is set, else NULL.  Line:
+ * elapsed seconds, messages delivered, their work, seconds computed, then
+ * the meter's done and total (total 0: not known), flushed at once. */
+FILE *cs_progress_log_open(void);
+void cs_progress_log_line(FILE *log, double elapsed_s, int64_t messages, double work, double computed_s,
+                          size_t done, size_t total);
+
 /* Pure formatting, for tests: "12/40 done, 1 failed, elapsed 1m05s, ETA 3m10s"
  * ("12 done, elapsed 1m05s" when total is 0: open-ended). */
 char *cs_progress_format(const char *label, size_t done, size_t total, size_t failed, size_t running,

@@ -1237,18 +1237,16 @@ typedef struct progress_watch {
   FILE *log;         /* COLLSIM_PROGRESS_LOG, or NULL */
 } progress_watch;
 
-/* One line of COLLSIM_PROGRESS_LOG: elapsed seconds, messages delivered,
- * their work, seconds computed, then the meter's done and total (total 0:
- * not known), flushed at once so a reader (collsim sweep) sees it. */
+/* One line of COLLSIM_PROGRESS_LOG (cs_progress_log_line). */
 static void log_counters(progress_watch *w)
 {
   if (!w->log)
     return;
-  fprintf(w->log, "%.3f %" PRId64 " %.1f %.6f %zu %zu\n", (double)(g_get_monotonic_time() - w->start_us) / 1e6,
-          atomic_load_explicit(&published.taken, memory_order_relaxed),
-          atomic_load_explicit(&published.work, memory_order_relaxed),
-          atomic_load_explicit(&published.computed, memory_order_relaxed), meter_done(&w->meter), w->meter.total);
-  fflush(w->log);
+  cs_progress_log_line(w->log, (double)(g_get_monotonic_time() - w->start_us) / 1e6,
+                       atomic_load_explicit(&published.taken, memory_order_relaxed),
+                       atomic_load_explicit(&published.work, memory_order_relaxed),
+                       atomic_load_explicit(&published.computed, memory_order_relaxed), meter_done(&w->meter),
+                       w->meter.total);
 }
 
 static gpointer watch_progress(gpointer data)
@@ -1284,8 +1282,7 @@ static void run_with_progress(const cs_engine_config *c)
   atomic_store_explicit(&published.taken, 0, memory_order_relaxed);
   atomic_store_explicit(&published.work, 0, memory_order_relaxed);
   atomic_store_explicit(&published.computed, 0, memory_order_relaxed);
-  const char *log_path = g_getenv("COLLSIM_PROGRESS_LOG");
-  FILE *log = log_path && *log_path ? fopen(log_path, "a") : NULL;
+  FILE *log = cs_progress_log_open();
   if (c->quiet && !log) {
     simgrid_run();
     return;

@@ -45,7 +45,6 @@
 #include "sim/engine/native/coro.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <string.h>
 
 typedef struct pe_rank {
@@ -301,21 +300,18 @@ static void arrive(const pe_event *e)
 
 #define PROGRESS_EVERY 65536 /* events between looks at the clock */
 
-/* One line of COLLSIM_PROGRESS_LOG, as SimGrid's engine writes it
- * (sg_engine.c: elapsed seconds, messages delivered, work, seconds
- * computed, the meter's done and total; work and computing are not
- * metered here), at most one a second: collsim sweep follows a point's
- * progress there, also when the point is quiet. */
+/* One line of COLLSIM_PROGRESS_LOG (cs_progress_log_line; work and
+ * computing are not metered here), at most one a second: collsim sweep
+ * follows a point's progress there, also when the point is quiet. */
 static void log_progress(bool last)
 {
   gint64 now = g_get_monotonic_time();
   if (!eng.log || (!last && now - eng.logged_us < G_USEC_PER_SEC))
     return;
   eng.logged_us = now;
-  uint64_t total = eng.cfg->progress_messages >= 1 ? (uint64_t)eng.cfg->progress_messages : 0;
-  fprintf(eng.log, "%.3f %" PRIu64 " 0.0 0.000000 %" PRIu64 " %" PRIu64 "\n", (double)(now - eng.start_us) / 1e6,
-          eng.delivered, eng.delivered, total);
-  fflush(eng.log);
+  size_t total = eng.cfg->progress_messages >= 1 ? (size_t)eng.cfg->progress_messages : 0;
+  cs_progress_log_line(eng.log, (double)(now - eng.start_us) / 1e6, (int64_t)eng.delivered, 0, 0,
+                       (size_t)eng.delivered, total);
 }
 
 static void draw_progress(void)
@@ -420,8 +416,7 @@ bool cs_pe_run(const cs_pe_config *c, cs_proc *procs, void (*fn)(cs_proc *p, voi
   }
   eng.cfg = c;
   eng.start_us = eng.logged_us = g_get_monotonic_time();
-  const char *log_path = g_getenv("COLLSIM_PROGRESS_LOG");
-  eng.log = log_path && *log_path ? fopen(log_path, "a") : NULL;
+  eng.log = cs_progress_log_open();
   eng.procs = procs;
   eng.fn = fn;
   eng.user = user;
