@@ -89,7 +89,7 @@ static void protocol_expected(const cs_compare_params *prm, const cs_split_schem
   int colors = prm->comm.colors;
   int64_t *m = g_new0(int64_t, (gsize)colors);
   for (int64_t r = 0; r < prm->comm.n; r++)
-    m[prm->comm.layout == CS_LAYOUT_CYCLIC ? r % colors : r * colors / prm->comm.n]++;
+    m[cs_layout_color(&prm->comm, r)]++;
   row->has_expected = true;
   row->messages_expected = s->proto->messages(prm->comm.n, m, colors);
   row->messages_formula = cs_split_formula(s);
@@ -134,7 +134,7 @@ static cs_group *split_group(const cs_comm_params *c)
   g->color = g_new(int32_t, (gsize)c->n);
   g->m_color = g_new0(int64_t, (gsize)c->colors);
   for (int64_t r = 0; r < c->n; r++) {
-    g->color[r] = (int32_t)(c->layout == CS_LAYOUT_CYCLIC ? r % c->colors : r * c->colors / c->n);
+    g->color[r] = cs_layout_color(c, r);
     g->m_color[g->color[r]]++;
   }
   g->m = c->n;

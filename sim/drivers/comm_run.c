@@ -93,8 +93,7 @@ static void make_split_inputs(run_state *st)
     return;
   }
   for (int64_t r = 0; r < n; r++) {
-    st->color[r] = prm->layout == CS_LAYOUT_CYCLIC ? (int32_t)(r % prm->colors)
-                                                    : (int32_t)(r * prm->colors / n);
+    st->color[r] = cs_layout_color(prm, r);
     if (prm->key_rule == CS_KEY_RANK)
       st->key[r] = (int32_t)r;
     else if (prm->key_rule == CS_KEY_REVERSE)

@@ -75,6 +75,12 @@ typedef struct cs_comm_result {
 /* 0 success, 1 internal failure or failed verification (err says which),
  * 2 bad input. */
 int cs_comm_run(const cs_comm_params *prm, cs_comm_result *res, GError **err);
+/* The colour of rank r in a split by layout: r mod colours (cyclic) or
+ * r colours / n (block). */
+static inline int32_t cs_layout_color(const cs_comm_params *prm, int64_t r)
+{
+  return (int32_t)(prm->layout == CS_LAYOUT_CYCLIC ? r % prm->colors : r * prm->colors / prm->n);
+}
 void cs_comm_result_clear(cs_comm_result *r);
 cs_record *cs_comm_result_record(const cs_comm_params *prm, const cs_comm_result *res);
 /* The columns of an operation's records (one CSV layout per operation). */
