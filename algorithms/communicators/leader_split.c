@@ -19,8 +19,9 @@
  * Messages for n proclets, g groups with l(i) local leaders and m(i)
  * members each: (n - 1) gather + (n - 1) scatter + sum l(i) membership +
  * sum (m(i) - l(i)) wake-ups.  With share off (--no-share) the root sends
- * the membership to every member instead (sum m(i), no wake-ups), a
- * virtual payload of the same size, and every member builds its own copy.
+ * the membership to every member instead (sum m(i), no wake-ups), and
+ * every member builds its own copy.  Membership messages have the list's
+ * size and a virtual payload (see send_memberships).
  *
  * Choices the paper left open: the gather and scatter algorithms (MPICH's
  * binomial), the sizes of the records, the tie-break of line 9, the local
@@ -137,7 +138,10 @@ static void plan_make(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, con
 }
 
 /* Line 21: the membership of every class to its local leaders (or, with
- * share off, to every member as a virtual payload). */
+ * share off, to every member).  The message has the list's size; its
+ * content is deposited once in the simulator's memo, where the receivers
+ * take it (a virtual payload): a real copy per leader would hold 4 n^2 / c
+ * bytes at the root at once (16 GB at 65,536 ranks with c = 1). */
 static void send_memberships(cs_proc *p, cs_comm *outer, const cs_comm_request *rq, plan *pl)
 {
   cs_world *w = outer->world;
@@ -151,15 +155,13 @@ static void send_memberships(cs_proc *p, cs_comm *outer, const cs_comm_request *
     int m = b - a;
     for (int j = a; j < b; j++)
       list[j - a] = pl->wr[pl->order[j]];
+    GError *e = NULL;
+    if (!cs_comm_memo_deposit(w, cs_memo_key(rq->seq, head->ctx), list, m, &e))
+      g_error_free(e); /* receivers will find no map and report it */
     size_t bytes = sizeof(cs_wid) * (size_t)m;
-    if (!share) {
-      GError *e = NULL;
-      if (!cs_comm_memo_deposit(w, cs_memo_key(rq->seq, head->ctx), list, m, &e))
-        g_error_free(e); /* members will find no map and report it */
-    }
     for (int j = a; j < b; j++)
       if (!share || (pl->cid[pl->order[j]].flags & CID_LEADER))
-        cs_comm_send(p, outer, pl->order[j], CS_TAG_MEMBERS, share ? list : NULL, share ? bytes : 0, bytes);
+        cs_comm_send(p, outer, pl->order[j], CS_TAG_MEMBERS, NULL, 0, bytes);
   }
   cs_free(p, list);
 }
@@ -178,16 +180,11 @@ static cs_create_status join(cs_proc *p, cs_comm *outer, const cs_comm_request *
 {
   cs_world *w = outer->world;
   cs_shared_map *map = NULL;
-  if (!cs_world_cfg(w)->share) {
+  bool share = cs_world_cfg(w)->share;
+  if (!share || (mine->flags & CID_LEADER)) {
     cs_msg_free(p, cs_comm_recv(p, outer, 0, CS_TAG_MEMBERS));
     map = cs_comm_copy_memo_map(p, w, cs_memo_key(rq->seq, mine->ctx));
-  } else if (mine->flags & CID_LEADER) {
-    cs_msg *m = cs_comm_recv(p, outer, 0, CS_TAG_MEMBERS);
-    GError *e = NULL;
-    map = cs_comm_build_map(p, w, cs_memo_key(rq->seq, mine->ctx), m->data, mine->gsize, &e);
-    cs_msg_free(p, m);
-    g_clear_error(&e);
-    if (map)
+    if (map && share)
       cs_comm_publish_map(p, w, mine->ctx, map);
   } else
     map = cs_comm_wait_map(p, w, mine->ctx);
