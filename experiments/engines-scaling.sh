@@ -17,10 +17,13 @@
 # both (a 1,048,576-rank SimGrid run needs more than 20 GiB); the CSV says
 # so in a row with engine "simgrid" and a note.
 #
-# The fourth schedule slot is a PROTOCOL on the native engine's coroutines
-# (issue 29, h-coro's work): rows with schedule "protocol ..." are plotted
-# in the fourth column of the figure when the CSV has them; this script
-# does not make them yet.
+# The fourth series is a PROTOCOL: seed 000's Rank-and-Hash (processes on
+# the engines' coroutines or actors, not a schedule), one run of
+#   collsim tree --algo rank-hash -n P -f 0.6 -k 3 --seed 7 [--engine native] -q --format json
+# per point (bench/native-procs.sh's command; SimGrid on tree's default
+# platform, the native engine on LogGOPS), with the same SimGrid limits.
+# SERIES=protocol reruns that series alone, replacing its rows in the CSV;
+# SERIES=schedules the three schedules alone.
 #
 # Output: results/engines/scaling.csv (one row per point, with the command)
 # and results/engines/scaling.png (gnuplot: wall time and peak memory
@@ -35,6 +38,7 @@ OUTDIR=${1:-results/engines}
 SIZES=${SIZES:-1024 4096 16384 65536 262144 1048576}
 SIMGRID_LIMIT=${SIMGRID_LIMIT:-60}
 SIMGRID_MAX_MIB=${SIMGRID_MAX_MIB:-4096}
+SERIES=${SERIES:-all}
 csv=$OUTDIR/scaling.csv
 png=$OUTDIR/scaling.png
 tmp=$(mktemp -d)
@@ -58,8 +62,19 @@ point() { # schedule engine p cmd... -> a CSV row
   last_cpu=$cpu last_mib=$((${kib:-0} / 1024))
 }
 
-measure() {
-  echo "schedule,engine,p,messages,wall_s,cpu_s,peak_mib,sim_time_s,note,command" > "$csv"
+header="schedule,engine,p,messages,wall_s,cpu_s,peak_mib,sim_time_s,note,command"
+
+# After a SimGrid point: stop the SimGrid series if it took more than the limits.
+simgrid_over_limit() {
+  awk -v w="$last_cpu" -v l="$SIMGRID_LIMIT" -v m="$last_mib" -v lm="$SIMGRID_MAX_MIB" \
+    'BEGIN { exit !(w > l || w == 0 || m > lm) }'
+}
+
+simgrid_not_run() { # name p
+  echo "$1,simgrid,$2,,,,,,not run: the point at p = $stop_p took more than ${SIMGRID_LIMIT} s of CPU or ${SIMGRID_MAX_MIB} MiB (x4 ranks: about x4 both)," >> "$csv"
+}
+
+measure_schedules() {
   for s in "${schedules[@]}"; do
     read -r coll algo size <<< "$s"
     name="$coll $algo"
@@ -72,16 +87,48 @@ measure() {
         # shellcheck disable=SC2086
         point "$name" simgrid "$p" "$COLLSIM" collective --coll "$coll" --algo "$algo" $size --platform \
           "$(torus_spec "$p")" --timed --model SMPI --semantics mpi --gamma 0 -q --format json
-        if awk -v w="$last_cpu" -v l="$SIMGRID_LIMIT" -v m="$last_mib" -v lm="$SIMGRID_MAX_MIB" \
-          'BEGIN { exit !(w > l || w == 0 || m > lm) }'; then
+        if simgrid_over_limit; then
           simgrid_on=false
           stop_p=$p
         fi
       else
-        echo "$name,simgrid,$p,,,,,,not run: the point at p = $stop_p took more than ${SIMGRID_LIMIT} s of CPU or ${SIMGRID_MAX_MIB} MiB (x4 ranks: about x4 both)," >> "$csv"
+        simgrid_not_run "$name" "$p"
       fi
     done
   done
+}
+
+measure_protocol() {
+  local name="protocol rank-hash" args=(tree --algo rank-hash -f 0.6 -k 3 --seed 7 -q --format json)
+  simgrid_on=true
+  for p in $SIZES; do
+    point "$name" native "$p" "$COLLSIM" "${args[@]}" -n "$p" --engine native
+    if $simgrid_on; then
+      point "$name" simgrid "$p" "$COLLSIM" "${args[@]}" -n "$p"
+      if simgrid_over_limit; then
+        simgrid_on=false
+        stop_p=$p
+      fi
+    else
+      simgrid_not_run "$name" "$p"
+    fi
+  done
+}
+
+measure() {
+  local keep=$tmp/keep.csv
+  : > "$keep"
+  case $SERIES in
+    all) ;;
+    protocol) [ ! -f "$csv" ] || tail -n +2 "$csv" | grep -v '^protocol' > "$keep" || true ;;
+    schedules) [ ! -f "$csv" ] || tail -n +2 "$csv" | grep '^protocol' > "$keep" || true ;;
+    *) echo "engines-scaling: SERIES must be all, schedules or protocol, not '$SERIES'" >&2; exit 2 ;;
+  esac
+  echo "$header" > "$csv"
+  [ "$SERIES" != protocol ] || cat "$keep" >> "$csv"
+  [ "$SERIES" = protocol ] || measure_schedules
+  [ "$SERIES" != schedules ] || cat "$keep" >> "$csv"
+  [ "$SERIES" = schedules ] || measure_protocol
 }
 
 plot() {
@@ -97,11 +144,7 @@ plot() {
         local ylabel="time (s): CPU solid, wall dashed"
         [ $what = mem ] && ylabel="peak memory (MiB)"
         echo "set title '$s'; set xlabel 'ranks p'; set ylabel '$ylabel'"
-        if [ "$s" = protocol ] && ! grep -q '^protocol' "$csv"; then
-          echo "set label 1 'slot for a protocol on the native engine (h-coro)' at graph 0.05,0.5; unset logscale y"
-          echo "plot [1000:1100000] [0:1] NaN notitle; unset label 1; set logscale y"
-          continue
-        fi
+        [ "$s" != protocol ] || echo "set title 'protocol: Rank-and-Hash (f = 0.6, k = 3)'"
         local engine f plots=()
         for engine in native simgrid; do
           f=$tmp/$(tr -c 'a-z\n' _ <<< "$s")-$engine.dat
@@ -109,6 +152,7 @@ plot() {
             ($1 == s || (s == "protocol" && index($1, "protocol") == 1)) { print $3, $5, $6, $7 }' "$csv" > "$f"
           [ -s "$f" ] || continue
           local title='SimGrid (model SMPI, torus)' lc=2
+          [ "$s" != protocol ] || title='SimGrid (LV08, torus:auto/4)'
           [ $engine = native ] && title='native (LogGOPS)' lc=1
           if [ $what = wall ]; then
             plots+=("'$f' using 1:3 with linespoints lc $lc dt 1 title '$title'")
