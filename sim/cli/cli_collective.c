@@ -266,12 +266,14 @@ static bool engine_model(const cs_cli *c, const coll_opts *o, plan *P, GError **
 {
   P->native = native_engine(o);
   cs_loggops_defaults(&P->loggops);
-  P->loggops.links = P->native && c->model && strcmp(c->model, "loggops-links") == 0;
+  bool cut_through = c->model && strcmp(c->model, "loggops-cut-through") == 0;
+  P->loggops.links = P->native && c->model && (strcmp(c->model, "loggops-links") == 0 || cut_through);
+  P->loggops.switching = cut_through ? CS_LINKS_CUT_THROUGH : CS_LINKS_STORE_AND_FORWARD;
   if (P->native && c->model && strcmp(c->model, "loggops") != 0 && !P->loggops.links)
-    return cs_input_error(err, "the native engine has no model %s (its models: loggops, loggops-links; %s is "
-                          "SimGrid's)", c->model, c->model);
+    return cs_input_error(err, "the native engine has no model %s (its models: loggops, loggops-links, "
+                          "loggops-cut-through; %s is SimGrid's)", c->model, c->model);
   if (P->loggops.links && !platform_given(c))
-    return cs_input_error(err, "--model loggops-links serialises messages on a platform's links: give --platform");
+    return cs_input_error(err, "--model %s serialises messages on a platform's links: give --platform", c->model);
   return !o->loggops || cs_loggops_parse(o->loggops, &P->loggops, err);
 }
 

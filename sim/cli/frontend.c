@@ -17,7 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const cs_models[] = {"LV08", "CM02", "SMPI", "IB", "loggops", "loggops-links", NULL};
+const char *const cs_models[] = {"LV08",    "CM02",          "SMPI", "IB", "loggops", "loggops-links",
+                                 "loggops-cut-through", NULL};
 static const char *const formats[] = {"table", "csv", "json", NULL};
 static const char *const factories[] = {"raw", "ucontext", "thread", NULL};
 static const char *const semantics[] = {"eager", "mpi", NULL};
@@ -48,7 +49,8 @@ static void add_common(cs_cli *c)
   };
   const cs_opt engine[] = {
       {"model", 0, CS_OPT_CHOICE, &c->model, "MODEL", "SimGrid network model: LV08, CM02, SMPI or IB (default: the "
-       "platform's, else LV08); loggops, loggops-links: the native engine's (collsim collective --engine native)", 0, 0, 0, 0, cs_models},
+       "platform's, else LV08); loggops, loggops-links, loggops-cut-through: the native engine's (collsim "
+       "collective --engine native)", 0, 0, 0, 0, cs_models},
       {"o-send", 0, CS_OPT_QUANTITY, &c->o_send, "US", "software overhead per message sent, us (or with a unit: "
        "1.5us, 2e-6s)", 0, 10, CS_QTY_TIME, us, NULL},
       {"o-recv", 0, CS_OPT_QUANTITY, &c->o_recv, "US", "software overhead per message received, us", 0, 10,
@@ -909,9 +911,9 @@ bool cs_cli_procs_engine(const cs_cli *c, cs_procs_engine *e, GError **err)
   memset(e, 0, sizeof *e);
   e->native = cs_cli_native(c);
   cs_loggops_defaults(&e->loggops);
-  if (e->native && c->model && strcmp(c->model, "loggops-links") == 0)
-    return cs_input_error(err, "--model loggops-links runs schedules only (collsim collective --timed); processes on "
-                          "the native engine have loggops");
+  if (e->native && c->model && strncmp(c->model, "loggops-", 8) == 0)
+    return cs_input_error(err, "--model %s runs schedules only (collsim collective --timed); processes on "
+                          "the native engine have loggops", c->model);
   if (e->native && c->model && strcmp(c->model, "loggops") != 0)
     return cs_input_error(err, "the native engine has no model %s (its model: loggops; %s is SimGrid's)", c->model,
                           c->model);

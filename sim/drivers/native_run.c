@@ -83,6 +83,7 @@ static cs_link_net *link_net(route_ctx *C)
   for (int64_t l = 0; l < map->nlinks; l++)
     bw[l] = map->ops->link_bandwidth(map, l);
   cs_link_net *net = cs_link_net_new(map->nlinks, bw, rank_route, C);
+  cs_link_net_set_switching(net, C->run->model.switching);
   g_free(bw);
   return net;
 }

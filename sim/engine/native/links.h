@@ -14,10 +14,16 @@ typedef int (*cs_link_route_fn)(void *ctx, uint32_t src, uint32_t dst, const int
 
 typedef struct cs_link_net cs_link_net;
 
+/* How a message crosses its route (links.c, top): store and forward (the
+ * model loggops-links; the default) or virtual cut-through (the model
+ * loggops-cut-through). */
+typedef enum { CS_LINKS_STORE_AND_FORWARD = 0, CS_LINKS_CUT_THROUGH = 1 } cs_link_switching;
+
 /* nlinks links of bandwidth bandwidth[l] bytes/s (copied; not finite or
  * not positive: the link takes no time). */
 cs_link_net *cs_link_net_new(int64_t nlinks, const double *bandwidth, cs_link_route_fn route, void *route_ctx);
 void cs_link_net_free(cs_link_net *n);
+void cs_link_net_set_switching(cs_link_net *n, cs_link_switching s);
 
 /* A message of `bytes` from src to dst entering the network at `inject`
  * (ns): reserves each link of its route in turn and returns when it leaves

@@ -40,7 +40,7 @@
  * 16 elements: reproduced below), at time nexto[c] (calc, receive) or
  * max(nexto[c], nextgs[n]) (send), taking ts in that order.  At the start
  * every rank 0, 1, ... queues its free operations the same way at time 0.
- * THE MODEL "loggops-links" (links.c) changes one rule: a message enters
+ * THE MODELS "loggops-links" and "loggops-cut-through" (links.c) change one rule: a message enters
  * the network at t + o and arrives at the end of its route's per-link
  * serialisation plus L, instead of at t + o + L.
  * THE FINISHING TIME is the largest nexto of any CPU of any rank (the NICs'
@@ -56,7 +56,10 @@
 enum { NG_SEND = CS_GOAL_SEND, NG_RECV = CS_GOAL_RECV, NG_CALC = CS_GOAL_CALC, NG_MSG = 4 };
 #define NONE UINT32_MAX
 
-void cs_loggops_defaults(cs_loggops_params *m) { *m = (cs_loggops_params){2500, 1500, 1000, 6, 65535, 0, false, NULL}; }
+void cs_loggops_defaults(cs_loggops_params *m)
+{
+  *m = (cs_loggops_params){2500, 1500, 1000, 6, 65535, 0, false, CS_LINKS_STORE_AND_FORWARD, NULL};
+}
 
 bool cs_loggops_parse(const char *text, cs_loggops_params *m, GError **err)
 {

@@ -25,6 +25,7 @@
 typedef struct cs_loggops_params {
   uint64_t L, o, g, G, S, O;
   bool links;
+  cs_link_switching switching; /* with links: loggops-links (store and forward) or loggops-cut-through */
   cs_link_net *net;
 } cs_loggops_params;
 
