@@ -277,6 +277,29 @@ if need "$cs_dir/sweep.csv" && need "$cs_dir/sweep-large.csv" && need "$cs_dir/t
   echo "comm-split: the three experiments checked for missing points; 2 points re-run and compared"
 fi
 
+# ---- engines: contention.csv (experiments/engines-contention.sh) ----
+# contention.md must be the table of contention.csv, and the five models'
+# rows of the ring allgather on 64 ranks are re-run (their command column)
+# and their sim_time_s compared.
+sim_time() { python3 -c 'import csv, sys; print(next(csv.DictReader(sys.stdin))["sim_time_s"])' 2>/dev/null; }
+en_dir=$src/results/engines
+if need "$en_dir/contention.csv" && need "$en_dir/contention.md"; then
+  python3 "$src/experiments/engines-contention-table.py" "$en_dir/contention.csv" "$tmpd/contention.md"
+  cmp -s "$tmpd/contention.md" "$en_dir/contention.md" ||
+    fail "MISMATCH engines/contention.md is not the table of contention.csv (experiments/engines-contention-table.py)"
+  en=0
+  while IFS=$'\t' read -r t cmd; do
+    en=$((en + 1))
+    check "engines/contention.csv ($cmd)" "$tmpd/en-$en" sim_time "$t"
+    run "$tmpd/en-$en" "$collsim" ${cmd#collsim }
+  done < <(python3 -c 'import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["schedule"] == "allgather ring" and r["p"] == "64": print(r["sim_time_s"] + "\t" + r["command"])' \
+    "$en_dir/contention.csv")
+  [ "$en" = 5 ] || fail "MISSING rows of engines/contention.csv: $en of the ring allgather's 5 on 64 ranks"
+  echo "engines: contention.md checked against contention.csv; $en rows re-run and compared"
+fi
+
 # ---- the runs, JOBS at a time, then the comparisons ----
 
 # shellcheck disable=SC2016
