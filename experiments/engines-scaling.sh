@@ -74,37 +74,15 @@ simgrid_not_run() { # name p
   echo "$1,simgrid,$2,,,,,,not run: the point at p = $stop_p took more than ${SIMGRID_LIMIT} s of CPU or ${SIMGRID_MAX_MIB} MiB (x4 ranks: about x4 both)," >> "$csv"
 }
 
-measure_schedules() {
-  for s in "${schedules[@]}"; do
-    read -r coll algo size <<< "$s"
-    name="$coll $algo"
-    simgrid_on=true
-    for p in $SIZES; do
-      # shellcheck disable=SC2086
-      point "$name" native "$p" "$COLLSIM" collective --coll "$coll" --algo "$algo" $size --ranks "$p" --timed \
-        --engine native -q --format json
-      if $simgrid_on; then
-        # shellcheck disable=SC2086
-        point "$name" simgrid "$p" "$COLLSIM" collective --coll "$coll" --algo "$algo" $size --platform \
-          "$(torus_spec "$p")" --timed --model SMPI --semantics mpi --gamma 0 -q --format json
-        if simgrid_over_limit; then
-          simgrid_on=false
-          stop_p=$p
-        fi
-      else
-        simgrid_not_run "$name" "$p"
-      fi
-    done
-  done
-}
-
-measure_protocol() {
-  local name="protocol rank-hash" args=(tree --algo rank-hash -f 0.6 -k 3 --seed 7 -q --format json)
+# series NAME NATIVE SIMGRID: for every p, the point of function NATIVE and,
+# until the SimGrid series stops, that of SIMGRID (each called with NAME and p).
+series() {
+  local name=$1 native=$2 simgrid=$3 p
   simgrid_on=true
   for p in $SIZES; do
-    point "$name" native "$p" "$COLLSIM" "${args[@]}" -n "$p" --engine native
+    "$native" "$name" "$p"
     if $simgrid_on; then
-      point "$name" simgrid "$p" "$COLLSIM" "${args[@]}" -n "$p"
+      "$simgrid" "$name" "$p"
       if simgrid_over_limit; then
         simgrid_on=false
         stop_p=$p
@@ -114,6 +92,30 @@ measure_protocol() {
     fi
   done
 }
+
+# The schedule $coll $algo $size (set by measure_schedules) at p ranks.
+# shellcheck disable=SC2086
+schedule_native() {
+  point "$1" native "$2" "$COLLSIM" collective --coll "$coll" --algo "$algo" $size --ranks "$2" --timed \
+    --engine native -q --format json
+}
+# shellcheck disable=SC2086
+schedule_simgrid() {
+  point "$1" simgrid "$2" "$COLLSIM" collective --coll "$coll" --algo "$algo" $size --platform \
+    "$(torus_spec "$2")" --timed --model SMPI --semantics mpi --gamma 0 -q --format json
+}
+
+measure_schedules() {
+  for s in "${schedules[@]}"; do
+    read -r coll algo size <<< "$s"
+    series "$coll $algo" schedule_native schedule_simgrid
+  done
+}
+
+protocol_args=(tree --algo rank-hash -f 0.6 -k 3 --seed 7 -q --format json)
+protocol_native() { point "$1" native "$2" "$COLLSIM" "${protocol_args[@]}" -n "$2" --engine native; }
+protocol_simgrid() { point "$1" simgrid "$2" "$COLLSIM" "${protocol_args[@]}" -n "$2"; }
+measure_protocol() { series "protocol rank-hash" protocol_native protocol_simgrid; }
 
 measure() {
   local keep=$tmp/keep.csv
