@@ -55,10 +55,11 @@ static void note_largest(gen *G, uint64_t bytes)
 }
 
 /* The largest message of iterations [i0, i0+count) of a loop op, into the
- * totals: an exact scan only while the bound says it could raise them. */
-static void note_largest_of(gen *G, const cs_op *op, int64_t i0, int64_t count)
+ * totals: an exact scan only while `bound` (cs_units_largest_bytes of the
+ * op's units, the same at every iteration) says it could raise them. */
+static void note_largest_of(gen *G, const cs_op *op, uint64_t bound, int64_t i0, int64_t count)
 {
-  if (cs_units_largest_bytes(G->prm, op->units) <= G->tot->max_message_bytes)
+  if (bound <= G->tot->max_message_bytes)
     return;
   if (op->unit_step == 0 || cs_units_uniform(G->prm)) {
     note_largest(G, op_bytes(G, op, i0));
@@ -71,7 +72,7 @@ static void note_largest_of(gen *G, const cs_op *op, int64_t i0, int64_t count)
 /* A send repeated `it` times by its loop, peer fixed. */
 static void send_fixed_peer(gen *G, const cs_op *op, int64_t it)
 {
-  note_largest_of(G, op, 0, it);
+  note_largest_of(G, op, cs_units_largest_bytes(G->prm, op->units), 0, it);
   charge(G, cs_rank_node(G->prm, op->peer), cs_loop_op_bytes(G->prm, op, 0, it), (uint64_t)it);
 }
 
@@ -79,9 +80,10 @@ static void send_fixed_peer(gen *G, const cs_op *op, int64_t it)
  * iterations whose peers share a node (cs_loop_op_node_run). */
 static void send_moving_peer(gen *G, const cs_op *op, int64_t it)
 {
+  uint64_t bound = cs_units_largest_bytes(G->prm, op->units);
   for (int64_t i = 0; i < it;) {
     int64_t peer = cs_loop_op_peer(G->prm, op, i), run = cs_loop_op_node_run(G->prm, op, i, it - i);
-    note_largest_of(G, op, i, run);
+    note_largest_of(G, op, bound, i, run);
     charge(G, cs_rank_node(G->prm, peer), cs_loop_op_bytes(G->prm, op, i, run), (uint64_t)run);
     i += run;
   }

@@ -1,7 +1,10 @@
 /* GOAL in and out, and the lowering of op lists into steps (see goal.h). */
 #include "sim/contracts/goal.h"
+#include "sim/contracts/bigarray.h"
 #include "sim/contracts/errors.h"
 #include "sim/contracts/output_path.h"
+
+#include <glib/gstdio.h>
 
 #include <gio/gio.h>
 #include <inttypes.h>
@@ -56,10 +59,13 @@ static uint64_t calc_ns(const cs_lower *c, uint32_t j)
   return (uint64_t)llround(c->gamma_ns * (double)cs_units_bytes(c->prm, op.units));
 }
 
-/* cs_units_bytes of member j's units at the current iteration: on a
- * buffer of uniform units (known after the first ask) their count times
- * the unit's bytes, where the iteration does not matter (not for an XOR
- * loop, whose units are the pair block of each iteration's peer). */
+/* cs_units_bytes of member j's units at the current iteration.  A loop
+ * op's units keep their count from iteration to iteration (a shift moves
+ * them; an XOR loop's are a pair block, of the same count for every
+ * pair), so on a buffer of uniform units (known after the first ask) they
+ * hold their count times the unit's bytes; and every pair block holds one
+ * pair's bytes (cs_loop_op_bytes), so an XOR loop's bytes do not depend
+ * on the iteration either. */
 static uint64_t member_bytes(cs_lower *c, const cs_op *op)
 {
   int64_t count = cs_units_count(op->units);
@@ -69,8 +75,10 @@ static uint64_t member_bytes(cs_lower *c, const cs_op *op)
     c->uniform = cs_units_uniform(c->prm);
     c->unit_bytes = c->uniform ? cs_unit_bytes(c->prm, 0) : 0;
   }
-  if (c->uniform && op->peer_mode == CS_PEER_SHIFT)
+  if (c->uniform)
     return (uint64_t)count * c->unit_bytes;
+  if (op->peer_mode == CS_PEER_XOR)
+    return cs_units_bytes(c->prm, op->units);
   return cs_units_bytes(c->prm, cs_op_at_iteration(c->prm, op, c->iter).units);
 }
 
@@ -346,8 +354,9 @@ typedef struct parse {
   GHashTable *labels; /* label -> op offset + 1, in the current rank */
   GArray *rank_ops;   /* cs_goal_op of the current rank */
   GArray *edges;      /* edge, of the current rank, in the file's order */
-  /* the graph so far */
-  GArray *ops, *ndeps, *out_first, *nrequired, *out, *rank_first;
+  /* the graph so far (in memory, or on disk for a large file: bigarray.h) */
+  cs_bigarray *ops, *ndeps, *out_first, *nrequired, *out, *rank_first;
+  GError *store_error; /* the first append that failed (a full disk) */
   uint32_t max_cpu, max_nic;
   uint64_t messages, bytes;
 } parse;
@@ -525,41 +534,50 @@ static bool dependency(parse *P, const char *label, bool start)
   return true;
 }
 
+/* Appends to one of the graph's arrays; a failure (a full disk) is kept
+ * and ends the parse after this rank. */
+static void store(parse *P, cs_bigarray *a, const void *v, uint64_t count)
+{
+  if (!P->store_error)
+    cs_bigarray_append(a, v, count, &P->store_error);
+}
+
 /* The current rank into the graph: ops, then dependants grouped per op
  * (requires first, then irequires, each in the file's order). */
 static void close_rank(parse *P)
 {
   uint32_t n = P->rank_ops->len;
-  uint64_t base = P->ops->len;
-  g_array_append_vals(P->ops, P->rank_ops->data, n);
+  store(P, P->ops, P->rank_ops->data, n);
   uint32_t *nd = g_new0(uint32_t, n + 1), *nreq = g_new0(uint32_t, n + 1), *nstart = g_new0(uint32_t, n + 1);
   const edge *E = (const edge *)P->edges->data;
   for (guint i = 0; i < P->edges->len; i++) {
     nd[E[i].to]++;
     (E[i].start ? nstart : nreq)[E[i].from]++;
   }
-  uint64_t start = P->out->len;
-  uint64_t *pos = g_new(uint64_t, n + 1), *spos = g_new(uint64_t, n + 1);
-  for (uint32_t i = 0; i < n; i++) {
-    pos[i] = start;
-    spos[i] = start + nreq[i];
-    start += nreq[i] + nstart[i];
-    uint64_t first = pos[i];
-    g_array_append_val(P->out_first, first);
-    g_array_append_val(P->ndeps, nd[i]);
-    g_array_append_val(P->nrequired, nreq[i]);
+  uint64_t base = cs_bigarray_len(P->out);
+  uint64_t *first = g_new(uint64_t, n + 1), *pos = g_new(uint64_t, n + 1), *spos = g_new(uint64_t, n + 1);
+  for (uint32_t i = 0, at = 0; i < n; i++) {
+    first[i] = base + at;
+    pos[i] = at;
+    spos[i] = at + nreq[i];
+    at += nreq[i] + nstart[i];
   }
-  g_array_set_size(P->out, (guint)start);
-  uint32_t *out = (uint32_t *)P->out->data;
+  uint32_t *out = g_new(uint32_t, P->edges->len + 1);
   for (guint i = 0; i < P->edges->len; i++)
     out[E[i].start ? spos[E[i].from]++ : pos[E[i].from]++] = E[i].to;
-  uint64_t end = base + n;
-  g_array_append_val(P->rank_first, end);
+  store(P, P->out_first, first, n);
+  store(P, P->ndeps, nd, n);
+  store(P, P->nrequired, nreq, n);
+  store(P, P->out, out, P->edges->len);
+  uint64_t end = cs_bigarray_len(P->ops);
+  store(P, P->rank_first, &end, 1);
   g_free(nd);
   g_free(nreq);
   g_free(nstart);
+  g_free(first);
   g_free(pos);
   g_free(spos);
+  g_free(out);
   g_array_set_size(P->rank_ops, 0);
   g_array_set_size(P->edges, 0);
   g_hash_table_remove_all(P->labels);
@@ -611,6 +629,11 @@ static bool statement(parse *P)
     if (P->rank < 0)
       return fail(P, "'}' outside a rank");
     close_rank(P);
+    if (P->store_error) {
+      g_propagate_error(P->err, P->store_error);
+      P->store_error = NULL;
+      return false;
+    }
     return true;
   }
   if (R->tok != T_WORD)
@@ -666,13 +689,14 @@ static bool parse_all(parse *P)
   return true;
 }
 
-/* The file, decompressed when it starts with gzip's magic bytes. */
-static GInputStream *open_input(const char *path, GError **err)
+/* The file, decompressed when it starts with gzip's magic bytes (*gz). */
+static GInputStream *open_input(const char *path, bool *gz, GError **err)
 {
   GFile *f = g_file_new_for_path(path);
   GError *e = NULL;
   GFileInputStream *fin = g_file_read(f, NULL, &e);
   g_object_unref(f);
+  *gz = false;
   if (!fin) {
     cs_input_error(err, "cannot read GOAL file %s: %s", path, e->message);
     g_error_free(e);
@@ -684,11 +708,27 @@ static GInputStream *open_input(const char *path, GError **err)
   g_seekable_seek(G_SEEKABLE(fin), 0, G_SEEK_SET, NULL, NULL);
   if (got < 2 || magic[0] != 0x1f || magic[1] != 0x8b)
     return G_INPUT_STREAM(fin);
+  *gz = true;
   GZlibDecompressor *z = g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP);
   GInputStream *in = g_converter_input_stream_new(G_INPUT_STREAM(fin), G_CONVERTER(z));
   g_object_unref(z);
   g_object_unref(fin);
   return in;
+}
+
+/* Whether the graph goes to disk (bigarray.h): COLLSIM_GOAL_ON_DISK=1
+ * always, =0 never; otherwise for a file of more than 1 GiB (plain) or
+ * 128 MiB (gzip, about 1 GiB of text), whose graph (about 1.3 times the
+ * text) would take a large part of this kind of machine's memory. */
+static bool graph_on_disk(const char *path, bool gz)
+{
+  const char *force = g_getenv("COLLSIM_GOAL_ON_DISK");
+  if (force && *force)
+    return strcmp(force, "0") != 0;
+  GStatBuf st;
+  if (g_stat(path, &st) != 0)
+    return false;
+  return (uint64_t)st.st_size > (gz ? (uint64_t)128 << 20 : (uint64_t)1 << 30);
 }
 
 static void parse_free(parse *P)
@@ -698,13 +738,57 @@ static void parse_free(parse *P)
   g_array_free(P->edges, TRUE);
   if (P->R.io_error)
     g_error_free(P->R.io_error);
+  if (P->store_error)
+    g_error_free(P->store_error);
 }
 
-static void *steal(GArray *a) { return g_array_free(a, FALSE); }
+static bool graph_arrays_new(parse *P, bool on_disk)
+{
+  cs_bigarray **a[] = {&P->ops, &P->ndeps, &P->nrequired, &P->out_first, &P->out, &P->rank_first};
+  size_t elem[] = {sizeof(cs_goal_op), sizeof(uint32_t), sizeof(uint32_t), sizeof(uint64_t), sizeof(uint32_t),
+                   sizeof(uint64_t)};
+  for (size_t i = 0; i < G_N_ELEMENTS(a); i++)
+    if (!(*a[i] = cs_bigarray_new(elem[i], on_disk, P->err)))
+      return false;
+  uint64_t zero = 0;
+  return cs_bigarray_append(P->rank_first, &zero, 1, P->err);
+}
+
+/* The parsed arrays into g (which owns them from here). */
+static bool graph_take(parse *P, cs_goal_graph *g)
+{
+  g->p = (uint32_t)P->num_ranks;
+  g->ncpus = P->max_cpu + 1;
+  g->nnics = P->max_nic + 1;
+  g->nops = cs_bigarray_len(P->ops);
+  g->nedges = cs_bigarray_len(P->out);
+  g->messages = P->messages;
+  g->bytes = P->bytes;
+  g->on_disk = cs_bigarray_on_disk(P->ops);
+  uint64_t end = g->nedges;
+  cs_bigarray *a[] = {P->ops, P->ndeps, P->nrequired, P->out_first, P->out, P->rank_first};
+  void **data[] = {(void **)&g->ops, (void **)&g->ndeps, (void **)&g->nrequired, (void **)&g->out_first,
+                   (void **)&g->out, (void **)&g->rank_first};
+  bool ok = cs_bigarray_append(P->out_first, &end, 1, P->err);
+  for (size_t i = 0; i < G_N_ELEMENTS(a); i++) {
+    g->store[i] = a[i];
+    ok = ok && cs_bigarray_finish(a[i], data[i], P->err);
+  }
+  P->ops = P->ndeps = P->nrequired = P->out_first = P->out = P->rank_first = NULL;
+  return ok;
+}
+
+static void graph_arrays_free(parse *P)
+{
+  cs_bigarray *a[] = {P->ops, P->ndeps, P->nrequired, P->out_first, P->out, P->rank_first};
+  for (size_t i = 0; i < G_N_ELEMENTS(a); i++)
+    cs_bigarray_free(a[i]);
+}
 
 cs_goal_graph *cs_goal_read(const char *path, GError **err)
 {
-  GInputStream *in = open_input(path, err);
+  bool gz;
+  GInputStream *in = open_input(path, &gz, err);
   if (!in)
     return NULL;
   parse *P = g_new0(parse, 1);
@@ -716,36 +800,17 @@ cs_goal_graph *cs_goal_read(const char *path, GError **err)
   P->labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   P->rank_ops = g_array_new(FALSE, FALSE, sizeof(cs_goal_op));
   P->edges = g_array_new(FALSE, FALSE, sizeof(edge));
-  P->ops = g_array_new(FALSE, FALSE, sizeof(cs_goal_op));
-  P->ndeps = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-  P->nrequired = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-  P->out_first = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-  P->out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-  P->rank_first = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-  uint64_t zero = 0;
-  g_array_append_val(P->rank_first, zero);
-  bool ok = parse_all(P);
+  bool ok = graph_arrays_new(P, graph_on_disk(path, gz)) && parse_all(P);
   g_object_unref(in);
   cs_goal_graph *g = NULL;
   if (ok) {
     g = g_new0(cs_goal_graph, 1);
-    g->p = (uint32_t)P->num_ranks;
-    g->ncpus = P->max_cpu + 1;
-    g->nnics = P->max_nic + 1;
-    g->nops = P->ops->len;
-    g->nedges = P->out->len;
-    uint64_t end = P->out->len;
-    g_array_append_val(P->out_first, end);
-    g->messages = P->messages;
-    g->bytes = P->bytes;
+    if (!graph_take(P, g)) {
+      cs_goal_graph_free(g);
+      g = NULL;
+    }
   }
-  void *ops = steal(P->ops), *ndeps = steal(P->ndeps), *nreq = steal(P->nrequired), *of = steal(P->out_first),
-       *out = steal(P->out), *rf = steal(P->rank_first);
-  if (g) {
-    g->ops = ops, g->ndeps = ndeps, g->nrequired = nreq, g->out_first = of, g->out = out, g->rank_first = rf;
-  } else {
-    g_free(ops), g_free(ndeps), g_free(nreq), g_free(of), g_free(out), g_free(rf);
-  }
+  graph_arrays_free(P);
   parse_free(P);
   g_free(P);
   return g;
@@ -755,11 +820,7 @@ void cs_goal_graph_free(cs_goal_graph *g)
 {
   if (!g)
     return;
-  g_free(g->rank_first);
-  g_free(g->ops);
-  g_free(g->ndeps);
-  g_free(g->out_first);
-  g_free(g->nrequired);
-  g_free(g->out);
+  for (size_t i = 0; i < G_N_ELEMENTS(g->store); i++)
+    cs_bigarray_free(g->store[i]);
   g_free(g);
 }

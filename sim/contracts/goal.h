@@ -41,8 +41,13 @@
  *
  * READING: one pass over the text (plain or gzip, detected by its first
  * bytes), rank by rank, into a compact binary graph (like LogGOPSim's
- * txt2bin): 24 bytes per operation and 4 per dependency, never the text
- * whole.  A malformed file is refused (CS_INPUT_ERROR) naming its line. */
+ * txt2bin): 40 bytes per operation and 4 per dependency (and 5 per
+ * operation more while it runs), never the text
+ * whole.  A large file's graph (more than 1 GiB of text, or 128 MiB of
+ * gzip; COLLSIM_GOAL_ON_DISK=1 or 0 forces the choice) is written to
+ * unlinked temporary files and mapped (bigarray.h), so that a schedule
+ * larger than memory runs with the operating system paging it.  A
+ * malformed file is refused (CS_INPUT_ERROR) naming its line. */
 #ifndef COLLSIM_GOAL_H
 #define COLLSIM_GOAL_H
 
@@ -112,6 +117,8 @@ typedef struct cs_goal_graph {
   uint32_t *nrequired;  /* per op: how many of them are `requires` (first), the rest `irequires` */
   uint32_t *out;        /* dependants, as op offsets within the rank, in the order of the file */
   uint64_t messages, bytes; /* sends and their bytes */
+  bool on_disk;             /* the arrays are maps of temporary files (bigarray.h) */
+  struct cs_bigarray *store[6]; /* the arrays' owners */
 } cs_goal_graph;
 
 /* Reads path (plain or gzip).  NULL with err (CS_INPUT_ERROR naming the

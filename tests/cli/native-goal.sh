@@ -11,7 +11,10 @@
 #     small platforms, eager and rendezvous sizes: --goal then --goal-in
 #     gives the same simulated time, messages, bytes and per-link bytes;
 #  4. bad input: a malformed GOAL file is refused naming its line, a
-#     deadlock naming the first rank and its operation (exit 2, one line).
+#     deadlock naming the first rank and its operation (exit 2, one line);
+#  5. the graph on disk (COLLSIM_GOAL_ON_DISK=1, as for a file of more
+#     than 1 GiB): the same output as in memory, timed and untimed, plain
+#     and gzip, and no temporary file left behind.
 set -u
 . "$(dirname "$0")/../lib/collsim-env.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/native-goal.XXXXXX")
@@ -146,6 +149,20 @@ for e in "" "--timed --engine native"; do
   "$collsim" collective --goal-in "$work/ping.goal" --platform torus:2x2x2/1 $e -q --format csv >"$work/out" ||
     fail "--goal-in on torus:2x2x2/1 $e failed"
 done
+
+# ---- 5. the graph on disk ----
+mkdir "$work/tmp"
+"$collsim" collective --coll allreduce --algo rabenseifner --bytes 70000 --ranks 24 --goal "$work/disk.goal" -q >/dev/null
+gzip -c "$work/disk.goal" >"$work/disk.goal.gz"
+for f in "$work/disk.goal" "$work/disk.goal.gz" "$data/$(ls "$data" | grep -m1 '\.goal')"; do
+  for run in "--timed --engine native" "--links"; do
+    mem=$(COLLSIM_GOAL_ON_DISK=0 "$collsim" collective --goal-in "$f" $run --format csv -q 2>&1)
+    disk=$(TMPDIR=$work/tmp COLLSIM_GOAL_ON_DISK=1 "$collsim" collective --goal-in "$f" $run --format csv -q 2>&1)
+    [ -n "$mem" ] && [ "$mem" = "$disk" ] || fail "$(basename "$f") $run: on disk '$disk', in memory '$mem'"
+  done
+done
+[ -z "$(ls -A "$work/tmp")" ] || fail "temporary files left: $(ls "$work/tmp")"
+echo "graph on disk: the same answers, nothing left behind" >&2
 
 [ "$fails" = 0 ] || { echo "native-goal: $fails failures" >&2; exit 1; }
 echo "native-goal: all passed" >&2

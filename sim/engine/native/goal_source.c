@@ -5,6 +5,7 @@
  * file's dependency lines, and at the start every op without dependencies
  * in the order of the file, as LogGOPSim's txt2bin and Parser do. */
 #include "sim/engine/native/goal_source.h"
+#include "sim/contracts/bigarray.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -13,6 +14,7 @@ typedef struct goal_source {
   const cs_goal_graph *g;
   uint32_t *waiting; /* per op: dependencies not yet met */
   uint8_t *done;     /* per op */
+  cs_bigarray *waiting_store, *done_store; /* on disk when the graph is (bigarray.h) */
 } goal_source;
 
 static uint64_t global(const goal_source *S, uint32_t rank, uint64_t op) { return S->g->rank_first[rank] + op; }
@@ -75,14 +77,17 @@ bool cs_native_run_goal(const cs_goal_graph *g, const cs_loggops_params *m, cs_n
                         void *user, cs_native_result *out, GError **err)
 {
   goal_source S = {.g = g};
-  S.waiting = g_new(uint32_t, g->nops + 1);
-  if (g->nops)
-    memcpy(S.waiting, g->ndeps, g->nops * sizeof(uint32_t));
-  S.done = g_new0(uint8_t, g->nops + 1);
+  bool ok = (S.waiting_store = cs_bigarray_new(sizeof(uint32_t), g->on_disk, err)) &&
+            cs_bigarray_append(S.waiting_store, g->ndeps, g->nops, err) &&
+            cs_bigarray_append(S.waiting_store, NULL, 1, err) &&
+            cs_bigarray_finish(S.waiting_store, (void **)&S.waiting, err) &&
+            (S.done_store = cs_bigarray_new(sizeof(uint8_t), g->on_disk, err)) &&
+            cs_bigarray_append(S.done_store, NULL, g->nops + 1, err) &&
+            cs_bigarray_finish(S.done_store, (void **)&S.done, err);
   ng_source src = {.self = &S, .p = g->p, .ncpus = g->ncpus, .nnics = g->nnics, .roots = roots, .started = started,
                    .done = done, .get = get, .finished = finished};
-  bool ok = cs_loggops_run(&src, m, on_delivery, user, out, err);
-  g_free(S.waiting);
-  g_free(S.done);
+  ok = ok && cs_loggops_run(&src, m, on_delivery, user, out, err);
+  cs_bigarray_free(S.waiting_store);
+  cs_bigarray_free(S.done_store);
   return ok;
 }
