@@ -31,13 +31,25 @@ static int cmp_i64(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+static void emit(gen *G, int64_t d)
+{
+  G->sink(G->sink_user, G->src_node, d, G->bytes[d], G->messages[d]);
+  G->bytes[d] = G->messages[d] = 0;
+}
+
+/* The current source node's pairs to the sink in increasing destination
+ * order: the touched destinations sorted, or, when they are many (an
+ * alltoall's), a scan of every destination, which costs less. */
 static void flush(gen *G)
 {
-  qsort(G->touched, (size_t)G->ntouched, sizeof *G->touched, cmp_i64);
-  for (int64_t i = 0; i < G->ntouched; i++) {
-    int64_t d = G->touched[i];
-    G->sink(G->sink_user, G->src_node, d, G->bytes[d], G->messages[d]);
-    G->bytes[d] = G->messages[d] = 0;
+  if (G->ntouched * 16 >= G->nodes) {
+    for (int64_t d = 0; d < G->nodes; d++)
+      if (G->messages[d])
+        emit(G, d);
+  } else {
+    qsort(G->touched, (size_t)G->ntouched, sizeof *G->touched, cmp_i64);
+    for (int64_t i = 0; i < G->ntouched; i++)
+      emit(G, G->touched[i]);
   }
   G->ntouched = 0;
 }
