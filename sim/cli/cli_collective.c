@@ -452,7 +452,7 @@ int cs_collective_main(int argc, char **argv)
        "node (untimed runs and --engine native)", 1, (int64_t)UINT32_MAX - 1, 0, 0, NULL},
       {"goal", 0, CS_OPT_PATH_OUT, &o.goal, "FILE", "write the schedule of every rank as GOAL text (LogGOPSim's "
        "format; lowering: sim/contracts/goal.h)", 0, 0, 0, 0, NULL},
-      {"goal-in", 0, CS_OPT_PATH_IN, &o.goal_in, "FILE", "run a GOAL schedule (plain or gzip) instead of "
+      {"goal-in", 0, CS_OPT_PATH_STREAM, &o.goal_in, "FILE", "run a GOAL schedule (plain or gzip) instead of "
        "--coll/--algo, untimed or --timed --engine native; its num_ranks must match the platform (none needed with "
        "--engine native)", 0, 0, 0, 0,
        NULL},

@@ -197,8 +197,9 @@ static bool set_value(const cs_opt *o, const char *value, GError **err)
     return true;
   case CS_OPT_CHOICE:
     return parse_choice(o, value, err);
-  case CS_OPT_PATH_IN: {
-    char *found = cs_input_path(what, value, &e);
+  case CS_OPT_PATH_IN:
+  case CS_OPT_PATH_STREAM: {
+    char *found = o->type == CS_OPT_PATH_IN ? cs_input_path(what, value, &e) : cs_input_path_stream(what, value, &e);
     if (!found)
       return as_option_error(e, err);
     g_free(*(char **)o->target);
@@ -389,7 +390,7 @@ static bool paths_distinct(const cs_cli *c, GError **err)
     const cs_opt *o = g_ptr_array_index(c->opts, i);
     char what[64];
     snprintf(what, sizeof what, "--%s", o->name);
-    if (o->type == CS_OPT_PATH_IN && *(char **)o->target &&
+    if ((o->type == CS_OPT_PATH_IN || o->type == CS_OPT_PATH_STREAM) && *(char **)o->target &&
         !cs_cli_input_not_output(c, what, *(char **)o->target, err))
       return false;
   }
@@ -506,7 +507,7 @@ void cs_cli_free(cs_cli *c)
     if (common)
       continue;
     if (o->type == CS_OPT_STRING || o->type == CS_OPT_CHOICE || o->type == CS_OPT_PATH_IN ||
-        o->type == CS_OPT_PATH_OUT)
+        o->type == CS_OPT_PATH_STREAM || o->type == CS_OPT_PATH_OUT)
       g_clear_pointer((char **)o->target, g_free);
     else if (o->type == CS_OPT_LIST && *(GPtrArray **)o->target)
       g_clear_pointer((GPtrArray **)o->target, g_ptr_array_unref);

@@ -56,6 +56,7 @@ typedef enum {
   CS_OPT_STRING,   /* char * (g_free'd by cs_cli_free) */
   CS_OPT_CHOICE,   /* char *, one of choices */
   CS_OPT_PATH_IN,  /* char *, a readable file (checked when parsed; found in the data folders too) */
+  CS_OPT_PATH_STREAM, /* the same, read as a stream: no size cap (a GOAL schedule) */
   CS_OPT_PATH_OUT, /* char *, a path we may write (checked when parsed; missing folders made) */
   CS_OPT_INT,      /* int64_t in [min, max] */
   CS_OPT_U64,      /* uint64_t in [min, max] (max 0: 2^64-1) */

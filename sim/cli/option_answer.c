@@ -12,7 +12,8 @@ static const char *kind_name(cs_opt_type t)
   case CS_OPT_FLAG: return "flag";
   case CS_OPT_STRING: return "string";
   case CS_OPT_CHOICE: return "choice";
-  case CS_OPT_PATH_IN: return "path-in";
+  case CS_OPT_PATH_IN:
+  case CS_OPT_PATH_STREAM: return "path-in";
   case CS_OPT_PATH_OUT: return "path-out";
   case CS_OPT_INT: return "int";
   case CS_OPT_U64: return "u64";

@@ -87,18 +87,18 @@ static const char *kind_of(mode_t mode)
                           : "not a file";
 }
 
-/* NULL when st is a regular file of at most the cap, else the problem
- * (newly allocated). */
-static char *input_problem(const struct stat *st)
+/* NULL when st is a regular file (of at most the cap when capped), else
+ * the problem (newly allocated). */
+static char *input_problem(const struct stat *st, bool capped)
 {
   if (!S_ISREG(st->st_mode))
     return g_strdup_printf("not a regular file (%s)", kind_of(st->st_mode));
-  if ((uintmax_t)st->st_size > CS_INPUT_MAX_BYTES)
+  if (capped && (uintmax_t)st->st_size > CS_INPUT_MAX_BYTES)
     return g_strdup_printf("%jd bytes, more than an input file may hold (1 GiB)", (intmax_t)st->st_size);
   return NULL;
 }
 
-char *cs_input_path(const char *what, const char *path, GError **err)
+static char *resolve(const char *what, const char *path, bool capped, GError **err)
 {
   struct stat st;
   if (!path || !*path) {
@@ -108,7 +108,7 @@ char *cs_input_path(const char *what, const char *path, GError **err)
   char *found = find(path);
   char *use = found ? found : g_strdup(path);
   int e = stat(use, &st) == 0 && access(use, R_OK) == 0 ? 0 : errno;
-  char *problem = e ? NULL : input_problem(&st);
+  char *problem = e ? NULL : input_problem(&st, capped);
   if (e) {
     char *where = places(path);
     cs_input_error(err, "%s: cannot read %s: %s (looked in %s)", what, path, g_strerror(e), where);
@@ -125,6 +125,10 @@ char *cs_input_path(const char *what, const char *path, GError **err)
   }
   return use;
 }
+
+char *cs_input_path(const char *what, const char *path, GError **err) { return resolve(what, path, true, err); }
+
+char *cs_input_path_stream(const char *what, const char *path, GError **err) { return resolve(what, path, false, err); }
 
 static bool read_problem(GError **err, const char *what, const char *path, const char *problem)
 {
@@ -177,7 +181,7 @@ bool cs_read_user_file(const char *what, const char *path, char **text, size_t *
     return read_problem(err, what, path, g_strerror(errno));
   struct stat st;
   int e = 0;
-  char *problem = fstat(fd, &st) != 0 ? g_strdup(g_strerror(errno)) : input_problem(&st);
+  char *problem = fstat(fd, &st) != 0 ? g_strdup(g_strerror(errno)) : input_problem(&st, true);
   bool ok = !problem && read_to_end(fd, st.st_size, text, len, &e);
   close(fd);
   if (!ok && !problem)

@@ -32,6 +32,10 @@
  * resolves its input paths when it parses its options refuses them then. */
 char *cs_input_path(const char *what, const char *path, GError **err);
 
+/* The same for a file read as a stream (a GOAL schedule, goal.h): any
+ * size. */
+char *cs_input_path_stream(const char *what, const char *path, GError **err);
+
 /* The largest input file read (1 GiB; see above). */
 #define CS_INPUT_MAX_BYTES ((size_t)1 << 30)
 
