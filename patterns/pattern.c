@@ -81,11 +81,16 @@ static void note_largest_of(gen *G, const cs_op *op, uint64_t bound, int64_t i0,
     note_largest(G, op_bytes(G, op, i));
 }
 
-/* A send repeated `it` times by its loop, peer fixed. */
+/* A send repeated `it` times by its loop, peer fixed (a send outside
+ * loops: once, its largest message its own bytes). */
 static void send_fixed_peer(gen *G, const cs_op *op, int64_t it)
 {
-  note_largest_of(G, op, cs_units_largest_bytes(G->prm, op->units), 0, it);
-  charge(G, cs_rank_node(G->prm, op->peer), cs_loop_op_bytes(G->prm, op, 0, it), (uint64_t)it);
+  uint64_t bytes = cs_loop_op_bytes(G->prm, op, 0, it);
+  if (it == 1)
+    note_largest(G, bytes);
+  else
+    note_largest_of(G, op, cs_units_largest_bytes(G->prm, op->units), 0, it);
+  charge(G, cs_rank_node(G->prm, op->peer), bytes, (uint64_t)it);
 }
 
 /* A send repeated `it` times with a moving peer, charged in runs of
