@@ -59,6 +59,9 @@ runs=(
   "tree --algo rank-hash -n 16 -f 0.5 --engine native -q"
   "comm split --cpm 4,3,2 --colors 3 --engine native -q"
   "collective --platform percs:2,2,2 --coll alltoall --algo pairwise --block 1KiB --timed --engine native --model loggops-links -q"
+  # a GOAL file whose graph is on disk (mapped temporary files, bigarray.c),
+  # on the cut-through model
+  "collective --goal-in $work/v.goal --platform torus:2x2x2/2 --timed --engine native --model loggops-cut-through -q"
 )
 # Issue 25 (comm create died on the first SELECT of a BWT map): comm create
 # with every group-map representation, named by the binary
@@ -80,6 +83,9 @@ runs+=(
   "comm create-group --cpm 4,3,2 --group-size 7 --order random --map bwt -q"
 )
 seq 0 3 4000 > "$work/members.txt"
+"$collsim" collective --platform torus:2x2x2/2 --coll allreduce --algo recursive-doubling --bytes 4KiB \
+  --goal "$work/v.goal" -q > /dev/null
+export COLLSIM_GOAL_ON_DISK=1
 printf 'algo,n,x,wall_s\na,4,1,0.1\n"b,c",8,2,0.2\n' > "$work/committed.csv"
 printf 'algo,n,x,wall_s\n"b,c",8,2,0.3\n' > "$work/now.csv"
 fails=0
