@@ -165,19 +165,21 @@ typedef enum {
   CS_PEER_XOR    /* r XOR (i + peer_step), r = peer XOR peer_step; units: the pair block */
 } cs_peer_mode;
 
+/* (The 4-byte fields first: 96 bytes, not 104 with padding; the native
+ * engine holds every running rank's list.) */
 typedef struct cs_op {
   cs_op_kind kind;
+  cs_peer_mode peer_mode; /* inside a loop: how peer_step moves the peer */
+  int32_t tag;
   /* RECV and RECV_REDUCE outside loops: consecutive receives with this flag
    * set may complete in any order (in order of arrival: the first message
    * of any of them that comes is taken first).  The replay checks them in
    * the order listed; a reduction's result does not depend on it. */
   bool any_order;
   int64_t peer;       /* SEND: destination rank; RECV*: source rank */
-  int32_t tag;
   cs_units units;
   int64_t peer_step;  /* inside a loop: per-iteration increments (CS_PEER_XOR: the XOR offset) */
   int64_t unit_step;
-  cs_peer_mode peer_mode; /* inside a loop: how peer_step moves the peer */
   int64_t body;       /* CS_OP_LOOP only */
   int64_t iterations; /* CS_OP_LOOP only */
 } cs_op;
