@@ -264,9 +264,11 @@ if need "$cs_dir/sweep.csv" && need "$cs_dir/sweep-large.csv" && need "$cs_dir/t
   comm_split comm-split.yaml "$cs_dir/sweep.csv"
   comm_split comm-split-large.yaml "$cs_dir/sweep-large.csv"
   comm_split comm-split-table1.yaml "$cs_dir/table1-simgrid.csv"
+  # (the dry run into a file: grep -m1 ending a pipe early killed the
+  # sweep still writing with SIGPIPE, which pipefail made this script's exit)
+  "$collsim" sweep "$src/experiments/comm-split.yaml" --out "$tmpd/none-cs.csv" --dry-run > "$tmpd/cs-points.txt"
   for key in rank random; do
-    cmd=$("$collsim" sweep "$src/experiments/comm-split.yaml" --out "$tmpd/none-cs.csv" --dry-run |
-      grep -m1 -- "--engine=native --n=4096 --colors=8 --key=$key ")
+    cmd=$(grep -m1 -- "--engine=native --n=4096 --colors=8 --key=$key " "$tmpd/cs-points.txt")
     want=$( { head -1 "$cs_dir/sweep.csv"; grep -- "--key=$key --n=4096 --op=compare" "$cs_dir/sweep.csv" |
               grep -- "--colors=8 --engine=native"; } | without_wall | tail -n +2)
     [ -n "$want" ] || fail "MISSING rows of comm-split/sweep.csv: n = 4,096, c = 8, key $key"
