@@ -13,76 +13,137 @@
 
 /* ---- the lowering ---- */
 
+enum { KIND_BITS = 3, ANY_ORDER = 4, FULL = 8, VALUE_SHIFT = 8 };
+#define VALUE_MAX (UINT64_MAX >> VALUE_SHIFT)
+
+void cs_lower_ctx_init(cs_lower_ctx *x, const cs_sched_params *prm, double gamma_ns)
+{
+  *x = (cs_lower_ctx){.prm = prm, .gamma_ns = gamma_ns, .uniform = cs_units_uniform(prm)};
+  x->unit_bytes = x->uniform ? cs_unit_bytes(prm, 0) : 0;
+}
+
+/* cs_units_bytes of op's units at iteration iter.  A loop op's units keep
+ * their count from iteration to iteration (a shift moves them; an XOR
+ * loop's are a pair block, of the same count for every pair), so on a
+ * buffer of uniform units they hold their count times the unit's bytes;
+ * and every pair block holds one pair's bytes (cs_loop_op_bytes), so an
+ * XOR loop's bytes do not depend on the iteration either. */
+static uint64_t op_bytes(const cs_lower_ctx *x, const cs_op *op, int64_t iter)
+{
+  int64_t count = cs_units_count(op->units);
+  if (count == 0)
+    return 0;
+  if (x->uniform)
+    return (uint64_t)count * x->unit_bytes;
+  if (op->peer_mode == CS_PEER_XOR || iter == 0)
+    return cs_units_bytes(x->prm, op->units);
+  return cs_units_bytes(x->prm, cs_op_at_iteration(x->prm, op, iter).units);
+}
+
+static uint64_t word_of(cs_op_kind kind, bool any_order, uint64_t value)
+{
+  return (uint64_t)kind | (any_order ? ANY_ORDER : 0) | value << VALUE_SHIFT;
+}
+
+cs_packed *cs_lower_pack(const cs_lower_ctx *x, const cs_op *ops, size_t nops)
+{
+  size_t head = sizeof(cs_packed) + nops * sizeof(cs_packed_op);
+  cs_packed *l = g_malloc(head);
+  *l = (cs_packed){.n = (uint32_t)nops};
+  int64_t in_loop = 0; /* ops of the current loop's body still to come */
+  for (size_t i = 0; i < nops; i++, in_loop -= in_loop > 0) {
+    const cs_op *op = &ops[i];
+    cs_packed_op *pk = &l->op[i];
+    pk->tag = op->tag;
+    bool loop = op->kind == CS_OP_LOOP;
+    uint64_t value = loop ? (uint64_t)(op->iterations > 0 ? op->iterations : 0) : op_bytes(x, op, 0);
+    int64_t peer = loop ? op->body : op->peer;
+    if (in_loop || value > VALUE_MAX || peer < 0 || peer > UINT32_MAX) {
+      pk->word = word_of(op->kind, op->any_order, 0) | FULL;
+      pk->peer = l->nfull++;
+    } else {
+      pk->word = word_of(op->kind, op->any_order, value);
+      pk->peer = (uint32_t)peer;
+    }
+    if (loop && !in_loop)
+      in_loop = op->body + 1;
+  }
+  if (l->nfull)
+    l = g_realloc(l, head + (size_t)l->nfull * sizeof(cs_op));
+  cs_op *full = (cs_op *)((char *)l + head);
+  for (size_t i = 0; l->nfull && i < nops; i++)
+    if (l->op[i].word & FULL)
+      full[l->op[i].peer] = ops[i];
+  l->full = full;
+  return l;
+}
+
+static cs_op_kind kind_at(const cs_lower *c, uint32_t k) { return (cs_op_kind)(c->l->op[k].word & KIND_BITS); }
+static bool is_full(const cs_lower *c, uint32_t k) { return c->l->op[k].word & FULL; }
+static const cs_op *full_at(const cs_lower *c, uint32_t k) { return &c->l->full[c->l->op[k].peer]; }
+
+static int64_t loop_iterations(const cs_lower *c, uint32_t k)
+{
+  return is_full(c, k) ? full_at(c, k)->iterations : (int64_t)(c->l->op[k].word >> VALUE_SHIFT);
+}
+
+static int64_t loop_body(const cs_lower *c, uint32_t k)
+{
+  return is_full(c, k) ? full_at(c, k)->body : (int64_t)c->l->op[k].peer;
+}
+
 static bool in_group(const cs_lower *c, uint32_t k)
 {
-  const cs_op *op = &c->ops[k];
-  return c->loop < 0 && op->any_order && (op->kind == CS_OP_RECV || op->kind == CS_OP_RECV_REDUCE);
+  cs_op_kind kind = kind_at(c, k);
+  return c->loop < 0 && (c->l->op[k].word & ANY_ORDER) && (kind == CS_OP_RECV || kind == CS_OP_RECV_REDUCE);
 }
 
 /* Settle at the step starting at op k (entering loops, skipping empty ones). */
 static void settle(cs_lower *c)
 {
+  uint32_t nops = c->l->n;
   c->phase = 0;
-  while (c->loop < 0 && c->k < c->nops && c->ops[c->k].kind == CS_OP_LOOP) {
-    const cs_op *l = &c->ops[c->k];
-    if (l->iterations > 0 && l->body > 0) {
+  while (c->loop < 0 && c->k < nops && kind_at(c, c->k) == CS_OP_LOOP) {
+    int64_t iterations = loop_iterations(c, c->k), body = loop_body(c, c->k);
+    if (iterations > 0 && body > 0) {
       c->loop = (int32_t)c->k;
       c->iter = 0;
       c->k++;
     } else
-      c->k += (uint32_t)l->body + 1;
+      c->k += (uint32_t)body + 1;
   }
-  if (c->k >= c->nops) {
+  if (c->k >= nops) {
     c->n = 0;
     return;
   }
   c->n = 1;
   if (in_group(c, c->k))
-    while (c->k + c->n < c->nops && in_group(c, c->k + c->n) && c->ops[c->k + c->n].tag == c->ops[c->k].tag)
+    while (c->k + c->n < nops && in_group(c, c->k + c->n) && c->l->op[c->k + c->n].tag == c->l->op[c->k].tag)
       c->n++;
 }
 
-void cs_lower_start(cs_lower *c, const cs_sched_params *prm, const cs_op *ops, size_t nops, double gamma_ns)
+void cs_lower_start(cs_lower *c, const cs_lower_ctx *x, const cs_packed *l)
 {
-  *c = (cs_lower){.prm = prm, .ops = ops, .nops = (uint32_t)nops, .loop = -1, .gamma_ns = gamma_ns, .uniform = -1};
+  *c = (cs_lower){.x = x, .l = l, .loop = -1};
   settle(c);
 }
 
-static cs_op member(const cs_lower *c, uint32_t j) { return cs_op_at_iteration(c->prm, &c->ops[c->k + j], c->iter); }
+/* Bytes of member j of the step at the current iteration. */
+static uint64_t member_bytes(const cs_lower *c, uint32_t j)
+{
+  uint32_t k = c->k + j;
+  return is_full(c, k) ? op_bytes(c->x, full_at(c, k), c->iter) : c->l->op[k].word >> VALUE_SHIFT;
+}
 
 /* Nanoseconds of the calc after member j (0: none). */
 static uint64_t calc_ns(const cs_lower *c, uint32_t j)
 {
-  if (c->ops[c->k + j].kind != CS_OP_RECV_REDUCE || c->gamma_ns <= 0)
+  if (kind_at(c, c->k + j) != CS_OP_RECV_REDUCE || c->x->gamma_ns <= 0)
     return 0;
-  cs_op op = member(c, j);
-  return (uint64_t)llround(c->gamma_ns * (double)cs_units_bytes(c->prm, op.units));
+  return (uint64_t)llround(c->x->gamma_ns * (double)member_bytes(c, j));
 }
 
-/* cs_units_bytes of member j's units at the current iteration.  A loop
- * op's units keep their count from iteration to iteration (a shift moves
- * them; an XOR loop's are a pair block, of the same count for every
- * pair), so on a buffer of uniform units (known after the first ask) they
- * hold their count times the unit's bytes; and every pair block holds one
- * pair's bytes (cs_loop_op_bytes), so an XOR loop's bytes do not depend
- * on the iteration either. */
-static uint64_t member_bytes(cs_lower *c, const cs_op *op)
-{
-  int64_t count = cs_units_count(op->units);
-  if (count == 0)
-    return 0;
-  if (c->uniform < 0) {
-    c->uniform = cs_units_uniform(c->prm);
-    c->unit_bytes = c->uniform ? cs_unit_bytes(c->prm, 0) : 0;
-  }
-  if (c->uniform)
-    return (uint64_t)count * c->unit_bytes;
-  if (op->peer_mode == CS_PEER_XOR)
-    return cs_units_bytes(c->prm, op->units);
-  return cs_units_bytes(c->prm, cs_op_at_iteration(c->prm, op, c->iter).units);
-}
-
-void cs_lower_op(cs_lower *c, uint32_t j, cs_goal_op *out)
+void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out)
 {
   memset(out, 0, sizeof *out);
   if (c->phase) {
@@ -90,17 +151,17 @@ void cs_lower_op(cs_lower *c, uint32_t j, cs_goal_op *out)
     out->size = calc_ns(c, c->phase - 1);
     return;
   }
-  const cs_op *op = &c->ops[c->k + j];
-  out->type = op->kind == CS_OP_SEND ? CS_GOAL_SEND : CS_GOAL_RECV;
-  int64_t peer = cs_loop_op_peer(c->prm, op, c->iter);
-  out->peer = (uint32_t)peer;
-  out->tag = (uint32_t)(c->iter == 0 ? op->tag : (int32_t)(op->tag + c->iter));
-  out->size = member_bytes(c, op);
+  uint32_t k = c->k + j;
+  const cs_packed_op *pk = &c->l->op[k];
+  out->type = kind_at(c, k) == CS_OP_SEND ? CS_GOAL_SEND : CS_GOAL_RECV;
+  out->peer = is_full(c, k) ? (uint32_t)cs_loop_op_peer(c->x->prm, full_at(c, k), c->iter) : pk->peer;
+  out->tag = (uint32_t)(c->iter == 0 ? pk->tag : (int32_t)(pk->tag + c->iter));
+  out->size = member_bytes(c, j);
 }
 
 bool cs_lower_step_is_send(const cs_lower *c)
 {
-  return c->phase == 0 && c->n == 1 && c->ops[c->k].kind == CS_OP_SEND;
+  return c->phase == 0 && c->n == 1 && kind_at(c, c->k) == CS_OP_SEND;
 }
 
 void cs_lower_next(cs_lower *c)
@@ -110,8 +171,8 @@ void cs_lower_next(cs_lower *c)
       return;
   c->phase = 0;
   c->k += c->n;
-  if (c->loop >= 0 && c->k == (uint32_t)c->loop + 1 + (uint32_t)c->ops[c->loop].body) {
-    if (++c->iter < c->ops[c->loop].iterations)
+  if (c->loop >= 0 && c->k == (uint32_t)c->loop + 1 + (uint32_t)loop_body(c, (uint32_t)c->loop)) {
+    if (++c->iter < loop_iterations(c, (uint32_t)c->loop))
       c->k = (uint32_t)c->loop + 1;
     else {
       c->loop = -1;
@@ -148,11 +209,12 @@ void cs_goal_op_text(const cs_goal_op *op, GString *out)
 }
 
 /* One rank: its steps, each op requiring every op of the step before. */
-static void write_rank(GString *s, const cs_sched_params *prm, int64_t rank, const cs_oplist *o, double gamma_ns)
+static void write_rank(GString *s, const cs_lower_ctx *x, int64_t rank, const cs_oplist *o)
 {
   g_string_append_printf(s, "\nrank %" PRId64 " {\n", rank);
+  cs_packed *packed = cs_lower_pack(x, o->op, o->n);
   cs_lower c;
-  cs_lower_start(&c, prm, o->op, o->n, gamma_ns);
+  cs_lower_start(&c, x, packed);
   uint64_t label = 0, prev_first = 0, prev_n = 0;
   const char *dep = "requires";
   for (; !cs_lower_finished(&c); cs_lower_next(&c)) {
@@ -171,6 +233,7 @@ static void write_rank(GString *s, const cs_sched_params *prm, int64_t rank, con
     prev_n = n;
     label += n;
   }
+  g_free(packed);
   g_string_append(s, "}\n");
 }
 
@@ -193,12 +256,14 @@ bool cs_goal_write(const char *path, const cs_coll_algo *a, const cs_sched_param
   GString *s = g_string_sized_new(1u << 21);
   g_string_append_printf(s, "// collsim: %s %s, p = %" PRId64 " (lowering: sim/contracts/goal.h)\nnum_ranks %" PRId64
                          "\n", cs_coll_name(a->coll), a->name, prm->p, prm->p);
+  cs_lower_ctx x;
+  cs_lower_ctx_init(&x, prm, gamma * 1e9);
   cs_oplist o;
   cs_oplist_init(&o);
   for (int64_t r = 0; r < prm->p; r++) {
     cs_oplist_clear(&o);
     a->ops(prm, r, &o);
-    write_rank(s, prm, r, &o, gamma * 1e9);
+    write_rank(s, &x, r, &o);
     flush_chunk(f, s, false);
   }
   flush_chunk(f, s, true);

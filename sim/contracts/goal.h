@@ -71,27 +71,55 @@ typedef struct cs_goal_op {
 
 /* ---- the lowering ---- */
 
-/* A cursor over one rank's op list, at one step. */
-typedef struct cs_lower {
+/* What the lowering of every rank of one run shares. */
+typedef struct cs_lower_ctx {
   const cs_sched_params *prm;
-  const cs_op *ops;
-  uint32_t nops;
+  double gamma_ns;     /* nanoseconds per byte reduced */
+  bool uniform;        /* the buffer's units all have unit_bytes bytes */
+  uint64_t unit_bytes;
+} cs_lower_ctx;
+
+void cs_lower_ctx_init(cs_lower_ctx *x, const cs_sched_params *prm, double gamma_ns);
+
+/* One rank's op list packed for the lowering, in one allocation (g_free
+ * it): 16 bytes per op, as the native engine holds the list of every
+ * running rank (a 96-byte cs_op each made a million-rank dissemination
+ * barrier hold 4 GiB).  A packed op keeps what the lowering asks of it:
+ * its kind, any-order flag, bytes, peer and tag (a loop op: its iterations
+ * and body).  Ops inside loops, whose peer and units move with the
+ * iteration, and the rare op whose numbers do not fit, keep their cs_op in
+ * `full` (flag CS_PACKED_FULL, peer = its index there). */
+typedef struct cs_packed_op {
+  uint64_t word; /* bits 0-1: cs_op_kind; bit 2: any order; bit 3: full; bits 8-63: bytes, or a loop's iterations */
+  uint32_t peer; /* a loop op: its body */
+  int32_t tag;
+} cs_packed_op;
+
+typedef struct cs_packed {
+  uint32_t n, nfull;
+  const cs_op *full; /* inside the same allocation, after op[n] */
+  cs_packed_op op[];
+} cs_packed;
+
+cs_packed *cs_lower_pack(const cs_lower_ctx *x, const cs_op *ops, size_t nops);
+
+/* A cursor over one packed list, at one step. */
+typedef struct cs_lower {
+  const cs_lower_ctx *x;
+  const cs_packed *l;
   uint32_t k;     /* first op of the step (in a loop: the body's op) */
   uint32_t n;     /* ops of the comm step at k (0: the list is done) */
   uint32_t phase; /* 0: the comm step; j >= 1: the calc of member j-1 */
   int32_t loop;   /* index of the enclosing CS_OP_LOOP, or -1 */
   int64_t iter;
-  double gamma_ns; /* nanoseconds per byte reduced */
-  int8_t uniform;  /* the buffer's units all have unit_bytes bytes: 1 yes, 0 no, -1 not asked yet */
-  uint64_t unit_bytes;
 } cs_lower;
 
-void cs_lower_start(cs_lower *c, const cs_sched_params *prm, const cs_op *ops, size_t nops, double gamma_ns);
+void cs_lower_start(cs_lower *c, const cs_lower_ctx *x, const cs_packed *l);
 static inline bool cs_lower_finished(const cs_lower *c) { return c->n == 0; }
 /* Ops of the current step. */
 static inline uint32_t cs_lower_step_size(const cs_lower *c) { return c->phase ? 1 : c->n; }
-/* Op j of the current step (c caches whether units are uniform). */
-void cs_lower_op(cs_lower *c, uint32_t j, cs_goal_op *out);
+/* Op j of the current step. */
+void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out);
 /* Is the current step a send (the next step irequires it)? */
 bool cs_lower_step_is_send(const cs_lower *c);
 /* Move to the next step. */

@@ -1,6 +1,6 @@
 /* The executor of collsim's op lists on the native engine (see
- * coll_source.h).  One record per rank: the cursor of the lowering, the
- * rank's op list, the id of the current step's first op and how many of
+ * coll_source.h).  One record per rank: the cursor of the lowering over
+ * the rank's packed op list, the id of the current step's first op and how many of
  * the step's ops have not completed.  Op ids count the rank's ops in
  * execution order; only the current step's ops are ever in flight. */
 #include "sim/engine/native/coll_source.h"
@@ -10,8 +10,7 @@
 #include <string.h>
 
 typedef struct rank_state {
-  cs_lower cur;
-  cs_op *ops; /* the rank's op list while it runs */
+  cs_lower cur; /* over the rank's packed op list while it runs (cur.l) */
   uint64_t first_id;
   uint32_t outstanding;
   bool step_is_send; /* the current step is a send (kept here: started() asks at every op) */
@@ -20,7 +19,7 @@ typedef struct rank_state {
 typedef struct coll_source {
   const cs_coll_algo *algo;
   const cs_sched_params *prm;
-  double gamma_ns;
+  cs_lower_ctx lower;
   rank_state *rank;
   cs_oplist scratch;
 } coll_source;
@@ -29,8 +28,8 @@ typedef struct coll_source {
 static void offer_step(rank_state *r, ng_ids *out)
 {
   if (cs_lower_finished(&r->cur)) {
-    g_free(r->ops);
-    r->ops = NULL;
+    g_free((cs_packed *)r->cur.l);
+    r->cur.l = NULL;
     r->step_is_send = false;
     return;
   }
@@ -46,8 +45,7 @@ static void roots(void *self, uint32_t rank, ng_ids *out)
   rank_state *r = &S->rank[rank];
   cs_oplist_clear(&S->scratch);
   S->algo->ops(S->prm, rank, &S->scratch);
-  r->ops = S->scratch.n ? g_memdup2(S->scratch.op, S->scratch.n * sizeof(cs_op)) : NULL;
-  cs_lower_start(&r->cur, S->prm, r->ops, S->scratch.n, S->gamma_ns);
+  cs_lower_start(&r->cur, &S->lower, cs_lower_pack(&S->lower, S->scratch.op, S->scratch.n));
   offer_step(r, out);
 }
 
@@ -102,14 +100,15 @@ bool cs_native_run_coll(const cs_coll_algo *a, const cs_sched_params *prm, doubl
 {
   if (prm->p > UINT32_MAX - 1)
     return cs_input_error(err, "the native engine takes at most 2^32 - 2 ranks (p = %" PRId64 ")", prm->p);
-  coll_source S = {.algo = a, .prm = prm, .gamma_ns = gamma * 1e9};
+  coll_source S = {.algo = a, .prm = prm};
+  cs_lower_ctx_init(&S.lower, prm, gamma * 1e9);
   S.rank = g_new0(rank_state, prm->p);
   cs_oplist_init(&S.scratch);
   ng_source src = {.self = &S, .p = (uint32_t)prm->p, .ncpus = 1, .nnics = 1, .roots = roots, .started = started,
                    .done = done, .get = get, .finished = finished};
   bool ok = cs_loggops_run(&src, m, on_delivery, user, out, err);
   for (int64_t r = 0; r < prm->p; r++)
-    g_free(S.rank[r].ops);
+    g_free((cs_packed *)S.rank[r].cur.l);
   g_free(S.rank);
   cs_oplist_free(&S.scratch);
   return ok;

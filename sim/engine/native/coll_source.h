@@ -1,7 +1,8 @@
 /* The native engine's executor of collsim's schedules: each rank's op list
- * (schedule.h), generated when the rank starts and kept as the algorithm
- * wrote it (loops stay loops), walked one step at a time by the lowering
- * of goal.h (the same rule --goal writes), freed when the rank finishes. */
+ * (schedule.h), generated when the rank starts and kept packed, 16 bytes
+ * an op (cs_lower_pack; loops stay loops), walked one step at a time by
+ * the lowering of goal.h (the same rule --goal writes), freed when the
+ * rank finishes. */
 #ifndef COLLSIM_NATIVE_COLL_SOURCE_H
 #define COLLSIM_NATIVE_COLL_SOURCE_H
 
