@@ -31,6 +31,23 @@ static void emit(cs_node_tally *t, int64_t d)
   t->bytes[d] = t->messages[d] = 0;
 }
 
+/* Sorts the few destinations a source touched (a tree's or a
+ * dissemination's: insertion sort; glibc's qsort costs thousands of
+ * instructions on a dozen numbers); many go to qsort. */
+static void sort_touched(int64_t *v, int64_t n)
+{
+  if (n > 32) {
+    qsort(v, (size_t)n, sizeof *v, cmp_i64);
+    return;
+  }
+  for (int64_t i = 1; i < n; i++) {
+    int64_t x = v[i], j = i;
+    for (; j > 0 && v[j - 1] > x; j--)
+      v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
 /* In increasing destination order: the touched destinations sorted, or,
  * when they are many (an alltoall's), a scan of every destination, which
  * costs less. */
@@ -41,7 +58,7 @@ void cs_node_tally_flush(cs_node_tally *t)
       if (t->messages[d])
         emit(t, d);
   } else {
-    qsort(t->touched, (size_t)t->ntouched, sizeof *t->touched, cmp_i64);
+    sort_touched(t->touched, t->ntouched);
     for (int64_t i = 0; i < t->ntouched; i++)
       emit(t, t->touched[i]);
   }
