@@ -12,10 +12,13 @@ set -euo pipefail
 # parallel, slurm-wlm and munge: tests/cli/sweep_parallel.sh and sweep_slurm.sh
 # (the sweep's runners; the Slurm test starts its own daemons, see
 # docs/sweeps-on-clusters.md).
+# python3 (the standard library only): experiments/ writes its tables with
+# it, and tests/repro/results-current.sh reruns engines/contention.csv's
+# rows through it (it skipped them, saying so, where python3 was missing).
 packages=(build-essential autoconf automake libtool pkg-config
           libsimgrid-dev libglib2.0-dev libyaml-dev check libjson-glib-dev gnuplot-nox
           libbdd-dev libbz2-dev libroaring-dev valgrind parallel slurm-wlm munge
-          libmatheval-dev)
+          libmatheval-dev python3)
 case ${1:-} in
   --fuzz) packages+=(clang libclang-rt-dev) ;;
   '') ;;
