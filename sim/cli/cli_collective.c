@@ -266,12 +266,12 @@ static bool engine_model(const cs_cli *c, const coll_opts *o, plan *P, GError **
 {
   P->native = native_engine(o);
   cs_loggops_defaults(&P->loggops);
-  bool cut_through = c->model && strcmp(c->model, "loggops-cut-through") == 0;
-  P->loggops.links = P->native && c->model && (strcmp(c->model, "loggops-links") == 0 || cut_through);
-  P->loggops.switching = cut_through ? CS_LINKS_CUT_THROUGH : CS_LINKS_STORE_AND_FORWARD;
-  if (P->native && c->model && strcmp(c->model, "loggops") != 0 && !P->loggops.links)
-    return cs_input_error(err, "the native engine has no model %s (its models: loggops, loggops-links, "
-                          "loggops-cut-through; %s is SimGrid's)", c->model, c->model);
+  const cs_native_model *model = cs_native_model_find(c->model ? c->model : "loggops");
+  if (P->native && !model)
+    return cs_input_error(err, "the native engine has no model %s (its models: %s; %s is SimGrid's)", c->model,
+                          cs_native_model_names(), c->model);
+  if (P->native)
+    cs_native_model_apply(model, &P->loggops);
   if (P->loggops.links && !platform_given(c))
     return cs_input_error(err, "--model %s serialises messages on a platform's links: give --platform", c->model);
   return !o->loggops || cs_loggops_parse(o->loggops, &P->loggops, err);

@@ -13,7 +13,9 @@
 
 /* ---- the lowering ---- */
 
-enum { KIND_BITS = 3, ANY_ORDER = 4, FULL = 8, VALUE_SHIFT = 8 };
+/* FIXED_BYTES: a full op whose bytes do not move with the iteration holds
+ * them in the value bits too (the lowering asks at every op). */
+enum { KIND_BITS = 3, ANY_ORDER = 4, FULL = 8, FIXED_BYTES = 16, VALUE_SHIFT = 8 };
 #define VALUE_MAX (UINT64_MAX >> VALUE_SHIFT)
 
 void cs_lower_ctx_init(cs_lower_ctx *x, const cs_sched_params *prm, double gamma_ns)
@@ -40,6 +42,12 @@ static uint64_t op_bytes(const cs_lower_ctx *x, const cs_op *op, int64_t iter)
   return cs_units_bytes(x->prm, cs_op_at_iteration(x->prm, op, iter).units);
 }
 
+/* Does op_bytes(x, op, i) not depend on i? */
+static bool bytes_fixed(const cs_lower_ctx *x, const cs_op *op)
+{
+  return x->uniform || op->peer_mode == CS_PEER_XOR || op->unit_step == 0;
+}
+
 static uint64_t word_of(cs_op_kind kind, bool any_order, uint64_t value)
 {
   return (uint64_t)kind | (any_order ? ANY_ORDER : 0) | value << VALUE_SHIFT;
@@ -60,6 +68,8 @@ cs_packed *cs_lower_pack(const cs_lower_ctx *x, const cs_op *ops, size_t nops)
     int64_t peer = loop ? op->body : op->peer;
     if (in_loop || value > VALUE_MAX || peer < 0 || peer > UINT32_MAX) {
       pk->word = word_of(op->kind, op->any_order, 0) | FULL;
+      if (!loop && bytes_fixed(x, op) && value <= VALUE_MAX)
+        pk->word |= FIXED_BYTES | value << VALUE_SHIFT;
       pk->peer = l->nfull++;
     } else {
       pk->word = word_of(op->kind, op->any_order, value);
@@ -131,8 +141,8 @@ void cs_lower_start(cs_lower *c, const cs_lower_ctx *x, const cs_packed *l)
 /* Bytes of member j of the step at the current iteration. */
 static uint64_t member_bytes(const cs_lower *c, uint32_t j)
 {
-  uint32_t k = c->k + j;
-  return is_full(c, k) ? op_bytes(c->x, full_at(c, k), c->iter) : c->l->op[k].word >> VALUE_SHIFT;
+  uint64_t word = c->l->op[c->k + j].word;
+  return (word & FULL) && !(word & FIXED_BYTES) ? op_bytes(c->x, full_at(c, c->k + j), c->iter) : word >> VALUE_SHIFT;
 }
 
 /* Nanoseconds of the calc after member j (0: none). */

@@ -518,8 +518,7 @@ static void native_columns(cs_record *r, const run_state *R)
   cs_col_u64(r, &columns[K_SIM_TIME_NS], R->finish_ns);
   cs_col_i64(r, &columns[K_LAST_RANK], R->last_rank);
   cs_col_str(r, &columns[K_ENGINE], "native");
-  cs_col_str(r, &columns[K_MODEL], !m->links ? "loggops"
-                                   : m->switching == CS_LINKS_CUT_THROUGH ? "loggops-cut-through" : "loggops-links");
+  cs_col_str(r, &columns[K_MODEL], cs_native_model_of(m));
   cs_col_str(r, &columns[K_LOGGOPS], text);
   if (!R->it->goal)
     cs_col_num(r, &columns[K_GAMMA], R->S->opt.gamma);

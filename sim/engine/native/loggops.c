@@ -61,6 +61,48 @@ void cs_loggops_defaults(cs_loggops_params *m)
   *m = (cs_loggops_params){2500, 1500, 1000, 6, 65535, 0, false, CS_LINKS_STORE_AND_FORWARD, NULL};
 }
 
+/* The models (a new one's name goes into frontend.c's cs_models too, the
+ * choices of --model). */
+static const cs_native_model models[] = {
+  {"loggops", false, CS_LINKS_STORE_AND_FORWARD},
+  {"loggops-links", true, CS_LINKS_STORE_AND_FORWARD},
+  {"loggops-cut-through", true, CS_LINKS_CUT_THROUGH},
+};
+
+const cs_native_model *cs_native_model_find(const char *name)
+{
+  for (size_t i = 0; name && i < G_N_ELEMENTS(models); i++)
+    if (strcmp(models[i].name, name) == 0)
+      return &models[i];
+  return NULL;
+}
+
+const char *cs_native_model_names(void)
+{
+  static char names[128];
+  if (!names[0])
+    for (size_t i = 0; i < G_N_ELEMENTS(models); i++) {
+      if (i)
+        g_strlcat(names, ", ", sizeof names);
+      g_strlcat(names, models[i].name, sizeof names);
+    }
+  return names;
+}
+
+const char *cs_native_model_of(const cs_loggops_params *m)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS(models); i++)
+    if (models[i].links == m->links && (!m->links || models[i].switching == m->switching))
+      return models[i].name;
+  return "loggops";
+}
+
+void cs_native_model_apply(const cs_native_model *model, cs_loggops_params *m)
+{
+  m->links = model->links;
+  m->switching = model->switching;
+}
+
 bool cs_loggops_parse(const char *text, cs_loggops_params *m, GError **err)
 {
   static const char *const names[] = {"L", "o", "g", "G", "S", "O"};
@@ -361,6 +403,14 @@ static uint64_t ready_time(const engine *E, const ng_event *ev)
 /* Queues host's freed ops (ids[0..n)) sorted as LogGOPSim sorts them. */
 static void queue_batch(engine *E, uint32_t host, const uint64_t *ids, size_t n, bool at_zero)
 {
+  if (n == 1) { /* the usual case: nothing to sort */
+    ng_event ev;
+    as_event(E, host, ids[0], &ev);
+    ev.time = at_zero ? 0 : ready_time(E, &ev);
+    ev.ts = E->ts++;
+    ng_queue_push(&E->q, &ev);
+    return;
+  }
   if (n > E->batch_cap) {
     E->batch_cap = 2 * n;
     E->batch = g_renew(ng_event, E->batch, E->batch_cap);

@@ -30,6 +30,23 @@ typedef struct cs_loggops_params {
 } cs_loggops_params;
 
 void cs_loggops_defaults(cs_loggops_params *m);
+
+/* The native engine's models, by name: one line each in loggops.c's table
+ * (loggops, loggops-links, loggops-cut-through). */
+typedef struct cs_native_model {
+  const char *name;
+  bool links;                  /* serialises messages on the platform's links (needs a platform) */
+  cs_link_switching switching; /* with links: how a message crosses a route's links */
+} cs_native_model;
+
+/* The model named name, or NULL. */
+const cs_native_model *cs_native_model_find(const char *name);
+/* Their names joined by ", " (for messages). */
+const char *cs_native_model_names(void);
+/* The name of the model m runs. */
+const char *cs_native_model_of(const cs_loggops_params *m);
+/* Sets m's links and switching to model's. */
+void cs_native_model_apply(const cs_native_model *model, cs_loggops_params *m);
 /* "L,o,g,G,S,O" (all six, non-negative integers; S below 2^32 as
  * LogGOPSim's); CS_INPUT_ERROR naming the problem. */
 bool cs_loggops_parse(const char *text, cs_loggops_params *m, GError **err);
