@@ -23,7 +23,9 @@
 # per point (bench/native-procs.sh's command; SimGrid on tree's default
 # platform, the native engine on LogGOPS), with the same SimGrid limits.
 # SERIES=protocol reruns that series alone, replacing its rows in the CSV;
-# SERIES=schedules the three schedules alone.
+# SERIES=schedules the three schedules alone.  ENGINES=native (or simgrid)
+# reruns that engine's points alone, keeping the other engine's rows of the
+# existing CSV (after a change to one engine).
 #
 # Output: results/engines/scaling.csv (one row per point, with the command)
 # and results/engines/scaling.png (gnuplot: wall time and peak memory
@@ -39,6 +41,7 @@ SIZES=${SIZES:-1024 4096 16384 65536 262144 1048576}
 SIMGRID_LIMIT=${SIMGRID_LIMIT:-60}
 SIMGRID_MAX_MIB=${SIMGRID_MAX_MIB:-4096}
 SERIES=${SERIES:-all}
+ENGINES=${ENGINES:-all}
 csv=$OUTDIR/scaling.csv
 png=$OUTDIR/scaling.png
 tmp=$(mktemp -d)
@@ -76,12 +79,17 @@ simgrid_not_run() { # name p
 
 # series NAME NATIVE SIMGRID: for every p, the point of function NATIVE and,
 # until the SimGrid series stops, that of SIMGRID (each called with NAME and p).
+# The row of engine $1 for series $2 at p = $3 in the CSV as it was.
+kept_row() { awk -F, -v e="$1" -v s="$2" -v p="$3" '$1 == s && $2 == e && $3 == p' "$tmp/old.csv" >> "$csv"; }
+
 series() {
   local name=$1 native=$2 simgrid=$3 p
   simgrid_on=true
   for p in $SIZES; do
-    "$native" "$name" "$p"
-    if $simgrid_on; then
+    if [ "$ENGINES" = simgrid ]; then kept_row native "$name" "$p"; else "$native" "$name" "$p"; fi
+    if [ "$ENGINES" = native ]; then
+      kept_row simgrid "$name" "$p"
+    elif $simgrid_on; then
       "$simgrid" "$name" "$p"
       if simgrid_over_limit; then
         simgrid_on=false
@@ -120,6 +128,11 @@ measure_protocol() { series "protocol rank-hash" protocol_native protocol_simgri
 measure() {
   local keep=$tmp/keep.csv
   : > "$keep"
+  if [ -f "$csv" ]; then cp "$csv" "$tmp/old.csv"; else : > "$tmp/old.csv"; fi
+  case $ENGINES in
+    all | native | simgrid) ;;
+    *) echo "engines-scaling: ENGINES must be all, native or simgrid, not '$ENGINES'" >&2; exit 2 ;;
+  esac
   case $SERIES in
     all) ;;
     protocol) [ ! -f "$csv" ] || tail -n +2 "$csv" | grep -v '^protocol' > "$keep" || true ;;
