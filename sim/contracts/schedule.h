@@ -145,7 +145,10 @@ cs_units cs_units_all(const cs_sched_params *prm);
 int64_t cs_pair_index(int64_t p, int64_t s, int64_t d); /* d*p + (d - s mod p), s and d in [0, p) */
 cs_units cs_units_pair(const cs_sched_params *prm, int64_t s, int64_t d);
 cs_units cs_units_row(const cs_sched_params *prm, int64_t s);
-int64_t cs_units_count(cs_units u);
+static inline int64_t cs_units_count(cs_units u) /* (inline: every consumer asks it per op) */
+{
+  return (u.len > 0 && u.runs > 0 ? u.runs * u.len : 0) + (u.tail > 0 ? u.tail : 0);
+}
 bool cs_units_equal(cs_units a, cs_units b); /* same descriptor after normalising */
 
 /* Size of unit u: per-rank collectives spread the block over its m units
