@@ -8,6 +8,8 @@ typedef struct gen {
   const cs_sched_params *prm;
   cs_node_tally tally; /* the current source node's traffic per destination node */
   cs_pattern_totals *tot;
+  bool uniform;        /* the buffer's units all have unit_bytes bytes (asked once: it divides) */
+  uint64_t unit_bytes;
 } gen;
 
 static void charge(gen *G, int64_t dst_node, uint64_t bytes, uint64_t messages)
@@ -23,6 +25,14 @@ static uint64_t op_bytes(const gen *G, const cs_op *op, int64_t i)
   return cs_units_bytes(G->prm, e.units);
 }
 
+/* cs_loop_op_bytes, in a multiplication on a buffer of uniform units. */
+static uint64_t loop_bytes(const gen *G, const cs_op *op, int64_t i0, int64_t count)
+{
+  if (G->uniform)
+    return (uint64_t)count * (uint64_t)cs_units_count(op->units) * G->unit_bytes;
+  return cs_loop_op_bytes(G->prm, op, i0, count);
+}
+
 static void note_largest(gen *G, uint64_t bytes)
 {
   if (bytes > G->tot->max_message_bytes)
@@ -36,7 +46,7 @@ static void note_largest_of(gen *G, const cs_op *op, uint64_t bound, int64_t i0,
 {
   if (bound <= G->tot->max_message_bytes)
     return;
-  if (op->unit_step == 0 || cs_units_uniform(G->prm)) {
+  if (op->unit_step == 0 || G->uniform) {
     note_largest(G, op_bytes(G, op, i0));
     return;
   }
@@ -48,7 +58,7 @@ static void note_largest_of(gen *G, const cs_op *op, uint64_t bound, int64_t i0,
  * loops: once, its largest message its own bytes). */
 static void send_fixed_peer(gen *G, const cs_op *op, int64_t it)
 {
-  uint64_t bytes = cs_loop_op_bytes(G->prm, op, 0, it);
+  uint64_t bytes = loop_bytes(G, op, 0, it);
   if (it == 1)
     note_largest(G, bytes);
   else
@@ -64,7 +74,7 @@ static void send_moving_peer(gen *G, const cs_op *op, int64_t it)
   for (int64_t i = 0; i < it;) {
     int64_t peer = cs_loop_op_peer(G->prm, op, i), run = cs_loop_op_node_run(G->prm, op, i, it - i);
     note_largest_of(G, op, bound, i, run);
-    charge(G, cs_rank_node(G->prm, peer), cs_loop_op_bytes(G->prm, op, i, run), (uint64_t)run);
+    charge(G, cs_rank_node(G->prm, peer), loop_bytes(G, op, i, run), (uint64_t)run);
     i += run;
   }
 }
@@ -100,7 +110,8 @@ void cs_pattern_generate(const cs_coll_algo *a, const cs_sched_params *prm, cs_p
                          cs_pattern_totals *totals, cs_pattern_progress_fn progress, void *progress_user)
 {
   memset(totals, 0, sizeof *totals);
-  gen G = {.prm = prm, .tot = totals};
+  gen G = {.prm = prm, .tot = totals, .uniform = cs_units_uniform(prm)};
+  G.unit_bytes = G.uniform ? cs_unit_bytes(prm, 0) : 0;
   cs_node_tally_init(&G.tally, cs_tt_nodes(prm->tt), sink, sink_user);
   int64_t *order = cs_ranks_by_node(prm->tt, prm->p);
   cs_oplist ops;
