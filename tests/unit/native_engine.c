@@ -9,13 +9,22 @@
  *    serialisation, a second one over a shared link waits for it, links of
  *    no bandwidth take no time;
  *  - the streamed atomic writer leaves the whole text on commit and no file
- *    on abort. */
+ *    on abort;
+ *  - the lowering over a packed op list (cs_lower_pack, 16 bytes an op)
+ *    yields, for every rank of every registered schedule on small shapes,
+ *    the ops of the list unrolled (cs_oplist_expand) with their bytes
+ *    (cs_units_bytes), peers and tags, and a calc after each reducing
+ *    receive; an op whose bytes do not fit the packed word keeps them. */
 #include "sim/contracts/output_path.h"
 #include "sim/drivers/native_run.h"
 #include "sim/engine/native/event_queue.h"
 #include "sim/engine/native/links.h"
+#include "sim/contracts/goal.h"
+#include "platforms/two_tier_net.h"
+#include "tests/lib/algos.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdbool.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -186,6 +195,95 @@ START_TEST(test_atomic_stream)
 }
 END_TEST
 
+
+/* The comm ops of a rank's list, unrolled: what the lowering must yield. */
+typedef struct expected {
+  const cs_sched_params *prm;
+  GArray *ops; /* cs_goal_op */
+  uint64_t calc_ns;
+  double gamma_ns;
+} expected;
+
+static bool expect_op(const cs_op *op, void *user)
+{
+  expected *x = user;
+  uint64_t bytes = cs_units_bytes(x->prm, op->units);
+  cs_goal_op g = {.size = bytes, .peer = (uint32_t)op->peer, .tag = (uint32_t)op->tag,
+                  .type = op->kind == CS_OP_SEND ? CS_GOAL_SEND : CS_GOAL_RECV};
+  g_array_append_val(x->ops, g);
+  if (op->kind == CS_OP_RECV_REDUCE)
+    x->calc_ns += (uint64_t)llround(x->gamma_ns * (double)bytes);
+  return true;
+}
+
+static void check_lowering(const cs_sched_params *prm, const cs_oplist *o, double gamma_ns, const char *what)
+{
+  expected x = {.prm = prm, .ops = g_array_new(FALSE, FALSE, sizeof(cs_goal_op)), .gamma_ns = gamma_ns};
+  cs_oplist_expand(prm, o, expect_op, &x);
+  cs_lower_ctx ctx;
+  cs_lower_ctx_init(&ctx, prm, gamma_ns);
+  cs_packed *packed = cs_lower_pack(&ctx, o->op, o->n);
+  cs_lower c;
+  cs_lower_start(&c, &ctx, packed);
+  guint at = 0;
+  uint64_t calc_ns = 0;
+  for (; !cs_lower_finished(&c); cs_lower_next(&c))
+    for (uint32_t j = 0; j < cs_lower_step_size(&c); j++) {
+      cs_goal_op g;
+      cs_lower_op(&c, j, &g);
+      if (g.type == CS_GOAL_CALC) {
+        calc_ns += g.size;
+        continue;
+      }
+      ck_assert_msg(at < x.ops->len, "%s: the lowering yields more ops than the list", what);
+      const cs_goal_op *want = &g_array_index(x.ops, cs_goal_op, at++);
+      ck_assert_msg(g.type == want->type && g.peer == want->peer && g.tag == want->tag && g.size == want->size,
+                    "%s: op %u is %u %llu b peer %u tag %u, the list's %u %llu b peer %u tag %u", what, at, g.type,
+                    (unsigned long long)g.size, g.peer, g.tag, want->type, (unsigned long long)want->size, want->peer,
+                    want->tag);
+    }
+  ck_assert_msg(at == x.ops->len, "%s: the lowering yields %u of the list's %u ops", what, at, x.ops->len);
+  ck_assert_msg(calc_ns == x.calc_ns, "%s: calc %llu ns, expected %llu", what, (unsigned long long)calc_ns,
+                (unsigned long long)x.calc_ns);
+  g_free(packed);
+  g_array_free(x.ops, TRUE);
+}
+
+START_TEST(test_lower_pack)
+{
+  int64_t shapes[][3] = {{2, 2, 2}, {3, 2, 2}, {5, 3, 2}};
+  uint64_t sizes[] = {7, 1000};
+  cs_oplist o;
+  cs_oplist_init(&o);
+  for (size_t s = 0; s < G_N_ELEMENTS(shapes); s++)
+    for (size_t z = 0; z < G_N_ELEMENTS(sizes); z++)
+      for (size_t i = 0; i < cs_coll_algo_count(); i++) {
+        cs_net net = cs_net_percs(shapes[s][0], shapes[s][1], shapes[s][2]);
+        const cs_coll_algo *a = cs_coll_algo_at(i);
+        cs_sched_params prm;
+        if (!test_setup(&prm, a, &net.tt, sizes[z]))
+          continue;
+        for (int64_t r = 0; r < prm.p; r++) {
+          cs_oplist_clear(&o);
+          a->ops(&prm, r, &o);
+          char *what = g_strdup_printf("%s %s p=%lld size %llu rank %lld", cs_coll_name(a->coll), a->name,
+                                       (long long)prm.p, (unsigned long long)sizes[z], (long long)r);
+          check_lowering(&prm, &o, 0.37, what);
+          g_free(what);
+        }
+      }
+  /* A message of 2^60 bytes does not fit the packed word: it keeps its op. */
+  cs_net net = cs_net_percs(1, 2, 1);
+  cs_sched_params big = {.coll = CS_COLL_SCATTER, .tt = &net.tt, .p = 2, .block = (uint64_t)1 << 60,
+                         .bytes = (uint64_t)1 << 61, .nunits = 2};
+  cs_oplist_clear(&o);
+  cs_ops_send(&o, 1, 3, cs_units_block(&big, 1));
+  cs_ops_recv(&o, 1, 4, cs_units_block(&big, 0));
+  check_lowering(&big, &o, 0, "2^60 bytes");
+  cs_oplist_free(&o);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("native_engine");
@@ -195,6 +293,7 @@ int main(void)
   tcase_add_test(tc, test_pair_digest);
   tcase_add_test(tc, test_links_transfer);
   tcase_add_test(tc, test_atomic_stream);
+  tcase_add_test(tc, test_lower_pack);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
