@@ -308,6 +308,18 @@ static bool goal_item(const coll_opts *o, plan *P, GError **err)
   return true;
 }
 
+/* The native engine's configuration: SimGrid's defaults (unused but for
+ * the tracer's hooks) and the message trace (--trace, --timeline). */
+static bool native_config(const cs_cli *c, plan *P, int64_t ranks, GError **err)
+{
+  cs_engine_config_defaults(&P->ec);
+  if (!cs_cli_timeline_fits(c, ranks, err))
+    return false;
+  if (c->tracer)
+    cs_trace_attach(c->tracer, P->platform, &P->ec);
+  return true;
+}
+
 static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err)
 {
   P->items = g_array_new(FALSE, FALSE, sizeof(cs_coll_item));
@@ -322,7 +334,7 @@ static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err
   if (!platform_given(c) && o->ranks && simgrid_timed)
     return cs_input_error(err, "--ranks: SimGrid's timed runs need --platform (or --engine native)");
   if (!platform_given(c) && (o->ranks || o->goal_in) && !simgrid_timed)
-    return flat_machine(o, P, err);
+    return flat_machine(o, P, err) && (!P->native || native_config(c, P, P->ranks, err));
   if (!(P->platform = cs_cli_platform(c, NULL, err)))
     return false;
   if (!cs_platform_resolved(P->platform))
@@ -337,10 +349,8 @@ static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err
     g_array_index(P->items, cs_coll_item, i).script = P->script;
   if (!o->batch && it.selector && !select_algo(&g_array_index(P->items, cs_coll_item, 0), cs_platform_slots(P->platform), err))
     return false;
-  if (P->native) {
-    cs_engine_config_defaults(&P->ec);
-    return true;
-  }
+  if (P->native)
+    return native_config(c, P, cs_platform_slots(P->platform), err);
   return cs_cli_timeline_fits(c, cs_platform_slots(P->platform), err) &&
          cs_cli_engine(c, P->platform, 0, 0, &P->ec, err);
 }
@@ -475,7 +485,7 @@ int cs_collective_main(int argc, char **argv)
       {"selector", "algo=auto | +list"},
       {"script", "algo=script | +batch"},
       {"@engine @trace gamma engine", "+timed"},
-      {"o-send o-recv cfg stack-kib factory crosstraffic semantics @trace", "engine!=native"},
+      {"o-send o-recv cfg stack-kib factory crosstraffic semantics", "engine!=native"},
       {"loggops", "engine=native"},
       {"ranks", "!platform !torus !net !cluster"},
       {"goal", "!batch !goal-in"},

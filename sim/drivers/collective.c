@@ -370,7 +370,7 @@ static bool run_native(run_state *R, GError **err)
   cs_native_timed run = {.algo = R->it->algo, .prm = &R->prm, .goal = R->it->goal, .tt = &R->S->tt,
                          .gamma = R->S->opt.gamma, .model = R->S->opt.loggops, .map = R->S->map,
                          .delivered = R->delivered,
-                         .pairs = &R->timed_pairs};
+                         .pairs = &R->timed_pairs, .ec = &R->S->ec};
   if (!cs_native_timed_run(&run, &R->t, &R->last_rank, &R->finish_ns, err))
     return false;
   R->timed = true;

@@ -6,14 +6,24 @@
 
 #include <string.h>
 
-static void on_delivery(void *user, uint32_t src, uint32_t dst, uint64_t bytes)
+static void trace(const cs_native_timed *run, const cs_native_message *m, int64_t a, int64_t b)
+{
+  cs_delivery d = {.t_send = (double)m->sent_ns * 1e-9, .t_recv = (double)m->matched_ns * 1e-9, .src = (int)m->src,
+                   .dst = (int)m->dst, .src_host = (int)a, .dst_host = (int)b, .bytes = m->bytes, .tag = (int)m->tag,
+                   .phase = CS_PHASE_ALGO};
+  run->ec->tracer(&d, run->ec->tracer_user);
+}
+
+static void on_delivery(void *user, const cs_native_message *m)
 {
   const cs_native_timed *run = user;
-  int64_t a = cs_tt_node_of(run->tt, src), b = cs_tt_node_of(run->tt, dst);
+  int64_t a = cs_tt_node_of(run->tt, m->src), b = cs_tt_node_of(run->tt, m->dst);
   if (run->pairs)
-    cs_pair_digest_add(run->pairs, a, b, bytes, 1);
+    cs_pair_digest_add(run->pairs, a, b, m->bytes, 1);
   if (run->delivered)
-    cs_linkusage_add(run->delivered, a, b, bytes, 1);
+    cs_linkusage_add(run->delivered, a, b, m->bytes, 1);
+  if (run->ec && run->ec->tracer)
+    trace(run, m, a, b);
 }
 
 /* Routes from rank to rank over the platform's links (loggops-links). */
@@ -54,6 +64,8 @@ bool cs_native_timed_run(const cs_native_timed *run, cs_coll_timed *out, uint32_
                       : cs_native_run_coll(run->algo, run->prm, run->gamma, &model, on_delivery, user, &r, err);
   cs_link_net_free(model.net);
   cs_route_buf_clear(&C.buf);
+  if (run->ec && run->ec->tracer_end)
+    run->ec->tracer_end(run->ec, run->ec->tracer_user);
   if (ok) {
     out->sim_time_s = (double)r.finish_ns * 1e-9;
     out->messages = r.messages;

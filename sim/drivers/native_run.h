@@ -58,6 +58,10 @@ typedef struct cs_native_timed {
   const cs_netmap *map;      /* the platform's links and routes (model.links); NULL: none */
   cs_linkusage *delivered;   /* NULL: not counted; else charged node to node per message received */
   cs_pair_digest *pairs;     /* the messages delivered, added per node pair; NULL: none */
+  const cs_engine_config *ec; /* its tracer (--trace, --timeline) gets every message; NULL: none.  A
+                                 message's t_send: its send started (before the send overhead o);
+                                 t_recv: its receive matched it (LogGOPS charges the receiver's o
+                                 on arrival, before); hosts: the ranks' nodes; phase algo, ctx 0 */
 } cs_native_timed;
 
 /* out: the run's time and counters (finished = every rank); last_rank:

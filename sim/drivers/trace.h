@@ -21,6 +21,11 @@
  *   phase      the sender's phase: algo, bracket (tree's broadcast and
  *              reduction around the algorithm) or local (wake-ups between
  *              proclets of one OS process)
+ * On the native engine (collective --timed --engine native, LogGOPS):
+ * t_send is when the send started (before its overhead o), t_recv when its
+ * receive matched it (LogGOPS charges the receiver's o on arrival, so the
+ * receiver goes on o after the match at the earliest); hosts are the
+ * ranks' nodes.
  * Rows are sorted by every column in that order (t_recv_s first, then
  * t_send_s, ...), so the same inputs and seed give a byte-identical file.
  * Times are printed with 12 significant digits.  Messages a failed process

@@ -159,8 +159,8 @@ __attribute__((noinline)) static void open_bucket(ng_queue *q)
 void ng_queue_push(ng_queue *q, const ng_event *e)
 {
   uint32_t slot = take_slot(q);
-  q->slab[slot] = (ng_payload){.size = e->size, .op = e->op, .host = e->host, .target = e->target, .tag = e->tag,
-                               .type = e->type, .proc = e->proc, .nic = e->nic};
+  q->slab[slot] = (ng_payload){.size = e->size, .op = e->op, .sent = e->sent, .host = e->host, .target = e->target,
+                               .tag = e->tag, .type = e->type, .proc = e->proc, .nic = e->nic};
   ng_key k = {e->time, e->ts, slot};
   q->n++;
   if (e->time < q->last)
@@ -185,7 +185,7 @@ int ng_queue_pop(ng_queue *q, ng_event *out)
   q->n--;
   ng_key top = take_first(q);
   const ng_payload *p = &q->slab[top.slot];
-  *out = (ng_event){.time = top.time, .ts = top.ts, .size = p->size, .op = p->op, .host = p->host,
+  *out = (ng_event){.time = top.time, .ts = top.ts, .size = p->size, .op = p->op, .sent = p->sent, .host = p->host,
                     .target = p->target, .tag = p->tag, .type = p->type, .proc = p->proc, .nic = p->nic};
   q->free_slot[q->nfree++] = top.slot;
   return 1;

@@ -25,13 +25,14 @@ typedef struct ng_event {
   uint64_t time, ts;
   uint64_t size; /* bytes, or nanoseconds of a calc */
   uint64_t op;   /* the operation's id on its host (for a message: the send's id on the sender) */
+  uint64_t sent; /* a message: the time its send started (for traces) */
   uint32_t host, target, tag;
   uint8_t type, proc, nic;
 } ng_event;
 
 /* What the slab keeps of an event (all but time and ts). */
 typedef struct ng_payload {
-  uint64_t size, op;
+  uint64_t size, op, sent;
   uint32_t host, target, tag;
   uint8_t type, proc, nic;
 } ng_payload;

@@ -130,6 +130,7 @@ bool cs_loggops_parse(const char *text, cs_loggops_params *m, GError **err)
 
 typedef struct qentry {
   uint64_t size, op; /* receive: its size and op; message: its size and the send's op */
+  uint64_t sent;     /* message: when its send started */
   uint32_t src, tag, next;
   uint8_t proc, nic;   /* a message's (the sender's indices) */
 } qentry;
@@ -497,6 +498,7 @@ static void send(engine *E, ng_event *ev)
   E->out->max_message_bytes = max64(E->out->max_message_bytes, ev->size);
   ng_event msg = *ev;
   msg.type = NG_MSG;
+  msg.sent = ev->time;
   msg.host = ev->target;
   msg.target = ev->host;
   uint64_t inject = ev->time + m->o;
@@ -516,12 +518,12 @@ static void rendezvous_done(engine *E, uint32_t sender, uint64_t send_op, uint8_
   *gs = max64(*gs, t);
 }
 
-static void delivered(engine *E, uint32_t src, uint32_t dst, uint64_t msg_size, uint64_t recv_size)
+static void delivered(engine *E, const cs_native_message *msg, uint64_t recv_size)
 {
-  if (msg_size != recv_size)
+  if (msg->bytes != recv_size)
     E->out->size_mismatches++;
   if (E->on_delivery)
-    E->on_delivery(E->user, src, dst, msg_size);
+    E->on_delivery(E->user, msg);
 }
 
 static void recv(engine *E, ng_event *ev)
@@ -531,7 +533,8 @@ static void recv(engine *E, ng_event *ev)
   if (match(E, &E->uq[ev->host], ev->target, ev->tag, &msg)) {
     if (ev->size > E->m.S)
       rendezvous_done(E, msg.src, msg.op, ev->proc, ev->nic, ev->time);
-    delivered(E, msg.src, ev->host, msg.size, ev->size);
+    cs_native_message m = {msg.src, ev->host, msg.tag, msg.size, msg.sent, ev->time};
+    delivered(E, &m, ev->size);
     mark_done(E, ev->host, ev->op);
   } else {
     qentry posted = {.size = ev->size, .op = ev->op, .src = ev->target, .tag = ev->tag};
@@ -552,11 +555,12 @@ static void message(engine *E, ng_event *ev)
   if (match(E, &E->rq[ev->host], ev->target, ev->tag, &posted)) {
     if (ev->size > m->S)
       rendezvous_done(E, ev->target, ev->op, ev->proc, ev->nic, ev->time);
-    delivered(E, ev->target, ev->host, ev->size, posted.size);
+    cs_native_message msg = {ev->target, ev->host, ev->tag, ev->size, ev->sent, ev->time};
+    delivered(E, &msg, posted.size);
     mark_done(E, ev->host, posted.op);
   } else {
-    qentry unexpected = {.size = ev->size, .op = ev->op, .src = ev->target, .tag = ev->tag, .proc = ev->proc,
-                         .nic = ev->nic};
+    qentry unexpected = {.size = ev->size, .op = ev->op, .sent = ev->sent, .src = ev->target, .tag = ev->tag,
+                         .proc = ev->proc, .nic = ev->nic};
     enqueue(E, &E->uq[ev->host], &unexpected);
   }
 }

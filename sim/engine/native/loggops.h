@@ -87,8 +87,13 @@ typedef struct cs_native_result {
   uint64_t events;
 } cs_native_result;
 
-/* A message matched by its receive: src, dst ranks and its bytes. */
-typedef void (*cs_native_delivery)(void *user, uint32_t src, uint32_t dst, uint64_t bytes);
+/* A message matched by its receive: src, dst ranks, its bytes and tag,
+ * the time its send started and the time it was matched (ns). */
+typedef struct cs_native_message {
+  uint32_t src, dst, tag;
+  uint64_t bytes, sent_ns, matched_ns;
+} cs_native_message;
+typedef void (*cs_native_delivery)(void *user, const cs_native_message *m);
 
 /* Runs the source's schedule under LogGOPS.  False with CS_INPUT_ERROR
  * when it deadlocks (naming the first rank that did not finish and the op
