@@ -15,7 +15,10 @@
 # each under nice and /usr/bin/time (wall and CPU seconds, peak RSS).  One
 # line per case and tool: messages, wall s and us per message, CPU s and us
 # per message, peak MiB, the simulated
-# time, and the figure's target (issue 29) or what it is compared with.
+# time, and the figure's target (issue 29) or what it is compared with;
+# the native lines add the engine's own CPU time per message without the
+# untimed pattern the run is checked against (COLLSIM_PHASE_TIMES=1), the
+# figure to set beside LogGOPSim's event loop (its txt2bin apart).
 # A tool is skipped where one point would take far longer than the run
 # (the estimate from its measured cost per message is printed).
 #
@@ -68,6 +71,12 @@ run() {
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
   mib=$((kib / 1024))
 }
+# The native engine's own CPU time per message (COLLSIM_PHASE_TIMES: the
+# timed run, without the untimed pattern it is checked against), from $tmp/err.
+engine_alone() {
+  sed -n 's/.*timed run (native engine) \([0-9.]*\).*/\1/p' "$tmp/err" |
+    awk -v m="$1" '{ printf "the engine alone %.3f us", $1 * 1e6 / m }'
+}
 json() { sed -n "s/.*\"$1\": *\"\{0,1\}\([^,}\"]*\).*/\1/p" "$tmp/out"; }
 line() { # case tool ranks messages wall mib sim note (and $cpu)
   awk -v c="$1" -v t="$2" -v p="$3" -v m="$4" -v w="$5" -v k="$6" -v s="$7" -v n="$8" -v u="$cpu" 'BEGIN {
@@ -101,9 +110,10 @@ case_line() {
     case $tool in
       native)
         # shellcheck disable=SC2086
-        run "$COLLSIM" collective --coll "$coll" --algo "$algo" $size --ranks "$p" --timed --engine native -q --format json
+        COLLSIM_PHASE_TIMES=1 run "$COLLSIM" collective --coll "$coll" --algo "$algo" $size --ranks "$p" --timed \
+          --engine native -q --format json
         native_ns=$(json sim_time_ns)
-        $ok && line "$name" native "$p" "$msgs" "$wall" "$mib" "$(json sim_time_s)s" "target: $target" ||
+        $ok && line "$name" native "$p" "$msgs" "$wall" "$mib" "$(json sim_time_s)s" "target: $target; $(engine_alone "$msgs")" ||
           skip "$name" native "$p" "$msgs" "failed or over ${TIMEOUT}s"
         per_msg[native]=$(awk -v w="$cpu" -v m="$msgs" 'BEGIN { print w / m }') ;;
       simgrid)

@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- the record's columns ---- */
 
@@ -611,6 +612,28 @@ static bool setup(run_state *R, GError **err)
   return false;
 }
 
+/* CPU seconds of this process so far. */
+static double cpu_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* COLLSIM_PHASE_TIMES=1: the CPU time of the untimed pattern and of the
+ * timed run (the engine, with its check against the pattern) on stderr, so
+ * that a benchmark can set an engine's own time beside a peer's event loop
+ * (bench/engines.sh).  Not part of the output: it varies from run to run. */
+static void report_phase_times(const run_state *R, double pattern_s, double timed_s)
+{
+  if (!g_getenv("COLLSIM_PHASE_TIMES") || g_strcmp0(g_getenv("COLLSIM_PHASE_TIMES"), "1") != 0)
+    return;
+  fprintf(stderr, "collsim: phase times (CPU s): pattern %.3f", pattern_s);
+  if (R->S->opt.timed)
+    fprintf(stderr, ", timed run (%s engine) %.3f", R->S->opt.native ? "native" : "SimGrid", timed_s);
+  fputc('\n', stderr);
+}
+
 cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outputs *out, GError **err)
 {
   run_state R = {.S = S, .it = it, .verified = -1};
@@ -626,12 +649,16 @@ cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outpu
   R.pairs_csv = out ? out->pairs : NULL;
   if (R.pairs_csv)
     g_string_append(R.pairs_csv, "src_node,dst_node,messages,bytes\n");
+  double t0 = cpu_seconds();
   if (ok)
     run_pattern(&R);
+  double t1 = cpu_seconds();
   if (ok && R.lu)
     ok = all_routed(&R, err);
   if (ok && S->opt.timed)
     ok = run_timed(&R, err);
+  if (ok)
+    report_phase_times(&R, t1 - t0, cpu_seconds() - t1);
   if (ok && R.lu)
     summarise_links(&R);
   if (ok && R.lu && out && out->per_link)
