@@ -141,7 +141,7 @@ typedef struct probe {
 static cs_pe_config config(int n)
 {
   cs_pe_config c = {.n = n, .stack_bytes = 256 * 1024, .cores = 1};
-  c.loggops = (cs_loggops_params){2500, 1500, 1000, 6, 65535, 0};
+  c.loggops = (cs_loggops_params){.L = 2500, .o = 1500, .g = 1000, .G = 6, .S = 65535};
   return c;
 }
 
@@ -200,7 +200,7 @@ static void three_sends(cs_proc *p, void *user)
 START_TEST(sends_are_spaced_by_the_gap)
 {
   cs_pe_config c = config(2);
-  c.loggops = (cs_loggops_params){100, 10, 1000, 0, 65535, 0};
+  c.loggops = (cs_loggops_params){.L = 100, .o = 10, .g = 1000, .S = 65535};
   probe pr = {0};
   cs_pe_outcome out;
   run(&c, three_sends, &pr, &out);

@@ -243,7 +243,7 @@ START_TEST(test_untimed_links_never_load_simgrid)
   GError *err = NULL;
   cs_coll_session *s = cs_coll_session_open(p, &o, &ec, &err);
   ck_assert_msg(s, "%s: %s", spec, err ? err->message : "?");
-  cs_coll_item it = {ALGO_binomial_scatter, 1024, NULL};
+  cs_coll_item it = {.algo = ALGO_binomial_scatter, .size = 1024};
   cs_coll_outputs out = {.per_link = g_string_new(NULL)};
   cs_record *r = cs_coll_run(s, &it, &out, &err);
   ck_assert_msg(r, "%s: %s", spec, err ? err->message : "?");

@@ -457,8 +457,8 @@ static gboolean timed_child(void *arg, void *out, GError **err)
   ec.o_send = ec.o_recv = 0;
   cs_coll_options o = {.links = true, .timed = tc->timed, .verify = true, .gamma = 1e-10, .quiet = true};
   cs_coll_session *S = cs_coll_session_open(p, &o, &ec, err);
-  cs_coll_item it = {a, tc->size, strcmp(a->name, "script") == 0 ? test_script(tt.p) : NULL};
-  cs_coll_outputs outputs = {NULL, g_string_new(NULL)};
+  cs_coll_item it = {.algo = a, .size = tc->size, .script = strcmp(a->name, "script") == 0 ? test_script(tt.p) : NULL};
+  cs_coll_outputs outputs = {.per_link = g_string_new(NULL)};
   cs_record *r = S ? cs_coll_run(S, &it, &outputs, err) : NULL;
   gboolean ok = r != NULL;
   if (ok) {

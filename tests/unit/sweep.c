@@ -840,7 +840,7 @@ START_TEST(point_cost_follows_log)
 {
   setup_tmp();
   char *path = tmp_path("point.log");
-  cs_point_cost c = {100, 1000};
+  cs_point_cost c = {.fixed = 100, .variable = 1000};
   ck_assert_double_eq(cs_point_cost_done(&c, path), 0); /* no file yet */
   g_file_set_contents(path, "", 0, NULL);
   ck_assert_double_eq(cs_point_cost_done(&c, path), 0); /* not started */
