@@ -63,6 +63,14 @@ cs_packed *cs_lower_pack(const cs_lower_ctx *x, const cs_op *ops, size_t nops)
     const cs_op *op = &ops[i];
     cs_packed_op *pk = &l->op[i];
     pk->tag = op->tag;
+    if (!in_loop && op->kind != CS_OP_LOOP && x->uniform && (uint64_t)op->peer <= UINT32_MAX) { /* the usual op */
+      uint64_t bytes = (uint64_t)cs_units_count(op->units) * x->unit_bytes;
+      if (bytes <= VALUE_MAX) {
+        pk->word = word_of(op->kind, op->any_order, bytes);
+        pk->peer = (uint32_t)op->peer;
+        continue;
+      }
+    }
     bool loop = op->kind == CS_OP_LOOP;
     uint64_t value = loop ? (uint64_t)(op->iterations > 0 ? op->iterations : 0) : op_bytes(x, op, 0);
     int64_t peer = loop ? op->body : op->peer;
