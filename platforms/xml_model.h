@@ -61,6 +61,13 @@ typedef struct xml_cluster {
   GArray *radical; /* int64_t host numbers */
 } xml_cluster;
 
+/* How many of cluster c's radical hosts SimGrid makes hosts: a TORUS,
+ * FAT_TREE or DRAGONFLY takes the first ones its topology has room for
+ * and ignores the others; every one where the cluster is refused (the
+ * router says why when it builds the routes).  In xml_routes.c, which
+ * reads the topologies (sg_cluster.c). */
+int64_t cs_xml_cluster_hosts(const cs_xml_platform *x, const xml_cluster *c);
+
 typedef struct zone {
   int np;     /* its netpoint; -1 for the root */
   int parent; /* -1 for the root */

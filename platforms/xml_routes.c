@@ -515,6 +515,14 @@ static cs_sg_cluster *cluster_of(const cs_xml_platform *x, const xml_cluster *c,
   return sg;
 }
 
+int64_t cs_xml_cluster_hosts(const cs_xml_platform *x, const xml_cluster *c)
+{
+  cs_sg_cluster *sg = cluster_of(x, c, NULL);
+  int64_t n = sg ? cs_sg_cluster_hosts(sg) : (int64_t)c->radical->len;
+  cs_sg_cluster_free(sg);
+  return n;
+}
+
 /* ---- the zones ---- */
 
 static bool zone_kind(const cs_xml_platform *x, int zi, zkind *k, GError **err)

@@ -337,13 +337,16 @@ static bool add_zone(cs_xml_platform *x, GError **err, const char *el, const cha
   return true;
 }
 
-/* Hosts PREFIX<n>SUFFIX for the n of a radical "0-7,9,12-13". */
-static bool add_radical_hosts(cs_xml_platform *x, GError **err, const char *el, const char *id, const char *prefix,
-                              const char *suffix, const char *radical)
+/* Hosts PREFIX<n>SUFFIX for the n of a radical "0-7,9,12-13", the first
+ * `most` of them (a topology's room: SimGrid ignores the others); add
+ * false: only checks the radical. */
+static bool radical_hosts(cs_xml_platform *x, GError **err, const char *el, const char *id, const char *prefix,
+                          const char *suffix, const char *radical, int64_t most, bool add)
 {
   char **parts = g_strsplit(radical, ",", -1);
   bool ok = true;
-  for (char **r = parts; ok && *r; r++) {
+  int64_t added = 0;
+  for (char **r = parts; ok && *r && added < most; r++) {
     char *end = NULL, *end2 = NULL;
     errno = 0;
     long long a = g_ascii_isdigit(**r) ? strtoll(*r, &end, 10) : -1, b = a;
@@ -356,7 +359,7 @@ static bool add_radical_hosts(cs_xml_platform *x, GError **err, const char *el, 
     } else if (b - a >= MAX_HOSTS - (int64_t)x->hosts->len) {
       ok = refuse_at(x, err, el, id, "more than %lld hosts", (long long)MAX_HOSTS);
     }
-    for (long long n = a; ok && n <= b; n++) {
+    for (long long n = a; ok && add && n <= b && added < most; n++, added++) {
       char *name = g_strdup_printf("%s%lld%s", prefix, n, suffix);
       ok = add_point(x, err, el, name, NP_HOST);
       g_free(name);
@@ -481,14 +484,20 @@ static bool on_cluster(cs_xml_platform *x, GError **err, const char *el, const g
         VALUE("loopback_lat", CS_SG_TIME, NOT_NEGATIVE, false) &&
         VALUE("limiter_link", CS_SG_BANDWIDTH, POSITIVE, false)))
     return false;
+  prefix = prefix ? prefix : "";
+  suffix = suffix ? suffix : "";
+  if (radical && !radical_hosts(x, err, el, id, prefix, suffix, radical, INT64_MAX, false))
+    return false;
   int outer = x->cur_zone;
   if (cluster && !add_zone(x, err, el, id, NULL))
     return false;
+  int64_t most = INT64_MAX;
   if (cluster) {
     x->cur_zone = (int)x->zones->len - 1;
     keep_cluster(x, x->cur_zone, names, values);
+    most = cs_xml_cluster_hosts(x, &g_array_index(x->clusters, xml_cluster, x->clusters->len - 1));
   }
-  bool ok = !radical || add_radical_hosts(x, err, el, id, prefix ? prefix : "", suffix ? suffix : "", radical);
+  bool ok = !radical || radical_hosts(x, err, el, id, prefix, suffix, radical, most, true);
   if (ok && cluster) {
     const char *router = attr(names, values, "router_id");
     char *name = router ? g_strdup(router)
@@ -584,6 +593,18 @@ static bool on_element(cs_xml_platform *x, GError **err, const char *el, const g
 
 /* ---- reading ---- */
 
+/* What SimGrid 3.32's DTD does not allow directly in <platform> (there:
+ * config, random, include, cluster, cabinet, peer, zone, AS, trace,
+ * trace_connect, actor): a file with them is refused at its parse. */
+static bool at_top_refused(const char *el)
+{
+  static const char *const inside_zones[] = {"host", "link", "router", "backbone", "link_ctn", NULL};
+  for (int i = 0; inside_zones[i]; i++)
+    if (strcmp(el, inside_zones[i]) == 0)
+      return true;
+  return is_route(el);
+}
+
 static void parse_start(GMarkupParseContext *ctx, const gchar *el, const gchar **names, const gchar **values,
                         gpointer user, GError **err)
 {
@@ -596,6 +617,13 @@ static void parse_start(GMarkupParseContext *ctx, const gchar *el, const gchar *
       return;
     }
     x->root_ok = true;
+    return;
+  }
+  if (x->depth == 2 && at_top_refused(el)) {
+    int line = 0, col = 0;
+    g_markup_parse_context_get_position(ctx, &line, &col);
+    refuse_at(x, err, el, attr(names, values, "id"), "line %d: <%s> must be inside a <zone> (SimGrid 3.32 refuses "
+              "it directly in <platform>)", line, el);
     return;
   }
   on_element(x, err, el, names, values);
