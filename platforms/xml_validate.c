@@ -382,6 +382,10 @@ static bool on_host(cs_xml_platform *x, GError **err, const char *el, const gcha
 
 static bool on_peer(cs_xml_platform *x, GError **err, const char *el, const gchar **names, const gchar **values)
 {
+  const zone *z = &g_array_index(x->zones, zone, x->cur_zone);
+  if (strcmp(z->routing_name, "Vivaldi") != 0)
+    return refuse_at(x, err, el, attr(names, values, "id"), "<peer> is allowed only in a <zone routing=\"Vivaldi\"> "
+                     "(SimGrid 3.32 aborts on it in a %s zone)", z->routing_name);
   return VALUE("bw_in", CS_SG_BANDWIDTH, POSITIVE, false) && VALUE("bw_out", CS_SG_BANDWIDTH, POSITIVE, false) &&
          VALUE("lat", CS_SG_TIME, NOT_NEGATIVE, false) && on_host(x, err, el, names, values);
 }

@@ -118,6 +118,9 @@ static const bad_file BAD[] = {
     /* SimGrid's DTD wants hosts, links and routes inside a zone */
     {PLATFORM(HOST0 "<host id=\"node-1\" speed=\"1Gf\"/>"), "<host id=\"node-0\">", "must be inside a <zone>"},
     {PLATFORM("<link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>"), "<link id=\"l\">", "must be inside a <zone>"},
+    /* and a peer only in a Vivaldi zone */
+    {PLATFORM("<zone id=\"z\" routing=\"Full\"><peer id=\"p1\" coordinates=\"1 2 3\" speed=\"1Gf\" bw_in=\"1GBps\" "
+              "bw_out=\"1GBps\" lat=\"1us\"/></zone>"), "<peer id=\"p1\">", "only in a <zone routing=\"Vivaldi\">"},
 };
 
 static const char *const GOOD[] = {
