@@ -77,11 +77,12 @@ simgrid_not_run() { # name p
   echo "$1,simgrid,$2,,,,,,not run: the point at p = $stop_p took more than ${SIMGRID_LIMIT} s of CPU or ${SIMGRID_MAX_MIB} MiB (x4 ranks: about x4 both)," >> "$csv"
 }
 
-# series NAME NATIVE SIMGRID: for every p, the point of function NATIVE and,
-# until the SimGrid series stops, that of SIMGRID (each called with NAME and p).
 # The row of engine $1 for series $2 at p = $3 in the CSV as it was.
 kept_row() { awk -F, -v e="$1" -v s="$2" -v p="$3" '$1 == s && $2 == e && $3 == p' "$tmp/old.csv" >> "$csv"; }
 
+# series NAME NATIVE SIMGRID: for every p, the point of function NATIVE and,
+# until the SimGrid series stops, that of SIMGRID (each called with NAME and p;
+# with ENGINES set, the other engine's kept row instead).
 series() {
   local name=$1 native=$2 simgrid=$3 p
   simgrid_on=true

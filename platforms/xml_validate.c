@@ -505,7 +505,7 @@ static bool on_cluster(cs_xml_platform *x, GError **err, const char *el, const g
   if (ok && cluster) {
     const char *router = attr(names, values, "router_id");
     char *name = router ? g_strdup(router)
-                        : g_strdup_printf("%s%s_router%s", prefix ? prefix : "", id ? id : "", suffix ? suffix : "");
+                        : g_strdup_printf("%s%s_router%s", prefix, id ? id : "", suffix);
     if (!g_hash_table_contains(x->points, name))
       add_point(x, err, el, name, NP_ROUTER);
     g_free(name);

@@ -88,7 +88,7 @@ void cs_lower_ctx_init(cs_lower_ctx *x, const cs_sched_params *prm, double gamma
  * its kind, any-order flag, bytes, peer and tag (a loop op: its iterations
  * and body).  Ops inside loops, whose peer and units move with the
  * iteration, and the rare op whose numbers do not fit, keep their cs_op in
- * `full` (flag CS_PACKED_FULL, peer = its index there). */
+ * `full` (the word's full bit set, peer = its index there). */
 typedef struct cs_packed_op {
   uint64_t word; /* bits 0-1: cs_op_kind; bit 2: any order; bit 3: full (bit 4: its bytes, fixed, in bits 8-63);
                     bits 8-63: bytes, or a loop's iterations */

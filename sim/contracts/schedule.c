@@ -105,7 +105,6 @@ cs_units cs_units_row(const cs_sched_params *prm, int64_t s)
   return cs_units_strided(s * p * m, m, (p + 1) * m, p);
 }
 
-
 static cs_units normalise(cs_units u)
 {
   if (cs_units_count(u) == 0)

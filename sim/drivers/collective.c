@@ -626,7 +626,7 @@ static double cpu_seconds(void)
  * (bench/engines.sh).  Not part of the output: it varies from run to run. */
 static void report_phase_times(const run_state *R, double pattern_s, double timed_s)
 {
-  if (!g_getenv("COLLSIM_PHASE_TIMES") || g_strcmp0(g_getenv("COLLSIM_PHASE_TIMES"), "1") != 0)
+  if (g_strcmp0(g_getenv("COLLSIM_PHASE_TIMES"), "1") != 0)
     return;
   fprintf(stderr, "collsim: phase times (CPU s): pattern %.3f", pattern_s);
   if (R->S->opt.timed)
