@@ -157,7 +157,7 @@ static bool prepare(const cs_cli *c, const ar_opts *o, ar_run *R, GError **err)
     return false;
   if (o->groups > R->platform->cores)
     return cs_input_error(err, "--groups must be between 1 and the cores per node (%d)", R->platform->cores);
-  if (!cs_cli_timeline_fits(c, n, err) || !cs_cli_engine(c, R->platform, 0, 0, &R->ec, err))
+  if (!cs_cli_run_size(c, n, err) || !cs_cli_engine(c, R->platform, 0, 0, &R->ec, err))
     return false;
   R->ec.recv_window = 8;
   char *chosen = NULL;

@@ -296,11 +296,13 @@ static bool flat_machine(const coll_opts *o, plan *P, GError **err)
 /* A GOAL schedule runs untimed (its pattern) or on the native engine: SimGrid's
  * timed runs interpret a schedule's op lists (sim/engine/sched_interp.c), and a
  * GOAL file is a dependency graph. */
-static bool goal_item(const coll_opts *o, plan *P, GError **err)
+static bool goal_item(const cs_cli *c, const coll_opts *o, plan *P, GError **err)
 {
   if (o->timed && !P->native)
     return cs_input_error(err, "--goal-in runs untimed or on the native engine (--timed --engine native); SimGrid's "
                           "timed runs take --coll and --algo");
+  if (!cs_cli_run_size(c, cs_goal_peek_ranks(o->goal_in), err)) /* before reading a large file */
+    return false;
   if (!(P->goal = cs_goal_read(o->goal_in, err)))
     return false;
   cs_coll_item it = {.goal = P->goal, .goal_name = o->goal_in};
@@ -313,7 +315,7 @@ static bool goal_item(const coll_opts *o, plan *P, GError **err)
 static bool native_config(const cs_cli *c, plan *P, int64_t ranks, GError **err)
 {
   cs_engine_config_defaults(&P->ec);
-  if (!cs_cli_timeline_fits(c, ranks, err))
+  if (!cs_cli_run_size(c, ranks, err))
     return false;
   if (c->tracer)
     cs_trace_attach(c->tracer, P->platform, &P->ec);
@@ -326,7 +328,7 @@ static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err
   cs_coll_item it = {0};
   if (!engine_model(c, o, P, err))
     return false;
-  if (o->goal_in ? !goal_item(o, P, err) : !(o->batch ? read_batch(o->batch, P->items, err) : one_item(o, &it, err)))
+  if (o->goal_in ? !goal_item(c, o, P, err) : !(o->batch ? read_batch(o->batch, P->items, err) : one_item(o, &it, err)))
     return false;
   if (!o->batch && !o->goal_in)
     g_array_append_val(P->items, it);
@@ -351,7 +353,7 @@ static bool make_plan(const cs_cli *c, const coll_opts *o, plan *P, GError **err
     return false;
   if (P->native)
     return native_config(c, P, cs_platform_slots(P->platform), err);
-  return cs_cli_timeline_fits(c, cs_platform_slots(P->platform), err) &&
+  return cs_cli_run_size(c, cs_platform_slots(P->platform), err) &&
          cs_cli_engine(c, P->platform, 0, 0, &P->ec, err);
 }
 

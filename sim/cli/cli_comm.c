@@ -316,7 +316,7 @@ static int run_creation(const cs_cli *c, comm_opts *o, cs_comm_op op, const cs_b
     rc = parse_groups(c, o, &prm);
   if (rc == 0 && set)
     rc = bench_inputs(c, o, set, &prm);
-  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_timeline_fits(c, prm.n, &e) &&
+  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_run_size(c, prm.n, &e) &&
                    cs_cli_procs_engine(c, &prm.procs, &e) && cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
                    (prm.procs.native || cs_platform_xml_for_run(p, &xml, &is_temp, &e))))
     rc = cs_cli_fail(c, e);
@@ -630,7 +630,8 @@ static int run_compare(const cs_cli *c, comm_opts *o)
   GArray *schemes = g_array_new(FALSE, FALSE, sizeof(cs_split_scheme));
   if (rc == 0)
     rc = o->impl ? named_schemes(c, o->impl, &cp, schemes) : all_schemes(c, &cp, schemes);
-  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_procs_engine(c, &cp.comm.procs, &e) &&
+  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_run_size(c, cp.comm.n, &e) &&
+                   cs_cli_procs_engine(c, &cp.comm.procs, &e) &&
                    cs_cli_engine(c, p, COMPARE_OVERHEAD_S, COMPARE_OVERHEAD_S, &cp.comm.engine, &e) &&
                    (cp.comm.procs.native || cs_platform_xml_for_run(p, &xml, &is_temp, &e))))
     rc = cs_cli_fail(c, e);

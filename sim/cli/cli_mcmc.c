@@ -71,7 +71,7 @@ static int run_mcmc(const cs_cli *c, const mcmc_opts *o)
   g_clear_error(&e);
   if (rc == 0)
     rc = check_shape(c, o, want ? want : cs_platform_slots(p), cs_platform_slots(p), &prm.cfg.n);
-  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_timeline_fits(c, prm.cfg.n, &e) &&
+  if (rc == 0 && !(cs_platform_check_size(p, &e) && cs_cli_run_size(c, prm.cfg.n, &e) &&
                    cs_cli_procs_engine(c, &prm.procs, &e) && cs_cli_engine(c, p, 1e-6, 1e-6, &prm.engine, &e) &&
                    (prm.procs.native || cs_platform_xml_for_run(p, &xml, &is_temp, &e))))
     rc = cs_cli_fail(c, e);

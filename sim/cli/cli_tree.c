@@ -69,7 +69,7 @@ static int run_tree(const cs_cli *c, const tree_opts *o, const cs_tree_algo *alg
   cs_platform *p = NULL;
   char *xml = NULL, *desc = NULL;
   bool is_temp = false;
-  bool ok = tree_platform(c, o, &p, &e) && cs_cli_timeline_fits(c, o->n, &e) &&
+  bool ok = tree_platform(c, o, &p, &e) && cs_cli_run_size(c, o->n, &e) &&
             cs_cli_procs_engine(c, &prm.procs, &e) && cs_cli_engine(c, p, 1.5e-6, 1.5e-6, &prm.engine, &e) &&
             (prm.procs.native || cs_platform_xml_for_run(p, &xml, &is_temp, &e));
   int rc = ok ? 0 : cs_cli_fail(c, e);

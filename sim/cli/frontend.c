@@ -2,6 +2,7 @@
 #include "sim/cli/frontend.h"
 #include "sim/cli/expect.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/hugepages.h"
 #include "sim/contracts/input_path.h"
 #include "sim/contracts/tree_script.h"
 #include "sim/cli/option_answer.h"
@@ -930,12 +931,13 @@ void cs_cli_engine_clear(cs_engine_config *ec)
 
 /* ---- message trace ---- */
 
-bool cs_cli_timeline_fits(const cs_cli *c, int64_t ranks, GError **err)
+bool cs_cli_run_size(const cs_cli *c, int64_t ranks, GError **err)
 {
-  if (!c->timeline || ranks <= CS_TIMELINE_MAX_RANKS)
-    return true;
-  return cs_input_error(err, "--timeline draws runs of at most %d ranks (this one has %lld); --trace FILE records "
-                        "any run", CS_TIMELINE_MAX_RANKS, (long long)ranks);
+  if (c->timeline && ranks > CS_TIMELINE_MAX_RANKS)
+    return cs_input_error(err, "--timeline draws runs of at most %d ranks (this one has %lld); --trace FILE records "
+                          "any run", CS_TIMELINE_MAX_RANKS, (long long)ranks);
+  cs_hugepages_for(ranks);
+  return true;
 }
 
 int cs_cli_trace_write(const cs_cli *c)

@@ -197,10 +197,12 @@ bool cs_cli_native(const cs_cli *c);
  * --loggops: false with a bad-input error for a model the engine has not. */
 bool cs_cli_procs_engine(const cs_cli *c, cs_procs_engine *e, GError **err);
 
-/* Before the run: --timeline on more ranks than it draws is refused at once
- * (false, CS_INPUT_ERROR), not after the whole simulation; its message
- * limit can only be judged after the run. */
-bool cs_cli_timeline_fits(const cs_cli *c, int64_t ranks, GError **err);
+/* The run's size is known, before the run and before anything is printed:
+ * --timeline on more ranks than it draws is refused at once (false,
+ * CS_INPUT_ERROR), not after the whole simulation (its message limit can
+ * only be judged after the run); and a large run continues in a process
+ * with transparent huge pages (sim/contracts/hugepages.h). */
+bool cs_cli_run_size(const cs_cli *c, int64_t ranks, GError **err);
 /* After a run that succeeded: the timeline, then the trace (each through a
  * temporary file moved into place).  0, or the exit status after one
  * message (2 for a run too large to draw). */

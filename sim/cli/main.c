@@ -4,6 +4,7 @@
 #include "sim/cli/commands.h"
 #include "sim/contracts/signals.h"
 #include "sim/contracts/tempdir.h"
+#include "sim/contracts/hugepages.h"
 
 #include <glib.h>
 #include <locale.h>
@@ -46,6 +47,7 @@ int main(int argc, char **argv)
   /* The terminal's character set, so GLib prints help text such as
    * "Bjørndalen" as written on a UTF-8 terminal; numbers keep the C
    * locale (LC_NUMERIC untouched: CSV and JSON always use '.'). */
+  cs_hugepages_init(argc, argv); /* a large run may continue in a new image: hugepages.h */
   setlocale(LC_CTYPE, "");
   cs_signals_install(argc > 1 ? argv[1] : ""); /* a signal removes the run's temporary files */
   if (argc < 2) {

@@ -899,6 +899,23 @@ cs_goal_graph *cs_goal_read(const char *path, GError **err)
   return g;
 }
 
+uint32_t cs_goal_peek_ranks(const char *path)
+{
+  bool gz;
+  GInputStream *in = open_input(path, &gz, NULL);
+  if (!in)
+    return 0;
+  parse P = {.R = {.in = in, .line = 1}, .path = path, .num_ranks = -1, .rank = -1};
+  do
+    next(&P.R);
+  while (P.R.tok == T_NL);
+  bool found = P.R.tok == T_WORD && strcmp(P.R.word, "num_ranks") == 0 && num_ranks(&P);
+  if (P.R.io_error)
+    g_error_free(P.R.io_error);
+  g_object_unref(in);
+  return found && P.num_ranks <= UINT32_MAX ? (uint32_t)P.num_ranks : 0;
+}
+
 void cs_goal_graph_free(cs_goal_graph *g)
 {
   if (!g)

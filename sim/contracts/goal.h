@@ -154,6 +154,9 @@ typedef struct cs_goal_graph {
  * line) on a malformed file. */
 cs_goal_graph *cs_goal_read(const char *path, GError **err);
 void cs_goal_graph_free(cs_goal_graph *g);
+/* The num_ranks of path's first statement, without reading further; 0
+ * when the file does not start so (cs_goal_read then says why). */
+uint32_t cs_goal_peek_ranks(const char *path);
 
 /* Writes op as GOAL text (without label), e.g. "send 8b to 3 tag 0". */
 void cs_goal_op_text(const cs_goal_op *op, GString *out);

@@ -121,6 +121,8 @@ bool cs_tempdir_usable(const char *cmd)
   return false;
 }
 
+bool cs_tempdir_made(void) { return dir_path && owner == getpid(); }
+
 const char *cs_tempdir(GError **err)
 {
   if (dir_path && owner == getpid())

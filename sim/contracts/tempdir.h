@@ -34,6 +34,9 @@ bool cs_tempdir_check(GError **err);
  * "collsim CMD: error: TMPDIR=...: PROBLEM" (the caller exits 2). */
 bool cs_tempdir_usable(const char *cmd);
 
+/* Has this process made its temporary folder (cs_tempdir)? */
+bool cs_tempdir_made(void);
+
 /* The folder (made now if needed); NULL with err (CS_INPUT_ERROR, naming
  * TMPDIR) when it cannot be made. */
 const char *cs_tempdir(GError **err);

@@ -621,7 +621,8 @@ static double cpu_seconds(void)
 }
 
 /* COLLSIM_PHASE_TIMES=1: the CPU time of the untimed pattern and of the
- * timed run (the engine, with its check against the pattern) on stderr, so
+ * timed run (the engine, with its check against the pattern) on stderr,
+ * and whether malloc was asked for huge pages (hugepages.h), so
  * that a benchmark can set an engine's own time beside a peer's event loop
  * (bench/engines.sh).  Not part of the output: it varies from run to run. */
 static void report_phase_times(const run_state *R, double pattern_s, double timed_s)
@@ -631,7 +632,8 @@ static void report_phase_times(const run_state *R, double pattern_s, double time
   fprintf(stderr, "collsim: phase times (CPU s): pattern %.3f", pattern_s);
   if (R->S->opt.timed)
     fprintf(stderr, ", timed run (%s engine) %.3f", R->S->opt.native ? "native" : "SimGrid", timed_s);
-  fputc('\n', stderr);
+  const char *tunables = g_getenv("GLIBC_TUNABLES"); /* sim/contracts/hugepages.h */
+  fprintf(stderr, "; malloc huge pages: %s\n", tunables && strstr(tunables, "glibc.malloc.hugetlb=1") ? "yes" : "no");
 }
 
 cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outputs *out, GError **err)

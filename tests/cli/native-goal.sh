@@ -202,5 +202,30 @@ if command -v gnuplot >/dev/null; then
 fi
 echo "traces: every message, the GOAL file's the same" >&2
 
+# ---- 7. huge pages (sim/contracts/hugepages.h) ----
+# A run of 65,536 ranks or more continues in a new image asking malloc for
+# transparent huge pages (where glibc and the kernel offer them); the output
+# is the same byte for byte, a smaller run or COLLSIM_HUGEPAGES=0 stays as it
+# is, and a user's own GLIBC_TUNABLES are kept.
+huge() { COLLSIM_PHASE_TIMES=1 "$collsim" collective --coll barrier --algo dissemination --ranks "$1" --timed \
+  --engine native --format json -q 2>"$work/err"; }
+huge 65536 >"$work/h1" || fail "huge pages: exit $?"
+asks=$(sed -n 's/.*malloc huge pages: \([a-z]*\).*/\1/p' "$work/err")
+COLLSIM_HUGEPAGES=0 huge 65536 >"$work/h0" || fail "COLLSIM_HUGEPAGES=0: exit $?"
+[ "$(sed -n 's/.*malloc huge pages: \([a-z]*\).*/\1/p' "$work/err")" = no ] || fail "COLLSIM_HUGEPAGES=0 asked for huge pages"
+cmp -s "$work/h1" "$work/h0" || fail "huge pages changed the output"
+huge 1024 >/dev/null && [ "$(sed -n 's/.*malloc huge pages: \([a-z]*\).*/\1/p' "$work/err")" = no ] ||
+  fail "a run of 1,024 ranks asked for huge pages"
+glibc=$(getconf GNU_LIBC_VERSION | awk '{ split($2, v, "."); print (v[1] > 2 || v[2] >= 35) ? "new" : "old" }')
+if [ "$glibc" = new ] && [ -r /sys/kernel/mm/transparent_hugepage/enabled ] &&
+  ! grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled && [ -z "${GLIBC_TUNABLES:-}" ] &&
+  [ "${COLLSIM_HUGEPAGES:-}" != 0 ]; then
+  [ "$asks" = yes ] || fail "a run of 65,536 ranks did not ask for huge pages"
+  GLIBC_TUNABLES=glibc.malloc.check=0 COLLSIM_PHASE_TIMES=1 "$collsim" collective --coll barrier --algo dissemination \
+    --ranks 65536 --timed --engine native -q 2>"$work/err" >/dev/null
+  grep -q "malloc huge pages: yes" "$work/err" || fail "huge pages with a user's GLIBC_TUNABLES: $(cat "$work/err")"
+fi
+echo "huge pages: asked for at 65,536 ranks, the same output" >&2
+
 [ "$fails" = 0 ] || { echo "native-goal: $fails failures" >&2; exit 1; }
 echo "native-goal: all passed" >&2

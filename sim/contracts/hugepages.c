@@ -1,0 +1,70 @@
+/* Transparent huge pages for large runs (see hugepages.h). */
+#include "sim/contracts/hugepages.h"
+#include "sim/contracts/tempdir.h"
+
+#include <glib.h>
+#include <gnu/libc-version.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TUNABLE "glibc.malloc.hugetlb"
+#define SYS_THP "/sys/kernel/mm/transparent_hugepage/enabled"
+
+static char **saved_argv;
+
+void cs_hugepages_init(int argc, char **argv)
+{
+  (void)argc;
+  saved_argv = argv;
+}
+
+/* glibc 2.35 or later (earlier ones ignore the tunable). */
+static bool glibc_has_tunable(void)
+{
+  unsigned major = 0, minor = 0;
+  return sscanf(gnu_get_libc_version(), "%u.%u", &major, &minor) == 2 && (major > 2 || (major == 2 && minor >= 35));
+}
+
+/* The kernel gives huge pages to memory that asks ("[always]" or
+ * "[madvise]" selected, not "[never]"). */
+static bool kernel_has_thp(void)
+{
+  char *text = NULL;
+  bool yes = g_file_get_contents(SYS_THP, &text, NULL, NULL) && !strstr(text, "[never]");
+  g_free(text);
+  return yes;
+}
+
+static bool under_valgrind(void)
+{
+  const char *preload = g_getenv("LD_PRELOAD");
+  return preload && strstr(preload, "vgpreload");
+}
+
+static bool worthwhile(int64_t ranks)
+{
+  const char *env = g_getenv("COLLSIM_HUGEPAGES"), *tunables = g_getenv("GLIBC_TUNABLES");
+  return saved_argv && ranks >= CS_HUGEPAGES_MIN_RANKS && !(env && strcmp(env, "0") == 0) &&
+         !(tunables && strstr(tunables, TUNABLE)) && !cs_tempdir_made() && !under_valgrind() &&
+         glibc_has_tunable() && kernel_has_thp();
+}
+
+void cs_hugepages_for(int64_t ranks)
+{
+  if (!worthwhile(ranks))
+    return;
+  const char *old = g_getenv("GLIBC_TUNABLES");
+  char *tunables = old && *old ? g_strdup_printf("%s:" TUNABLE "=1", old) : g_strdup(TUNABLE "=1");
+  g_setenv("GLIBC_TUNABLES", tunables, TRUE);
+  g_free(tunables);
+  fflush(NULL);
+  execv("/proc/self/exe", saved_argv);
+  /* not executed: go on as we are, without asking again */
+  g_setenv("COLLSIM_HUGEPAGES", "0", TRUE);
+  if (old)
+    g_setenv("GLIBC_TUNABLES", old, TRUE);
+  else
+    g_unsetenv("GLIBC_TUNABLES");
+}
