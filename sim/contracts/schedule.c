@@ -54,8 +54,6 @@ static int64_t unit_owners(const cs_sched_params *prm)
 
 /* ---- unit sets ---- */
 
-cs_units cs_units_range(int64_t first, int64_t len) { return (cs_units){first, len, 0, 1, 0}; }
-
 cs_units cs_units_strided(int64_t first, int64_t len, int64_t stride, int64_t runs)
 {
   return (cs_units){first, len, stride, runs, 0};
@@ -76,16 +74,6 @@ void cs_units_run_at(cs_units u, int64_t k, int64_t *first, int64_t *len)
 {
   *first = u.first + k * u.stride;
   *len = k < whole_runs(u) ? u.len : u.tail;
-}
-
-static int64_t units_per_rank(const cs_sched_params *prm) { return prm->nunits / prm->p; }
-
-cs_units cs_units_block(const cs_sched_params *prm, int64_t r) { return cs_units_blocks(prm, r, 1); }
-
-cs_units cs_units_blocks(const cs_sched_params *prm, int64_t r0, int64_t count)
-{
-  int64_t m = units_per_rank(prm);
-  return cs_units_range(cs_mod(r0, prm->p) * m, count * m);
 }
 
 cs_units cs_units_all(const cs_sched_params *prm) { return cs_units_range(0, prm->nunits); }
@@ -268,33 +256,20 @@ void cs_oplist_free(cs_oplist *o)
   cs_oplist_init(o);
 }
 
+void cs_oplist_grow(cs_oplist *o)
+{
+  o->cap = o->cap ? 2 * o->cap : 16;
+  o->op = g_renew(cs_op, o->op, o->cap);
+}
+
 static cs_op *push(cs_oplist *o, cs_op_kind kind)
 {
-  if (o->n == o->cap) {
-    o->cap = o->cap ? 2 * o->cap : 16;
-    o->op = g_renew(cs_op, o->op, o->cap);
-  }
+  if (o->n == o->cap)
+    cs_oplist_grow(o);
   cs_op *op = &o->op[o->n++];
   memset(op, 0, sizeof *op);
   op->kind = kind;
   return op;
-}
-
-static void push_comm(cs_oplist *o, cs_op_kind kind, int64_t peer, int32_t tag, cs_units u)
-{
-  cs_op *op = push(o, kind);
-  op->peer = peer;
-  op->tag = tag;
-  op->units = u;
-}
-
-void cs_ops_send(cs_oplist *o, int64_t to, int32_t tag, cs_units u) { push_comm(o, CS_OP_SEND, to, tag, u); }
-
-void cs_ops_recv(cs_oplist *o, int64_t from, int32_t tag, cs_units u) { push_comm(o, CS_OP_RECV, from, tag, u); }
-
-void cs_ops_recv_reduce(cs_oplist *o, int64_t from, int32_t tag, cs_units u)
-{
-  push_comm(o, CS_OP_RECV_REDUCE, from, tag, u);
 }
 
 void cs_ops_any_order(cs_oplist *o)

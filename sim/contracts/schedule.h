@@ -126,7 +126,7 @@ static inline int64_t cs_mod(int64_t a, int64_t m)
   return r < 0 ? r + m : r;
 }
 
-cs_units cs_units_range(int64_t first, int64_t len);
+static inline cs_units cs_units_range(int64_t first, int64_t len) { return (cs_units){first, len, 0, 1, 0}; }
 cs_units cs_units_strided(int64_t first, int64_t len, int64_t stride, int64_t runs);
 /* The same with a last run of tail units (0 <= tail < len). */
 cs_units cs_units_strided_tail(int64_t first, int64_t len, int64_t stride, int64_t runs, int64_t tail);
@@ -134,10 +134,15 @@ cs_units cs_units_strided_tail(int64_t first, int64_t len, int64_t stride, int64
  * length (k < cs_units_nruns(u)): consumers walk a set through these. */
 int64_t cs_units_nruns(cs_units u);
 void cs_units_run_at(cs_units u, int64_t k, int64_t *first, int64_t *len);
+/* Blocks of ranks [r0, r0+count) (r0 taken mod p; per-rank collectives,
+ * m units per rank). */
+static inline cs_units cs_units_blocks(const cs_sched_params *prm, int64_t r0, int64_t count)
+{
+  int64_t m = prm->nunits / prm->p;
+  return cs_units_range(cs_mod(r0, prm->p) * m, count * m);
+}
 /* Units of rank r's block (per-rank collectives): [r*m, (r+1)*m). */
-cs_units cs_units_block(const cs_sched_params *prm, int64_t r);
-/* Blocks of ranks [r0, r0+count). */
-cs_units cs_units_blocks(const cs_sched_params *prm, int64_t r0, int64_t count);
+static inline cs_units cs_units_block(const cs_sched_params *prm, int64_t r) { return cs_units_blocks(prm, r, 1); }
 /* Every unit. */
 cs_units cs_units_all(const cs_sched_params *prm);
 /* Alltoall: the units of the block rank s sends rank d, and the p blocks
@@ -196,9 +201,34 @@ void cs_oplist_init(cs_oplist *o);
 void cs_oplist_clear(cs_oplist *o); /* keeps the storage */
 void cs_oplist_free(cs_oplist *o);
 
-void cs_ops_send(cs_oplist *o, int64_t to, int32_t tag, cs_units u);
-void cs_ops_recv(cs_oplist *o, int64_t from, int32_t tag, cs_units u);
-void cs_ops_recv_reduce(cs_oplist *o, int64_t from, int32_t tag, cs_units u);
+/* Room for one more op (doubling). */
+void cs_oplist_grow(cs_oplist *o);
+
+/* Appends a plain op (inline: the schedules append one per message, in
+ * the untimed pattern and again in the native engine). */
+static inline void cs_ops_comm(cs_oplist *o, cs_op_kind kind, int64_t peer, int32_t tag, cs_units u)
+{
+  if (o->n == o->cap)
+    cs_oplist_grow(o);
+  cs_op *op = &o->op[o->n++];
+  op->kind = kind;
+  op->peer_mode = CS_PEER_SHIFT;
+  op->tag = tag;
+  op->any_order = false;
+  op->peer = peer;
+  op->units = u;
+  op->peer_step = op->unit_step = op->body = op->iterations = 0;
+}
+
+static inline void cs_ops_send(cs_oplist *o, int64_t to, int32_t tag, cs_units u) { cs_ops_comm(o, CS_OP_SEND, to, tag, u); }
+static inline void cs_ops_recv(cs_oplist *o, int64_t from, int32_t tag, cs_units u)
+{
+  cs_ops_comm(o, CS_OP_RECV, from, tag, u);
+}
+static inline void cs_ops_recv_reduce(cs_oplist *o, int64_t from, int32_t tag, cs_units u)
+{
+  cs_ops_comm(o, CS_OP_RECV_REDUCE, from, tag, u);
+}
 /* Mark the op appended last as part of an any-order group of receives. */
 void cs_ops_any_order(cs_oplist *o);
 /* The next `body` ops appended repeat `iterations` times (iterations >= 0). */

@@ -213,11 +213,9 @@ static bool match(engine *E, fifo *f, uint32_t src, uint32_t tag, qentry *out)
 
 /* ---- freeing operations ---- */
 
-/* The hosts of the ops freed.id[from ..]. */
+/* The hosts of the ops freed.id[from ..] (some were freed). */
 static void note_hosts(engine *E, size_t from, uint32_t host)
 {
-  if (E->freed.n == from)
-    return;
   if (E->freed_cap < E->freed.cap) {
     E->freed_cap = E->freed.cap;
     E->freed_host = g_renew(uint32_t, E->freed_host, E->freed_cap);
@@ -230,14 +228,16 @@ static void mark_started(engine *E, uint32_t host, uint64_t op)
 {
   size_t before = E->freed.n;
   E->src->started(E->src->self, host, op, &E->freed);
-  note_hosts(E, before, host);
+  if (E->freed.n != before)
+    note_hosts(E, before, host);
 }
 
 static void mark_done(engine *E, uint32_t host, uint64_t op)
 {
   size_t before = E->freed.n;
   E->src->done(E->src->self, host, op, &E->freed);
-  note_hosts(E, before, host);
+  if (E->freed.n != before)
+    note_hosts(E, before, host);
 }
 
 /* libstdc++'s std::sort (introsort, then insertion sort), by type only:
