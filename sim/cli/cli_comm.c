@@ -23,6 +23,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/progress.h"
 #include "sim/contracts/groupmap_strategy.h"
 #include "sim/contracts/prng.h"
 #include "sim/contracts/tempdir.h"
@@ -584,8 +585,12 @@ static int run_schemes(const cs_cli *c, const cs_compare_params *cp, const GArra
   GArray *rows = g_array_new(FALSE, TRUE, sizeof(cs_compare_row));
   int rc = 0;
   bool all_verified = true;
-  for (guint i = 0; rc == 0 && i < schemes->len; i++) {
+  double *weight = g_new(double, schemes->len), all = 0, before = 0;
+  for (guint i = 0; i < schemes->len; i++)
+    all += weight[i] = cs_compare_weight(cp, &g_array_index(schemes, cs_split_scheme, i));
+  for (guint i = 0; rc == 0 && i < schemes->len; before += weight[i++]) {
     const cs_split_scheme *s = &g_array_index(schemes, cs_split_scheme, i);
+    cs_progress_log_stage(before, weight[i], all); /* a sweep's ETA follows the whole comparison */
     if (!c->quiet)
       fprintf(stderr, "collsim comm compare: %s on %s (n = %lld, %d colours) ...\n", s->name,
               cp->comm.platform_desc, (long long)cp->comm.n, cp->comm.colors);
@@ -601,6 +606,8 @@ static int run_schemes(const cs_cli *c, const cs_compare_params *cp, const GArra
     all_verified &= row.verified;
     g_array_append_val(rows, row);
   }
+  cs_progress_log_stage(0, 0, 0);
+  g_free(weight);
   if (rc == 0)
     rc = emit_rows(c, cp, rows);
   if (rc == 0 && !all_verified) {

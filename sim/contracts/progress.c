@@ -211,9 +211,38 @@ FILE *cs_progress_log_open(void)
   return path && *path ? fopen(path, "a") : NULL;
 }
 
+/* cs_progress_log_stage's stage, and when the first began. */
+static struct {
+  double before, weight, all;
+  gint64 start_us;
+} stage;
+
+#define STAGE_SCALE 1000000000.0
+
+void cs_progress_log_stage(double before, double weight, double all)
+{
+  stage.before = before;
+  stage.weight = weight;
+  stage.all = all;
+  if (all <= 0)
+    return;
+  if (!stage.start_us)
+    stage.start_us = g_get_monotonic_time();
+  FILE *log = cs_progress_log_open();
+  if (log) {
+    cs_progress_log_line(log, (double)(g_get_monotonic_time() - stage.start_us) / 1e6, 0, 0, 0, 0, 0);
+    fclose(log);
+  }
+}
+
 void cs_progress_log_line(FILE *log, double elapsed_s, int64_t messages, double work, double computed_s,
                           size_t done, size_t total)
 {
+  if (stage.all > 0) {
+    double fraction = total > 0 ? MIN(1.0, (double)done / (double)total) : 0;
+    done = (size_t)(STAGE_SCALE * MIN(1.0, (stage.before + stage.weight * fraction) / stage.all));
+    total = (size_t)STAGE_SCALE;
+  }
   fprintf(log, "%.3f %" PRId64 " %.1f %.6f %zu %zu\n", elapsed_s, messages, work, computed_s, done, total);
   fflush(log);
 }

@@ -55,6 +55,13 @@ void cs_progress_finish(cs_progress *p);
 FILE *cs_progress_log_open(void);
 void cs_progress_log_line(FILE *log, double elapsed_s, int64_t messages, double work, double computed_s,
                           size_t done, size_t total);
+/* A run made of stages one after another, each with its own meters (comm
+ * compare runs its schemes in turn): from here on the log's done and total
+ * are those of the whole run, (before + weight * done / total) / all,
+ * written in billionths, so that a sweep's ETA follows the whole point
+ * instead of restarting at each stage.  A line is written at once (the
+ * stage starts).  all = 0: back to the meters' own counts. */
+void cs_progress_log_stage(double before, double weight, double all);
 
 /* Pure formatting, for tests: "12/40 done, 1 failed, elapsed 1m05s, ETA 3m10s"
  * ("12 done, elapsed 1m05s" when total is 0: open-ended). */

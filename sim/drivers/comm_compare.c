@@ -96,6 +96,14 @@ static void protocol_expected(const cs_compare_params *prm, const cs_split_schem
   g_free(m);
 }
 
+double cs_compare_weight(const cs_compare_params *prm, const cs_split_scheme *s)
+{
+  cs_compare_row row = {0};
+  if (s->family != CS_SCHEME_TREE)
+    protocol_expected(prm, s, &row);
+  return row.has_expected && row.messages_expected > 0 ? (double)row.messages_expected : (double)prm->comm.n;
+}
+
 /* ---------------------------------------------------------------- runs --- */
 
 static int run_protocol(const cs_compare_params *prm, const cs_split_scheme *s, cs_compare_row *row, GError **err)

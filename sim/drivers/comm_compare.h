@@ -73,6 +73,11 @@ typedef struct cs_compare_row {
   const char *messages_formula;    /* static text, or NULL */
 } cs_compare_row;
 
+/* The scheme's share of comm compare's progress (progress.h's stages):
+ * its messages where a closed form gives them before the run (the native
+ * engine's time grows with them), else n. */
+double cs_compare_weight(const cs_compare_params *prm, const cs_split_scheme *s);
+
 /* One scheme, in a child process.  0, 1 (internal failure; a run that does
  * not verify is a row with verified false, not a failure) or 2 (bad input). */
 int cs_compare_run_one(const cs_compare_params *prm, const cs_split_scheme *s, cs_compare_row *row, GError **err);

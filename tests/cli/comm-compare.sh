@@ -155,5 +155,15 @@ refused "trace" -n 16 --trace "$tmp/t.csv" -q
 refused "loggops" -n 16 --loggops 1,2,3 --engine native -q
 refused "engine" -n 16 --loggops 1,2,3,4,5,6 -q
 
+# The progress log (COLLSIM_PROGRESS_LOG, read by collsim sweep for its ETA)
+# follows the whole comparison: its fraction done never goes back when the
+# next scheme starts, and it ends at 1.
+rm -f "$tmp/progress.log"
+COLLSIM_PROGRESS_LOG="$tmp/progress.log" "$collsim" comm --op compare -n 4096 --engine native \
+  --impl mpich,hash,smpi -q >/dev/null || bad "comm compare with a progress log: exit $?"
+verdict=$(awk '{ f = $6 > 0 ? $5 / $6 : 0; if (f < last) back++; last = f; n++ }
+  END { print ((n > 3 && !back && last == 1) ? "ok" : "lines " n ", went back " back + 0 ", last " last) }' "$tmp/progress.log")
+[ "$verdict" = ok ] || bad "progress log of comm compare: $verdict"
+
 [ $fails = 0 ] || exit 1
 echo "comm-compare: all passed"
