@@ -24,7 +24,8 @@
 #
 # LogGOPSim is built from its sources when LOGGOPSIM_DIR (default
 # /tmp/loggopsim) has no build: `git archive` of /work/.mirror/spcl+LogGOPSim
-# into a temporary folder, make (g++, re2c, gengetopt, libcgraph).
+# into a temporary folder, make (g++, re2c, gengetopt, libcgraph:
+# scripts/install-deps.sh --bench installs them).
 # Without smpicc/smpirun the SMPI lines say so.
 #
 # Usage: bench/engines.sh [OUT]   (COLLSIM: the binary, default ./collsim;

@@ -4,6 +4,10 @@
 #
 #   scripts/install-deps.sh           build, tests, figures, valgrind
 #   scripts/install-deps.sh --fuzz    also clang and libFuzzer (tests/fuzz/)
+#   scripts/install-deps.sh --bench   also what LogGOPSim builds with (g++, re2c,
+#                                     gengetopt, libcgraph): bench/engines.sh and
+#                                     bench/loggopsim-crossval.sh build it from
+#                                     its sources for their comparisons
 set -euo pipefail
 # libsimgrid-dev also gives smpicc and smpirun (dpkg -S /usr/bin/smpirun), which
 # bench/smpi/ and tests/cli/smpi_agreement.sh run.
@@ -21,8 +25,9 @@ packages=(build-essential autoconf automake libtool pkg-config
           libmatheval-dev python3)
 case ${1:-} in
   --fuzz) packages+=(clang libclang-rt-dev) ;;
+  --bench) packages+=(g++ re2c gengetopt libgraphviz-dev) ;;
   '') ;;
-  *) echo "install-deps: unknown option '$1' (known: --fuzz)" >&2; exit 2 ;;
+  *) echo "install-deps: unknown option '$1' (known: --fuzz, --bench)" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${packages[@]}"; do
