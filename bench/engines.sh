@@ -30,7 +30,8 @@
 #
 # Usage: bench/engines.sh [OUT]   (COLLSIM: the binary, default ./collsim;
 #        QUICK=1: the small cases only; TIMEOUT: seconds per tool and case,
-#        default 900).  Output: results/engines/engines-speed.txt.
+#        default 900; REPEAT: runs of each native case in the spread at the
+#        end, default 5, 3 for the alltoall).  Output: results/engines/engines-speed.txt.
 set -euo pipefail
 export LC_ALL=C
 COLLSIM=${COLLSIM:-./collsim}
@@ -178,6 +179,28 @@ why_not() { # tool messages: an estimate from the tool's cost per message measur
   esac
 }
 
+# spread NAME P "COLL ALGO SIZE-ARGS" TARGET N: the native engine's wall time per message over
+# N runs of the case (least, median, largest): on this shared machine one run's wall time
+# moves with the load and with the kernel's huge pages (a run that waits for the kernel to
+# compact memory into huge pages spent 2.9 s of its 7.9 s in the kernel, the next 0.3 s).
+spread() {
+  local name=$1 p=$2 sched=$3 target=$4 n=$5 coll algo size msgs walls=()
+  read -r coll algo size <<< "$sched"
+  # shellcheck disable=SC2086
+  msgs=$("$COLLSIM" collective --coll "$coll" --algo "$algo" $size --ranks "$p" -q --format json | json_m)
+  for ((i = 0; i < n; i++)); do
+    # shellcheck disable=SC2086
+    run "$COLLSIM" collective --coll "$coll" --algo "$algo" $size --ranks "$p" --timed --engine native -q --format json
+    $ok || { skip "$name" native "$p" "$msgs" "failed or over ${TIMEOUT}s"; return; }
+    walls+=("$wall")
+  done
+  printf '%s\n' "${walls[@]}" | sort -g | awk -v c="$name" -v p="$p" -v m="$msgs" -v n="$n" -v t="$target" '
+    { w[NR] = $1 } END {
+      med = n % 2 ? w[(n + 1) / 2] : (w[n / 2] + w[n / 2 + 1]) / 2
+      printf "%-34s %-9s %8d %11d   %d runs, wall per message: least %.3f us, median %.3f us, largest %.3f us   target: %s\n",
+        c, "native", p, m, n, w[1] * 1e6 / m, med * 1e6 / m, w[n] * 1e6 / m, t }'
+}
+
 {
   echo "# bench/engines.sh: $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1 /proc/loadavg) before"
   echo "# wall time (/usr/bin/time %e) of the whole command, niced, and its CPU time (user + sys: the machine is shared, so"
@@ -198,6 +221,11 @@ why_not() { # tool messages: an estimate from the tool's cost per message measur
       "$wall" "$mib" "$(json sim_time_s)s" "target: <= 4096 MiB" ||
       skip "GOAL in: bcast binomial" native 1048576 0 "failed or over ${TIMEOUT}s"
     rm -f "$tmp/big.goal"
+    echo "# the spread of the native engine's wall time per message over several runs (REPEAT, default 5; 3 for alltoall)"
+    spread "allgather recursive-doubling 1 KiB" 16384 "allgather recursive-doubling --block 1KiB" "<= 0.3 us/msg" \
+      "${REPEAT:-5}"
+    spread "barrier dissemination" 1048576 "barrier dissemination" "<= 0.3 us/msg" "${REPEAT:-5}"
+    spread "alltoall pairwise 8 B" 16384 "alltoall pairwise --block 8" "<= 0.3 us/msg" "${REPEAT:-3}"
   fi
   echo "# $(($(date +%s) - start)) s of wall time; load $(cut -d' ' -f1 /proc/loadavg) after"
 } > "$OUT"
