@@ -224,6 +224,14 @@ if [ "$glibc" = new ] && [ -r /sys/kernel/mm/transparent_hugepage/enabled ] &&
   GLIBC_TUNABLES=glibc.malloc.check=0 COLLSIM_PHASE_TIMES=1 "$collsim" collective --coll barrier --algo dissemination \
     --ranks 65536 --timed --engine native -q 2>"$work/err" >/dev/null
   grep -q "malloc huge pages: yes" "$work/err" || fail "huge pages with a user's GLIBC_TUNABLES: $(cat "$work/err")"
+  # a GOAL file's num_ranks is read before the file: a large one asks before it is parsed
+  "$collsim" collective --coll bcast --algo binomial --bytes 8 --ranks 65536 --goal "$work/big.goal" -q >/dev/null
+  COLLSIM_PHASE_TIMES=1 "$collsim" collective --goal-in "$work/big.goal" --timed --engine native --format json -q \
+    >"$work/g1" 2>"$work/err" && grep -q "malloc huge pages: yes" "$work/err" ||
+    fail "a GOAL file of 65,536 ranks did not ask for huge pages: $(cat "$work/err")"
+  COLLSIM_HUGEPAGES=0 "$collsim" collective --goal-in "$work/big.goal" --timed --engine native --format json -q \
+    >"$work/g0" && cmp -s "$work/g1" "$work/g0" || fail "huge pages changed a GOAL file's output"
+  rm -f "$work/big.goal"
 fi
 echo "huge pages: asked for at 65,536 ranks, the same output" >&2
 

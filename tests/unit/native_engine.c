@@ -14,7 +14,10 @@
  *    yields, for every rank of every registered schedule on small shapes,
  *    the ops of the list unrolled (cs_oplist_expand) with their bytes
  *    (cs_units_bytes), peers and tags, and a calc after each reducing
- *    receive; an op whose bytes do not fit the packed word keeps them. */
+ *    receive; an op whose bytes do not fit the packed word keeps them;
+ *  - cs_goal_peek_ranks reads num_ranks from a GOAL file's first statement
+ *    (after comments and blank lines, plain or gzip) and nothing else: 0
+ *    when the file does not start with it. */
 #include "sim/contracts/output_path.h"
 #include "sim/drivers/native_run.h"
 #include "sim/engine/native/event_queue.h"
@@ -28,6 +31,7 @@
 #include <stdbool.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <gio/gio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -284,6 +288,53 @@ START_TEST(test_lower_pack)
 }
 END_TEST
 
+/* path holding text, gzip-compressed when gz (with GLib's compressor). */
+static void write_goal(const char *path, const char *text, bool gz)
+{
+  if (!gz) {
+    ck_assert(g_file_set_contents(path, text, -1, NULL));
+    return;
+  }
+  GZlibCompressor *z = g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
+  guchar out[4096];
+  gsize read = 0, written = 0;
+  GConverterResult r = g_converter_convert(G_CONVERTER(z), text, strlen(text), out, sizeof out,
+                                           G_CONVERTER_INPUT_AT_END, &read, &written, NULL);
+  ck_assert_int_eq(r, G_CONVERTER_FINISHED);
+  ck_assert(g_file_set_contents(path, (const char *)out, (gssize)written, NULL));
+  g_object_unref(z);
+}
+
+START_TEST(test_goal_peek)
+{
+  static const struct {
+    const char *text;
+    uint32_t ranks;
+  } cases[] = {
+    {"num_ranks 65536\nrank 0 {\n", 65536},
+    {"// a comment\n\n   \nnum_ranks 7\n", 7},
+    {"num_ranks 4294967295\n", 4294967295u},
+    {"rank 0 {\n}\nnum_ranks 3\n", 0}, /* not first: cs_goal_read says why */
+    {"num_ranks\n", 0},
+    {"num_ranks 0\n", 0},
+    {"num_ranks 4294967296\n", 0},
+    {"", 0},
+  };
+  char *dir = g_dir_make_tmp("peek-XXXXXX", NULL), *path = g_build_filename(dir, "s.goal", NULL);
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
+    for (int gz = 0; gz < 2; gz++) {
+      write_goal(path, cases[i].text, gz);
+      ck_assert_msg(cs_goal_peek_ranks(path) == cases[i].ranks, "'%s'%s: %u, want %u", cases[i].text,
+                    gz ? " (gzip)" : "", cs_goal_peek_ranks(path), cases[i].ranks);
+    }
+  ck_assert_uint_eq(cs_goal_peek_ranks("/nonexistent/s.goal"), 0);
+  g_unlink(path);
+  g_rmdir(dir);
+  g_free(path);
+  g_free(dir);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("native_engine");
@@ -294,6 +345,7 @@ int main(void)
   tcase_add_test(tc, test_links_transfer);
   tcase_add_test(tc, test_atomic_stream);
   tcase_add_test(tc, test_lower_pack);
+  tcase_add_test(tc, test_goal_peek);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
