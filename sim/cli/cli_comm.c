@@ -34,6 +34,7 @@
 #include "sim/drivers/comm_space.h"
 #include "sim/drivers/group_spec.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -578,6 +579,19 @@ static int emit_rows(const cs_cli *c, const cs_compare_params *cp, const GArray 
   return rc;
 }
 
+/* collsim sweep's planning (COLLSIM_PLAN, sim/sweep/point_cost.c): the
+ * whole comparison's processes and messages (the schemes' weights), written
+ * before any scheme runs, where a single run's engine writes its own. */
+static int write_compare_plan(const char *path, int64_t n, double messages)
+{
+  FILE *f = fopen(path, "w");
+  if (!f || fprintf(f, "%lld %.17g 0 0\n", (long long)n, messages) < 0 || fclose(f) != 0) {
+    fprintf(stderr, "collsim comm compare: cannot write the plan to %s: %s\n", path, g_strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
 /* Every scheme in turn; the rows printed when all ran (exit 1 after them
  * when one did not verify). */
 static int run_schemes(const cs_cli *c, const cs_compare_params *cp, const GArray *schemes)
@@ -588,6 +602,12 @@ static int run_schemes(const cs_cli *c, const cs_compare_params *cp, const GArra
   double *weight = g_new(double, schemes->len), all = 0, before = 0;
   for (guint i = 0; i < schemes->len; i++)
     all += weight[i] = cs_compare_weight(cp, &g_array_index(schemes, cs_split_scheme, i));
+  const char *plan = g_getenv("COLLSIM_PLAN");
+  if (plan && *plan) {
+    g_array_free(rows, TRUE);
+    g_free(weight);
+    return write_compare_plan(plan, cp->comm.n, all);
+  }
   for (guint i = 0; rc == 0 && i < schemes->len; before += weight[i++]) {
     const cs_split_scheme *s = &g_array_index(schemes, cs_split_scheme, i);
     cs_progress_log_stage(before, weight[i], all); /* a sweep's ETA follows the whole comparison */

@@ -165,5 +165,15 @@ verdict=$(awk '{ f = $6 > 0 ? $5 / $6 : 0; if (f < last) back++; last = f; n++ }
   END { print ((n > 3 && !back && last == 1) ? "ok" : "lines " n ", went back " back + 0 ", last " last) }' "$tmp/progress.log")
 [ "$verdict" = ok ] || bad "progress log of comm compare: $verdict"
 
+# collsim sweep's planning (COLLSIM_PLAN): the whole comparison's processes
+# and messages, the sum of the schemes' closed forms, before any scheme runs.
+COLLSIM_PLAN="$tmp/plan.txt" "$collsim" comm --op compare -n 4096 --engine native --impl mpich,hash,smpi -q \
+  >"$tmp/plan.out" || bad "comm compare's plan: exit $?"
+"$collsim" comm --op compare -n 4096 --engine native --impl mpich,hash,smpi -q --format csv >"$tmp/three.csv"
+want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "messages_expected") col = i; next }
+  { sum += $col } END { print 4096, sum, 0, 0 }' "$tmp/three.csv")
+[ "$(cat "$tmp/plan.txt")" = "$want" ] && [ ! -s "$tmp/plan.out" ] ||
+  bad "comm compare's plan: '$(cat "$tmp/plan.txt")', want '$want' and no rows"
+
 [ $fails = 0 ] || exit 1
 echo "comm-compare: all passed"
