@@ -929,7 +929,7 @@ void cs_cli_engine_clear(cs_engine_config *ec)
   ec->extra_cfg = NULL;
 }
 
-/* ---- message trace ---- */
+/* ---- the run's size; message trace ---- */
 
 bool cs_cli_run_size(const cs_cli *c, int64_t ranks, GError **err)
 {
