@@ -23,9 +23,9 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/frontend.h"
 #include "sim/contracts/errors.h"
-#include "sim/contracts/progress.h"
 #include "sim/contracts/groupmap_strategy.h"
 #include "sim/contracts/prng.h"
+#include "sim/contracts/progress.h"
 #include "sim/contracts/tempdir.h"
 #include "sim/drivers/comm_compare.h"
 #include "sim/drivers/comm_ids.h"
@@ -584,12 +584,10 @@ static int emit_rows(const cs_cli *c, const cs_compare_params *cp, const GArray 
  * before any scheme runs, where a single run's engine writes its own. */
 static int write_compare_plan(const char *path, int64_t n, double messages)
 {
-  FILE *f = fopen(path, "w");
-  if (!f || fprintf(f, "%lld %.17g 0 0\n", (long long)n, messages) < 0 || fclose(f) != 0) {
-    fprintf(stderr, "collsim comm compare: cannot write the plan to %s: %s\n", path, g_strerror(errno));
-    return 1;
-  }
-  return 0;
+  if (cs_progress_plan_write(path, n, messages, 0, 0))
+    return 0;
+  fprintf(stderr, "collsim comm compare: cannot write the plan to %s: %s\n", path, g_strerror(errno));
+  return 1;
 }
 
 /* Every scheme in turn; the rows printed when all ran (exit 1 after them
@@ -602,8 +600,8 @@ static int run_schemes(const cs_cli *c, const cs_compare_params *cp, const GArra
   double *weight = g_new(double, schemes->len), all = 0, before = 0;
   for (guint i = 0; i < schemes->len; i++)
     all += weight[i] = cs_compare_weight(cp, &g_array_index(schemes, cs_split_scheme, i));
-  const char *plan = g_getenv("COLLSIM_PLAN");
-  if (plan && *plan) {
+  const char *plan = cs_progress_plan_path();
+  if (plan) {
     g_array_free(rows, TRUE);
     g_free(weight);
     return write_compare_plan(plan, cp->comm.n, all);

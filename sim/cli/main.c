@@ -44,7 +44,7 @@ static int help_on(const char *name)
 
 int main(int argc, char **argv)
 {
-  cs_hugepages_init(argc, argv); /* a large run may continue in a new image: hugepages.h */
+  cs_hugepages_init(argv); /* a large run may continue in a new image: hugepages.h */
   /* The terminal's character set, so GLib prints help text such as
    * "Bjørndalen" as written on a UTF-8 terminal; numbers keep the C
    * locale (LC_NUMERIC untouched: CSV and JSON always use '.'). */

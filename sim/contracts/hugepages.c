@@ -14,10 +14,12 @@
 
 static char **saved_argv;
 
-void cs_hugepages_init(int argc, char **argv)
+void cs_hugepages_init(char **argv) { saved_argv = argv; }
+
+bool cs_hugepages_asked(void)
 {
-  (void)argc;
-  saved_argv = argv;
+  const char *tunables = g_getenv("GLIBC_TUNABLES");
+  return tunables && strstr(tunables, TUNABLE "=1");
 }
 
 /* glibc 2.35 or later (earlier ones ignore the tunable). */

@@ -24,15 +24,18 @@
 #ifndef COLLSIM_HUGEPAGES_H
 #define COLLSIM_HUGEPAGES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define CS_HUGEPAGES_MIN_RANKS 65536
 
-/* Keeps main's arguments (the new image gets the same). */
-void cs_hugepages_init(int argc, char **argv);
+/* Keeps main's argv (the new image gets the same arguments). */
+void cs_hugepages_init(char **argv);
 /* A run of `ranks` ranks is about to start: re-executes the program with
  * huge pages when that is worthwhile (above); returns otherwise, also when
  * the exec fails (the run goes on without them). */
 void cs_hugepages_for(int64_t ranks);
+/* Was this process's malloc asked for huge pages (GLIBC_TUNABLES)? */
+bool cs_hugepages_asked(void);
 
 #endif

@@ -211,6 +211,21 @@ FILE *cs_progress_log_open(void)
   return path && *path ? fopen(path, "a") : NULL;
 }
 
+const char *cs_progress_plan_path(void)
+{
+  const char *path = g_getenv("COLLSIM_PLAN");
+  return path && *path ? path : NULL;
+}
+
+bool cs_progress_plan_write(const char *path, int64_t processes, double messages, double work, double compute_s)
+{
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return false;
+  bool ok = fprintf(f, "%" PRId64 " %.17g %.17g %.17g\n", processes, messages, work, compute_s) >= 0;
+  return fclose(f) == 0 && ok;
+}
+
 /* cs_progress_log_stage's stage, and when the first began. */
 static struct {
   double before, weight, all;

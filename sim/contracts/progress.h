@@ -12,6 +12,8 @@
 #define COLLSIM_PROGRESS_H
 
 #include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct cs_progress cs_progress;
@@ -62,6 +64,13 @@ void cs_progress_log_line(FILE *log, double elapsed_s, int64_t messages, double 
  * instead of restarting at each stage.  A line is written at once (the
  * stage starts).  all = 0: back to the meters' own counts. */
 void cs_progress_log_stage(double before, double weight, double all);
+
+/* COLLSIM_PLAN: collsim sweep's planning (sim/sweep/point_cost.c) runs a
+ * point's command with it set; the command writes "processes messages
+ * work compute_s" there instead of running.  The path, or NULL when not
+ * planning; writing it: false with errno on failure. */
+const char *cs_progress_plan_path(void);
+bool cs_progress_plan_write(const char *path, int64_t processes, double messages, double work, double compute_s);
 
 /* Pure formatting, for tests: "12/40 done, 1 failed, elapsed 1m05s, ETA 3m10s"
  * ("12 done, elapsed 1m05s" when total is 0: open-ended). */

@@ -206,6 +206,7 @@ void cs_oplist_grow(cs_oplist *o);
 
 /* Appends a plain op (inline: the schedules append one per message, in
  * the untimed pattern and again in the native engine). */
+_Static_assert(sizeof(cs_op) == 96, "cs_ops_comm sets every field of cs_op: a new field goes there too");
 static inline void cs_ops_comm(cs_oplist *o, cs_op_kind kind, int64_t peer, int32_t tag, cs_units u)
 {
   if (o->n == o->cap)

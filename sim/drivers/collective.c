@@ -1,5 +1,6 @@
 /* The collective pipeline (see collective.h). */
 #include "sim/drivers/collective.h"
+#include "sim/contracts/hugepages.h"
 #include "algorithms/selectors/selector.h"
 #include "algorithms/collectives/oblivious.h"
 #include "patterns/linkusage.h"
@@ -632,8 +633,7 @@ static void report_phase_times(const run_state *R, double pattern_s, double time
   fprintf(stderr, "collsim: phase times (CPU s): pattern %.3f", pattern_s);
   if (R->S->opt.timed)
     fprintf(stderr, ", timed run (%s engine) %.3f", R->S->opt.native ? "native" : "SimGrid", timed_s);
-  const char *tunables = g_getenv("GLIBC_TUNABLES"); /* sim/contracts/hugepages.h */
-  fprintf(stderr, "; malloc huge pages: %s\n", tunables && strstr(tunables, "glibc.malloc.hugetlb=1") ? "yes" : "no");
+  fprintf(stderr, "; malloc huge pages: %s\n", cs_hugepages_asked() ? "yes" : "no");
 }
 
 cs_record *cs_coll_run(cs_coll_session *S, const cs_coll_item *it, cs_coll_outputs *out, GError **err)

@@ -1,6 +1,7 @@
 /* The engine-neutral entry point of the process drivers (procs_engine.h). */
 #include "sim/drivers/procs_engine.h"
 #include "sim/contracts/errors.h"
+#include "sim/contracts/progress.h"
 #include "sim/engine/native/proc_engine.h"
 
 #include <string.h>
@@ -87,8 +88,7 @@ gboolean cs_procs_run(const cs_procs_engine *e, const cs_engine_config *c, cs_pr
                       void *user, GError **err)
 {
   forget_last();
-  const char *plan = g_getenv("COLLSIM_PLAN");
-  if (plan && *plan) /* collsim sweep's planning: SimGrid's engine writes the plan and exits before it starts */
+  if (cs_progress_plan_path()) /* collsim sweep's planning: SimGrid's engine writes the plan and exits before it starts */
     return cs_engine_run(c, procs, fn, user, err);
   if (e && e->native)
     return run_native(e, c, procs, fn, user, err);

@@ -1315,9 +1315,7 @@ static void run_with_progress(const cs_engine_config *c)
  * collsim sweep weighs its points by it before running them. */
 static void write_plan_and_exit(const cs_engine_config *c, const char *path)
 {
-  FILE *f = fopen(path, "w");
-  if (!f || fprintf(f, "%d %.17g %.17g %.17g\n", c->n, c->progress_messages, c->progress_work,
-                    c->progress_compute_s) < 0 || fclose(f) != 0) {
+  if (!cs_progress_plan_write(path, c->n, c->progress_messages, c->progress_work, c->progress_compute_s)) {
     fprintf(stderr, "collsim: cannot write the plan to %s: %s\n", path, g_strerror(errno));
     exit(1);
   }
@@ -1444,8 +1442,8 @@ static void warn_if_long(const cs_engine_config *c)
 gboolean cs_engine_run(const cs_engine_config *c, cs_proc *procs, cs_proc_main_fn fn, void *user,
                        GError **err)
 {
-  const char *plan = g_getenv("COLLSIM_PLAN");
-  if (plan && *plan)
+  const char *plan = cs_progress_plan_path();
+  if (plan)
     write_plan_and_exit(c, plan);
   if (!cs_engine_load(c, err))
     return FALSE;
