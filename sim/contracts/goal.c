@@ -96,6 +96,30 @@ cs_packed *cs_lower_pack(const cs_lower_ctx *x, const cs_op *ops, size_t nops)
   return l;
 }
 
+static bool has_peer(const cs_packed_op *pk)
+{
+  return !(pk->word & FULL) && (cs_op_kind)(pk->word & KIND_BITS) != CS_OP_LOOP;
+}
+
+bool cs_packed_make_relative(cs_packed *l, uint32_t rank, uint32_t p)
+{
+  if (l->nfull > 0 || rank >= p)
+    return false;
+  for (uint32_t i = 0; i < l->n; i++) {
+    cs_packed_op *pk = &l->op[i];
+    if (!has_peer(pk))
+      continue;
+    if (pk->peer >= p) { /* put back the peers already rewritten */
+      while (i-- > 0)
+        if (has_peer(&l->op[i]))
+          l->op[i].peer = l->op[i].peer < p - rank ? l->op[i].peer + rank : l->op[i].peer - (p - rank);
+      return false;
+    }
+    pk->peer = pk->peer >= rank ? pk->peer - rank : pk->peer + (p - rank);
+  }
+  return true;
+}
+
 static cs_op_kind kind_at(const cs_lower *c, uint32_t k) { return (cs_op_kind)(c->l->op[k].word & KIND_BITS); }
 static bool is_full(const cs_lower *c, uint32_t k) { return c->l->op[k].word & FULL; }
 static const cs_op *full_at(const cs_lower *c, uint32_t k) { return &c->l->full[c->l->op[k].peer]; }
@@ -161,6 +185,14 @@ static uint64_t calc_ns(const cs_lower *c, uint32_t j)
   return (uint64_t)llround(c->x->gamma_ns * (double)member_bytes(c, j));
 }
 
+static uint32_t absolute_peer(const cs_lower *c, uint32_t packed)
+{
+  if (!c->peers)
+    return packed;
+  uint64_t peer = (uint64_t)packed + c->shift;
+  return (uint32_t)(peer >= c->peers ? peer - c->peers : peer);
+}
+
 void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out)
 {
   memset(out, 0, sizeof *out);
@@ -172,7 +204,7 @@ void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out)
   uint32_t k = c->k + j;
   const cs_packed_op *pk = &c->l->op[k];
   out->type = kind_at(c, k) == CS_OP_SEND ? CS_GOAL_SEND : CS_GOAL_RECV;
-  out->peer = is_full(c, k) ? (uint32_t)cs_loop_op_peer(c->x->prm, full_at(c, k), c->iter) : pk->peer;
+  out->peer = is_full(c, k) ? (uint32_t)cs_loop_op_peer(c->x->prm, full_at(c, k), c->iter) : absolute_peer(c, pk->peer);
   out->tag = (uint32_t)(c->iter == 0 ? pk->tag : (int32_t)(pk->tag + c->iter));
   out->size = member_bytes(c, j);
 }

@@ -104,6 +104,14 @@ typedef struct cs_packed {
 
 cs_packed *cs_lower_pack(const cs_lower_ctx *x, const cs_op *ops, size_t nops);
 
+/* Rewrites the peers of l's packed send and receive ops (not its full ops)
+ * as (peer - rank) mod p, so that ranks whose lists differ only by a
+ * rotation of the ranks (every rank of a dissemination barrier, of a ring)
+ * have byte-identical lists and can share one.  A cursor over it then needs
+ * cs_lower_rotate(c, rank, p).  False (l unchanged) if l has full ops or
+ * a peer >= p. */
+bool cs_packed_make_relative(cs_packed *l, uint32_t rank, uint32_t p);
+
 /* A cursor over one packed list, at one step. */
 typedef struct cs_lower {
   const cs_lower_ctx *x;
@@ -112,10 +120,18 @@ typedef struct cs_lower {
   uint32_t n;     /* ops of the comm step at k (0: the list is done) */
   uint32_t phase; /* 0: the comm step; j >= 1: the calc of member j-1 */
   int32_t loop;   /* index of the enclosing CS_OP_LOOP, or -1 */
+  uint32_t shift, peers; /* peers != 0: the list's packed peers are relative
+                            (cs_packed_make_relative): peer = (packed + shift) mod peers */
   int64_t iter;
 } cs_lower;
 
 void cs_lower_start(cs_lower *c, const cs_lower_ctx *x, const cs_packed *l);
+/* The cursor's list holds relative peers, those of rank `rank` of p. */
+static inline void cs_lower_rotate(cs_lower *c, uint32_t rank, uint32_t p)
+{
+  c->shift = rank;
+  c->peers = p;
+}
 static inline bool cs_lower_finished(const cs_lower *c) { return c->n == 0; }
 /* Ops of the current step. */
 static inline uint32_t cs_lower_step_size(const cs_lower *c) { return c->phase ? 1 : c->n; }

@@ -14,7 +14,11 @@
  *    yields, for every rank of every registered schedule on small shapes,
  *    the ops of the list unrolled (cs_oplist_expand) with their bytes
  *    (cs_units_bytes), peers and tags, and a calc after each reducing
- *    receive; an op whose bytes do not fit the packed word keeps them;
+ *    receive; an op whose bytes do not fit the packed word keeps them; the
+ *    same with the list's peers made relative to the rank
+ *    (cs_packed_make_relative, as the native engine shares lists) and
+ *    turned back by the cursor, for most lists; a list with a full op or a
+ *    peer outside the ranks is refused and left unchanged;
  *  - cs_goal_peek_ranks reads num_ranks from a GOAL file's first statement
  *    (after comments and blank lines, plain or gzip) and nothing else: 0
  *    when the file does not start with it. */
@@ -220,15 +224,29 @@ static bool expect_op(const cs_op *op, void *user)
   return true;
 }
 
-static void check_lowering(const cs_sched_params *prm, const cs_oplist *o, double gamma_ns, const char *what)
+/* rank's list o lowered, its peers absolute (relative: rewritten relative
+ * to the rank when cs_packed_make_relative takes the list; false if not). */
+static bool check_lowering(const cs_sched_params *prm, const cs_oplist *o, double gamma_ns, const char *what,
+                           int64_t rank, bool relative)
 {
   expected x = {.prm = prm, .ops = g_array_new(FALSE, FALSE, sizeof(cs_goal_op)), .gamma_ns = gamma_ns};
   cs_oplist_expand(prm, o, expect_op, &x);
   cs_lower_ctx ctx;
   cs_lower_ctx_init(&ctx, prm, gamma_ns);
   cs_packed *packed = cs_lower_pack(&ctx, o->op, o->n);
+  if (relative && !cs_packed_make_relative(packed, (uint32_t)rank, (uint32_t)prm->p)) {
+    cs_packed *again = cs_lower_pack(&ctx, o->op, o->n); /* refused: the list is as it was */
+    size_t bytes = sizeof *packed + packed->n * sizeof packed->op[0];
+    ck_assert_msg(memcmp(packed->op, again->op, bytes - sizeof *packed) == 0, "%s: a refused list changed", what);
+    g_free(again);
+    g_free(packed);
+    g_array_free(x.ops, TRUE);
+    return false;
+  }
   cs_lower c;
   cs_lower_start(&c, &ctx, packed);
+  if (relative)
+    cs_lower_rotate(&c, (uint32_t)rank, (uint32_t)prm->p);
   guint at = 0;
   uint64_t calc_ns = 0;
   for (; !cs_lower_finished(&c); cs_lower_next(&c))
@@ -251,6 +269,7 @@ static void check_lowering(const cs_sched_params *prm, const cs_oplist *o, doubl
                 (unsigned long long)x.calc_ns);
   g_free(packed);
   g_array_free(x.ops, TRUE);
+  return true;
 }
 
 START_TEST(test_lower_pack)
@@ -259,6 +278,7 @@ START_TEST(test_lower_pack)
   uint64_t sizes[] = {7, 1000};
   cs_oplist o;
   cs_oplist_init(&o);
+  size_t lists = 0, relative = 0;
   for (size_t s = 0; s < G_N_ELEMENTS(shapes); s++)
     for (size_t z = 0; z < G_N_ELEMENTS(sizes); z++)
       for (size_t i = 0; i < cs_coll_algo_count(); i++) {
@@ -272,10 +292,14 @@ START_TEST(test_lower_pack)
           a->ops(&prm, r, &o);
           char *what = g_strdup_printf("%s %s p=%lld size %llu rank %lld", cs_coll_name(a->coll), a->name,
                                        (long long)prm.p, (unsigned long long)sizes[z], (long long)r);
-          check_lowering(&prm, &o, 0.37, what);
+          check_lowering(&prm, &o, 0.37, what, r, false);
+          relative += check_lowering(&prm, &o, 0.37, what, r, true);
+          lists++;
           g_free(what);
         }
       }
+  /* the native engine shares relative lists: most schedules' lists can be */
+  ck_assert_msg(relative > lists / 2, "%zu of %zu lists taken relative", relative, lists);
   /* A message of 2^60 bytes does not fit the packed word: it keeps its op. */
   cs_net net = cs_net_percs(1, 2, 1);
   cs_sched_params big = {.coll = CS_COLL_SCATTER, .tt = &net.tt, .p = 2, .block = (uint64_t)1 << 60,
@@ -283,7 +307,14 @@ START_TEST(test_lower_pack)
   cs_oplist_clear(&o);
   cs_ops_send(&o, 1, 3, cs_units_block(&big, 1));
   cs_ops_recv(&o, 1, 4, cs_units_block(&big, 0));
-  check_lowering(&big, &o, 0, "2^60 bytes");
+  check_lowering(&big, &o, 0, "2^60 bytes", 0, false);
+  ck_assert(!check_lowering(&big, &o, 0, "2^60 bytes", 0, true)); /* a full op */
+  /* A peer outside the ranks: the list is refused and left as it was. */
+  cs_sched_params two = {.coll = CS_COLL_SCATTER, .tt = &net.tt, .p = 2, .block = 8, .bytes = 16, .nunits = 2};
+  cs_oplist_clear(&o);
+  cs_ops_send(&o, 1, 3, cs_units_block(&two, 1));
+  cs_ops_send(&o, 2, 3, cs_units_block(&two, 1));
+  ck_assert(!check_lowering(&two, &o, 0, "peer 2 of 2 ranks", 1, true));
   cs_oplist_free(&o);
 }
 END_TEST
