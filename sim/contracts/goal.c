@@ -101,6 +101,14 @@ static bool has_peer(const cs_packed_op *pk)
   return !(pk->word & FULL) && (cs_op_kind)(pk->word & KIND_BITS) != CS_OP_LOOP;
 }
 
+/* The first n ops' relative peers back to absolute ones. */
+static void absolute(cs_packed *l, uint32_t n, uint32_t rank, uint32_t p)
+{
+  for (uint32_t i = 0; i < n; i++)
+    if (has_peer(&l->op[i]))
+      l->op[i].peer = l->op[i].peer < p - rank ? l->op[i].peer + rank : l->op[i].peer - (p - rank);
+}
+
 bool cs_packed_make_relative(cs_packed *l, uint32_t rank, uint32_t p)
 {
   if (l->nfull > 0 || rank >= p)
@@ -110,9 +118,7 @@ bool cs_packed_make_relative(cs_packed *l, uint32_t rank, uint32_t p)
     if (!has_peer(pk))
       continue;
     if (pk->peer >= p) { /* put back the peers already rewritten */
-      while (i-- > 0)
-        if (has_peer(&l->op[i]))
-          l->op[i].peer = l->op[i].peer < p - rank ? l->op[i].peer + rank : l->op[i].peer - (p - rank);
+      absolute(l, i, rank, p);
       return false;
     }
     pk->peer = pk->peer >= rank ? pk->peer - rank : pk->peer + (p - rank);

@@ -9,7 +9,12 @@
  * (cs_packed_make_relative) and looked up in a table of the lists in use,
  * with a count of their users.  Every rank of a dissemination barrier or a
  * ring then reads one list (a million-rank barrier held 690 MB of lists,
- * 656 bytes per rank); a list no other rank has costs one hash. */
+ * 656 bytes per rank).  Lists of fewer than SHARE_MIN_OPS ops are not worth
+ * it; and once SHARE_TRIAL lists have been looked up with fewer than
+ * three in four found, the rest are kept as they are (every rank its own
+ * list: a two-tier scatter, each list's peer the root; or one in two
+ * shared, as recursive doubling's, where the table costs more time than
+ * the memory it saves: a microsecond a rank at 1,048,576 ranks). */
 #include "sim/engine/native/coll_source.h"
 #include "sim/contracts/errors.h"
 
@@ -32,7 +37,10 @@ typedef struct coll_source {
   GHashTable *shared; /* relative list -> its users (a uint64_t) */
   const cs_packed *last; /* the list share() returned last, and its users */
   uint64_t *last_users;
+  uint64_t tries, found; /* lists looked up, found in use */
 } coll_source;
+
+enum { SHARE_MIN_OPS = 8, SHARE_TRIAL = 1024 };
 
 /* ---- lists shared by rotation ---- */
 
@@ -57,26 +65,28 @@ static gboolean list_equal(gconstpointer a, gconstpointer b)
  * *relative: its peers are relative to the rank. */
 static const cs_packed *share(coll_source *S, cs_packed *l, uint32_t rank, bool *relative)
 {
-  *relative = cs_packed_make_relative(l, rank, (uint32_t)S->prm->p);
+  bool pays = S->tries < SHARE_TRIAL || 4 * S->found >= 3 * S->tries;
+  *relative = pays && l->n >= SHARE_MIN_OPS && cs_packed_make_relative(l, rank, (uint32_t)S->prm->p);
   if (!*relative)
     return l;
-  if (S->last && list_equal(S->last, l)) { /* the usual case: the rank before's */
-    g_free(l);
-    ++*S->last_users;
-    return S->last;
-  }
+  S->tries++;
   gpointer key, users;
-  if (g_hash_table_lookup_extended(S->shared, l, &key, &users)) {
-    g_free(l);
-    l = key;
-  } else {
+  if (S->last && list_equal(S->last, l)) { /* the usual case: the rank before's */
+    key = (gpointer)S->last;
+    users = S->last_users;
+  } else if (!g_hash_table_lookup_extended(S->shared, l, &key, &users)) {
     users = g_new0(uint64_t, 1);
     g_hash_table_insert(S->shared, l, users);
+    key = l;
   }
-  S->last = l;
+  if (key != l) {
+    S->found++;
+    g_free(l);
+  }
+  S->last = key;
   S->last_users = users;
   ++*S->last_users;
-  return l;
+  return key;
 }
 
 static void release(coll_source *S, const cs_lower *cur)
