@@ -7,9 +7,10 @@
  * Ranks whose lists are the same up to a rotation of the ranks share one
  * copy: a list without full ops is stored with relative peers
  * (cs_packed_make_relative) and looked up in a table of the lists in use,
- * with a count of their users.  Every rank of a dissemination barrier or a
- * ring then reads one list (a million-rank barrier held 690 MB of lists,
- * 656 bytes per rank).  Lists of fewer than SHARE_MIN_OPS ops are not worth
+ * with a count of their users.  Every rank of a dissemination barrier or of
+ * Bruck's algorithms then reads one list, a binomial tree's ranks lg p + 1
+ * lists (a million-rank barrier held 690 MB of lists, 656 bytes per rank;
+ * a ring's lists are loops, short already).  Lists of fewer than SHARE_MIN_OPS ops are not worth
  * it; and once SHARE_TRIAL lists have been looked up with fewer than
  * three in four found, the rest are kept as they are (every rank its own
  * list: a two-tier scatter, each list's peer the root; or one in two
