@@ -149,6 +149,7 @@ case_line() {
         bytes=$(awk '{ v = $2; if (v ~ /KiB$/) v = v * 1024; print v + 0 }' <<< "$size")
         smpi_platform "$spec" "$tmp"
         run smpirun -no-privatize -platform "$xml" -hostfile "$hosts" -np "$ranks" --cfg=smpi/"$coll":"$salgo" \
+          --cfg=smpi/shared-malloc-blocksize:"$(shared_block "$ranks" "$bytes")" \
           --cfg=network/crosstraffic:0 --cfg=contexts/stack-size:16 --cfg=contexts/guard-size:0 \
           --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/display-timing:no \
           --log=root.thres:critical "$tmp/coll" "$coll" "$bytes"
@@ -165,6 +166,13 @@ failure() { # the last line of the failed tool's stderr, or its time-out
   local last
   last=$(grep -v '^ *$' "$tmp/err" 2> /dev/null | tail -1 | cut -c1-120)
   echo "${last:-no message (timed out?)}"
+}
+# SMPI_SHARED_MALLOC maps its 1 MiB file block once per MiB of a buffer: with 16,384 ranks each
+# holding a 16 MiB receive buffer that is over the kernel's 65,530 mappings (vm.max_map_count)
+# and SMPI aborts ("Could not map folded virtual memory").  A block as large as a rank's largest
+# buffer (p x bytes, a power of two, at least 1 MiB) maps each buffer once.
+shared_block() { # ranks bytes
+  awk -v p="$1" -v b="$2" 'BEGIN { need = p * b; s = 1048576; while (s < need) s *= 2; printf "%d", s }'
 }
 json_m() { sed -n 's/.*"messages": *\([0-9]*\).*/\1/p'; }
 declare -A per_msg
