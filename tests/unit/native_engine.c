@@ -19,11 +19,15 @@
  *    (cs_packed_make_relative, as the native engine shares lists) and
  *    turned back by the cursor, for most lists; a list with a full op or a
  *    peer outside the ranks is refused and left unchanged;
+ *  - the native engine keeps one op list for a dissemination barrier of
+ *    4,096 ranks and one for Bruck's allgather, and nearly one a rank for
+ *    recursive doubling (where it stops sharing);
  *  - cs_goal_peek_ranks reads num_ranks from a GOAL file's first statement
  *    (after comments and blank lines, plain or gzip) and nothing else: 0
  *    when the file does not start with it. */
 #include "sim/contracts/output_path.h"
 #include "sim/drivers/native_run.h"
+#include "sim/engine/native/coll_source.h"
 #include "sim/engine/native/event_queue.h"
 #include "sim/engine/native/links.h"
 #include "sim/contracts/goal.h"
@@ -319,6 +323,45 @@ START_TEST(test_lower_pack)
 }
 END_TEST
 
+/* The op lists the native engine keeps for a run of algorithm `name` of
+ * coll on 4,096 ranks (ranks whose lists are equal up to a rotation share
+ * one), and its messages. */
+static uint64_t lists_kept(cs_coll coll, const char *name, uint64_t size, uint64_t *messages)
+{
+  cs_net net = cs_net_percs(16, 16, 16);
+  const cs_coll_algo *a = NULL;
+  for (size_t i = 0; i < cs_coll_algo_count(); i++)
+    if (cs_coll_algo_at(i)->coll == coll && strcmp(cs_coll_algo_at(i)->name, name) == 0)
+      a = cs_coll_algo_at(i);
+  ck_assert_msg(a, "no %s", name);
+  cs_sched_params prm;
+  ck_assert(test_setup(&prm, a, &net.tt, size));
+  ck_assert_int_eq(prm.p, 4096);
+  cs_loggops_params m;
+  cs_loggops_defaults(&m);
+  cs_native_result r;
+  GError *e = NULL;
+  ck_assert_msg(cs_native_run_coll(a, &prm, 0, &m, NULL, NULL, &r, &e), "%s", e ? e->message : "");
+  *messages = r.messages;
+  return r.op_lists;
+}
+
+START_TEST(test_shared_lists)
+{
+  uint64_t messages;
+  /* every rank's dissemination list is the same up to a rotation: one list */
+  ck_assert_uint_eq(lists_kept(CS_COLL_BARRIER, "dissemination", 0, &messages), 1);
+  ck_assert_uint_eq(messages, 4096 * 12);
+  /* and Bruck's allgather's */
+  ck_assert_uint_eq(lists_kept(CS_COLL_ALLGATHER, "bruck", 4096 * 8, &messages), 1);
+  ck_assert_uint_eq(messages, 4096 * 12);
+  /* recursive doubling: partners differ by rank (one list in two equals
+   * another's), and the engine stops looking after its trial */
+  ck_assert_uint_ge(lists_kept(CS_COLL_ALLGATHER, "recursive-doubling", 4096 * 8, &messages), 4096 - 1024);
+  ck_assert_uint_eq(messages, 4096 * 12);
+}
+END_TEST
+
 /* path holding text, gzip-compressed when gz (with GLib's compressor). */
 static void write_goal(const char *path, const char *text, bool gz)
 {
@@ -376,6 +419,7 @@ int main(void)
   tcase_add_test(tc, test_links_transfer);
   tcase_add_test(tc, test_atomic_stream);
   tcase_add_test(tc, test_lower_pack);
+  tcase_add_test(tc, test_shared_lists);
   tcase_add_test(tc, test_goal_peek);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

@@ -8,9 +8,9 @@
  * copy: a list without full ops is stored with relative peers
  * (cs_packed_make_relative) and looked up in a table of the lists in use,
  * with a count of their users.  Every rank of a dissemination barrier or of
- * Bruck's algorithms then reads one list, a binomial tree's ranks lg p + 1
- * lists (a million-rank barrier held 690 MB of lists, 656 bytes per rank;
- * a ring's lists are loops, short already).  Lists of fewer than SHARE_MIN_OPS ops are not worth
+ * Bruck's algorithms then reads one list (a million-rank barrier held 690
+ * MB of lists, 656 bytes per rank; a ring's lists are loops, short
+ * already).  Lists of fewer than SHARE_MIN_OPS ops are not worth
  * it; and once SHARE_TRIAL lists have been looked up with fewer than
  * three in four found, the rest are kept as they are (every rank its own
  * list: a two-tier scatter, each list's peer the root; or one in two
@@ -39,6 +39,7 @@ typedef struct coll_source {
   const cs_packed *last; /* the list share() returned last, and its users */
   uint64_t *last_users;
   uint64_t tries, found; /* lists looked up, found in use */
+  uint64_t kept;         /* lists made and kept (cs_native_result's op_lists) */
 } coll_source;
 
 enum { SHARE_MIN_OPS = 8, SHARE_TRIAL = 1024 };
@@ -68,6 +69,7 @@ static const cs_packed *share(coll_source *S, cs_packed *l, uint32_t rank, bool 
 {
   bool pays = S->tries < SHARE_TRIAL || 4 * S->found >= 3 * S->tries;
   *relative = pays && l->n >= SHARE_MIN_OPS && cs_packed_make_relative(l, rank, (uint32_t)S->prm->p);
+  S->kept++;
   if (!*relative)
     return l;
   S->tries++;
@@ -82,6 +84,7 @@ static const cs_packed *share(coll_source *S, cs_packed *l, uint32_t rank, bool 
   }
   if (key != l) {
     S->found++;
+    S->kept--;
     g_free(l);
   }
   S->last = key;
@@ -193,6 +196,7 @@ bool cs_native_run_coll(const cs_coll_algo *a, const cs_sched_params *prm, doubl
   ng_source src = {.self = &S, .p = (uint32_t)prm->p, .ncpus = 1, .nnics = 1, .roots = roots, .started = started,
                    .done = done, .get = get, .finished = finished};
   bool ok = cs_loggops_run(&src, m, on_delivery, user, out, err);
+  out->op_lists = S.kept;
   for (int64_t r = 0; r < prm->p; r++)
     if (S.rank[r].cur.l && !S.rank[r].cur.peers) /* a deadlock leaves lists */
       g_free((cs_packed *)S.rank[r].cur.l);

@@ -85,6 +85,8 @@ typedef struct cs_native_result {
   uint64_t messages, bytes, max_message_bytes;
   uint64_t size_mismatches; /* receives matched with a message of another size */
   uint64_t events;
+  uint64_t op_lists; /* cs_native_run_coll: the packed op lists it made and kept (a list
+                        ranks share, coll_source.c, counts once) */
 } cs_native_result;
 
 /* A message matched by its receive: src, dst ranks, its bytes and tag,
