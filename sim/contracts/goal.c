@@ -101,12 +101,20 @@ static bool has_peer(const cs_packed_op *pk)
   return !(pk->word & FULL) && (cs_op_kind)(pk->word & KIND_BITS) != CS_OP_LOOP;
 }
 
+/* (a + b) mod p, for a < p and b <= p: the one rotation of ranks that
+ * relative peers are made and undone with. */
+static uint32_t add_mod(uint32_t a, uint32_t b, uint32_t p)
+{
+  uint64_t s = (uint64_t)a + b;
+  return (uint32_t)(s >= p ? s - p : s);
+}
+
 /* The first n ops' relative peers back to absolute ones. */
 static void absolute(cs_packed *l, uint32_t n, uint32_t rank, uint32_t p)
 {
   for (uint32_t i = 0; i < n; i++)
     if (has_peer(&l->op[i]))
-      l->op[i].peer = l->op[i].peer < p - rank ? l->op[i].peer + rank : l->op[i].peer - (p - rank);
+      l->op[i].peer = add_mod(l->op[i].peer, rank, p);
 }
 
 bool cs_packed_make_relative(cs_packed *l, uint32_t rank, uint32_t p)
@@ -121,7 +129,7 @@ bool cs_packed_make_relative(cs_packed *l, uint32_t rank, uint32_t p)
       absolute(l, i, rank, p);
       return false;
     }
-    pk->peer = pk->peer >= rank ? pk->peer - rank : pk->peer + (p - rank);
+    pk->peer = add_mod(pk->peer, p - rank, p);
   }
   return true;
 }
@@ -193,10 +201,7 @@ static uint64_t calc_ns(const cs_lower *c, uint32_t j)
 
 static uint32_t absolute_peer(const cs_lower *c, uint32_t packed)
 {
-  if (!c->peers)
-    return packed;
-  uint64_t peer = (uint64_t)packed + c->shift;
-  return (uint32_t)(peer >= c->peers ? peer - c->peers : peer);
+  return c->peers ? add_mod(packed, c->shift, c->peers) : packed;
 }
 
 void cs_lower_op(const cs_lower *c, uint32_t j, cs_goal_op *out)

@@ -106,8 +106,8 @@ cs_packed *cs_lower_pack(const cs_lower_ctx *x, const cs_op *ops, size_t nops);
 
 /* Rewrites the peers of l's packed send and receive ops (not its full ops)
  * as (peer - rank) mod p, so that ranks whose lists differ only by a
- * rotation of the ranks (every rank of a dissemination barrier, of a ring)
- * have byte-identical lists and can share one.  A cursor over it then needs
+ * rotation of the ranks (every rank of a dissemination barrier, of Bruck's
+ * algorithms) have byte-identical lists and can share one.  A cursor over it then needs
  * cs_lower_rotate(c, rank, p).  False (l unchanged) if l has full ops or
  * a peer >= p. */
 bool cs_packed_make_relative(cs_packed *l, uint32_t rank, uint32_t p);

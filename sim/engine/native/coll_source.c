@@ -39,7 +39,6 @@ typedef struct coll_source {
   const cs_packed *last; /* the list share() returned last, and its users */
   uint64_t *last_users;
   uint64_t tries, found; /* lists looked up, found in use */
-  uint64_t kept;         /* lists made and kept (cs_native_result's op_lists) */
 } coll_source;
 
 enum { SHARE_MIN_OPS = 8, SHARE_TRIAL = 1024 };
@@ -69,7 +68,6 @@ static const cs_packed *share(coll_source *S, cs_packed *l, uint32_t rank, bool 
 {
   bool pays = S->tries < SHARE_TRIAL || 4 * S->found >= 3 * S->tries;
   *relative = pays && l->n >= SHARE_MIN_OPS && cs_packed_make_relative(l, rank, (uint32_t)S->prm->p);
-  S->kept++;
   if (!*relative)
     return l;
   S->tries++;
@@ -84,7 +82,6 @@ static const cs_packed *share(coll_source *S, cs_packed *l, uint32_t rank, bool 
   }
   if (key != l) {
     S->found++;
-    S->kept--;
     g_free(l);
   }
   S->last = key;
@@ -196,7 +193,7 @@ bool cs_native_run_coll(const cs_coll_algo *a, const cs_sched_params *prm, doubl
   ng_source src = {.self = &S, .p = (uint32_t)prm->p, .ncpus = 1, .nnics = 1, .roots = roots, .started = started,
                    .done = done, .get = get, .finished = finished};
   bool ok = cs_loggops_run(&src, m, on_delivery, user, out, err);
-  out->op_lists = S.kept;
+  out->op_lists = (uint64_t)prm->p - S.found; /* every rank made one list (roots) */
   for (int64_t r = 0; r < prm->p; r++)
     if (S.rank[r].cur.l && !S.rank[r].cur.peers) /* a deadlock leaves lists */
       g_free((cs_packed *)S.rank[r].cur.l);
