@@ -117,4 +117,13 @@ struct cs_xml_platform {
 static inline netpoint *xml_np(const cs_xml_platform *x, int id) { return &g_array_index(x->np, netpoint, id); }
 static inline zone *xml_zone(const cs_xml_platform *x, int id) { return &g_array_index(x->zones, zone, id); }
 
+/* Whether netpoint p lies in zone zi or below it. */
+static inline bool xml_np_within(const cs_xml_platform *x, int p, int zi)
+{
+  for (int z = xml_np(x, p)->parent; z >= 0; z = xml_zone(x, z)->parent)
+    if (z == zi)
+      return true;
+  return false;
+}
+
 #endif

@@ -220,8 +220,13 @@ static bool route_ends(xroutes *r, int zi, const route_decl *d, int *s, int *t, 
   bool gateways = d->gw_src && d->gw_dst;
   if (r->zr[zi].recursive && !d->bypass && !gateways)
     return fail(x, err, "route from \"%s\" to \"%s\": a zone with sub-zones needs gateways", d->src, d->dst);
-  if (gateways && (find_point(x, d->gw_src) < 0 || find_point(x, d->gw_dst) < 0))
+  int gs = gateways ? find_point(x, d->gw_src) : -1, gd = gateways ? find_point(x, d->gw_dst) : -1;
+  if (gateways && (gs < 0 || gd < 0))
     return fail(x, err, "route from \"%s\" to \"%s\": unknown gateway", d->src, d->dst);
+  if (gateways && d->zone_route && xml_np(x, *s)->kind == NP_ZONE && xml_np(x, *t)->kind == NP_ZONE &&
+      (!xml_np_within(x, gs, xml_np(x, *s)->zone) || !xml_np_within(x, gd, xml_np(x, *t)->zone)))
+    return fail(x, err, "route from \"%s\" to \"%s\": a gateway outside its zone (SimGrid refuses it)", d->src,
+                d->dst);
   return true;
 }
 

@@ -14,7 +14,11 @@
  *    bandwidth finite and > 0, every latency finite and >= 0, core counts
  *    whole and >= 1, several bandwidths only on a WIFI link;
  *  - a cluster radical that is not "A-B,C,..", a host named twice, more
- *    than 2^22 hosts, zones nested deeper than 1000.
+ *    than 2^22 hosts, zones nested deeper than 1000;
+ *  - a <zoneRoute> of a Full, Floyd or Dijkstra zone whose gw_src does not
+ *    lie in its src zone (or below), or gw_dst in its dst zone: SimGrid
+ *    refuses the file as it loads it (RoutedZone's "Invalid NetzoneRoute").
+ *    Not for bypass routes, which SimGrid does not check.
  * Attributes left out are SimGrid's to judge (its own load, in a child
  * process, still follows: sim/engine/sg_engine.c).
  *
@@ -699,6 +703,8 @@ static bool has_nul(const char *path, const char *text, size_t len, GError **err
   return true;
 }
 
+static bool gateways_in_their_zones(cs_xml_platform *x, GError **err);
+
 cs_xml_platform *cs_xml_platform_read(const char *path, const char *text, size_t len, GError **err)
 {
   if (has_nul(path, text, len, err))
@@ -721,6 +727,10 @@ cs_xml_platform *cs_xml_platform_read(const char *path, const char *text, size_t
     g_set_error(err, CS_INPUT_ERROR, 1, "%s: <platform>: declares no host", x->path);
   }
   if (!ok) {
+    cs_xml_platform_free(x);
+    return NULL;
+  }
+  if (!x->has_include && !gateways_in_their_zones(x, err)) {
     cs_xml_platform_free(x);
     return NULL;
   }
@@ -796,6 +806,45 @@ static int lookup(cs_xml_platform *x, const char *name, bool zone_first)
   if (!v)
     v = g_hash_table_lookup(second, name);
   return GPOINTER_TO_INT(v) - 1;
+}
+
+/* One gateway of a zone route: in its zone or below, as SimGrid 3.32
+ * checks as it loads the file (RoutedZone: "Invalid NetzoneRoute"; not
+ * for bypass routes).  Names that are not a zone and a host or router are
+ * left to the route check. */
+static bool gateway_in_zone(cs_xml_platform *x, const route_decl *r, const char *side, const char *zname,
+                            const char *gw, GError **err)
+{
+  int z = zname ? GPOINTER_TO_INT(g_hash_table_lookup(x->zone_ids, zname)) - 1 : -1;
+  int g = gw ? GPOINTER_TO_INT(g_hash_table_lookup(x->points, gw)) - 1 : -1;
+  if (z < 0 || g < 0 || xml_np_within(x, g, NP(x, z)->zone))
+    return true;
+  int in = NP(x, g)->parent;
+  char *sn = shown(r->src), *dn = shown(r->dst), *gn = shown(gw), *zn = shown(zname);
+  char *inn = shown(ZONE(x, in)->np >= 0 ? NP(x, ZONE(x, in)->np)->name : "");
+  refuse_at(x, err, "zoneRoute", NULL, "from \"%s\" to \"%s\": %s=\"%s\" lies in zone \"%s\", not in \"%s\" "
+            "(SimGrid refuses it)", sn, dn, side, gn, inn, zn);
+  g_free(sn);
+  g_free(dn);
+  g_free(gn);
+  g_free(zn);
+  g_free(inn);
+  return false;
+}
+
+static bool gateways_in_their_zones(cs_xml_platform *x, GError **err)
+{
+  for (guint zi = 0; zi < x->zones->len; zi++) {
+    const zone *z = ZONE(x, (int)zi);
+    for (guint i = 0; z->routing != ROUTED_BUILT && i < z->routes->len; i++) {
+      const route_decl *r = &g_array_index(z->routes, route_decl, i);
+      if (r->zone_route && !r->bypass &&
+          (!gateway_in_zone(x, r, "gw_src", r->src, r->gw_src, err) ||
+           !gateway_in_zone(x, r, "gw_dst", r->dst, r->gw_dst, err)))
+        return false;
+    }
+  }
+  return true;
 }
 
 /* A route as found from src to dst: its gateways (-1: none). */

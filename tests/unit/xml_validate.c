@@ -3,7 +3,8 @@
  *  - each class of bad file is refused with one line "PATH: <element
  *    id=..>: problem" naming the element and the problem: no route (Full,
  *    Floyd, Dijkstra one way, zones without a zoneRoute, a route without
- *    links, a gateway behind a missing zone route), negative latency, zero
+ *    links, a gateway behind a missing zone route, a zone route's gateway
+ *    outside its zone), negative latency, zero
  *    bandwidth, speed nan, infinite or unit-less-but-huge values, unknown
  *    units, malformed XML, wrong root, no host, bad radical, core 0;
  *  - valid files pass: SimGrid's kinds of platform (clusters, cabinets,
@@ -115,6 +116,16 @@ static const bad_file BAD[] = {
               "<zone id=\"B\" routing=\"Full\"><host id=\"b1\" speed=\"1Gf\"/></zone>" LINK
               "<zoneRoute src=\"A\" dst=\"B\" gw_src=\"ga\" gw_dst=\"b1\"><link_ctn id=\"l\"/></zoneRoute></zone>"),
      "<host id=\"a1\">", "<zone id=\"A\" routing=\"Full\"> has no route from \"A1\" to \"A2\""},
+    /* gateways each in the other's zone: SimGrid 3.32 refuses the file as it loads it ("Invalid
+       NetzoneRoute"; a fuzzer found the route check passing it and the router finding no route) */
+    {PLATFORM("<zone id=\"w\" routing=\"Full\">"
+              "<cluster id=\"c1\" prefix=\"c1-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"125MBps\" "
+              "lat=\"50us\"/><cluster id=\"c2\" prefix=\"c2-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" "
+              "bw=\"125MBps\" lat=\"50us\"/>" LINK "<zoneRoute src=\"c2\" dst=\"c1\" gw_src=\"c1-c1_router\" "
+              "gw_dst=\"c2-c2_router\"><link_ctn id=\"l\"/></zoneRoute></zone>"),
+     "<zoneRoute>", "from \"c2\" to \"c1\": gw_src=\"c1-c1_router\" lies in zone \"c1\", not in \"c2\""},
+    {NESTED(A_ROUTES, "<zoneRoute src=\"A\" dst=\"B\" gw_src=\"ga\" gw_dst=\"a1\"><link_ctn id=\"l\"/></zoneRoute>"),
+     "<zoneRoute>", "gw_dst=\"a1\" lies in zone \"A\", not in \"B\""},
     /* SimGrid's DTD wants hosts, links and routes inside a zone */
     {PLATFORM(HOST0 "<host id=\"node-1\" speed=\"1Gf\"/>"), "<host id=\"node-0\">", "must be inside a <zone>"},
     {PLATFORM("<link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>"), "<link id=\"l\">", "must be inside a <zone>"},
