@@ -14,7 +14,8 @@
  *    bandwidth finite and > 0, every latency finite and >= 0, core counts
  *    whole and >= 1, several bandwidths only on a WIFI link;
  *  - a cluster radical that is not "A-B,C,..", a host named twice, more
- *    than 2^22 hosts, zones nested deeper than 1000;
+ *    than 2^22 hosts, zones nested deeper than 1000, a <cabinet> outside a
+ *    <zone routing="Cluster"> (SimGrid makes no host of it);
  *  - a <zoneRoute> of a Full, Floyd or Dijkstra zone whose gw_src does not
  *    lie in its src zone (or below), or gw_dst in its dst zone: SimGrid
  *    refuses the file as it loads it (RoutedZone's "Invalid NetzoneRoute").
@@ -485,6 +486,10 @@ static bool on_cluster(cs_xml_platform *x, GError **err, const char *el, const g
   const char *prefix = attr(names, values, "prefix"), *suffix = attr(names, values, "suffix");
   const char *radical = attr(names, values, "radical");
   bool cluster = strcmp(el, "cluster") == 0;
+  const zone *in = &g_array_index(x->zones, zone, x->cur_zone);
+  if (!cluster && (x->cur_zone == 0 || strcmp(in->routing_name, "Cluster") != 0))
+    return refuse_at(x, err, el, id, "<cabinet> is allowed only in a <zone routing=\"Cluster\"> (SimGrid 3.32 makes "
+                     "no host of it %s)", x->cur_zone == 0 ? "directly in <platform>" : "in another zone");
   if (!(VALUE("speed", CS_SG_SPEED, POSITIVE, true) && check_cores(x, err, el, names, values) &&
         VALUE("bw", CS_SG_BANDWIDTH, POSITIVE, false) && VALUE("lat", CS_SG_TIME, NOT_NEGATIVE, false) &&
         VALUE("bb_bw", CS_SG_BANDWIDTH, POSITIVE, false) && VALUE("bb_lat", CS_SG_TIME, NOT_NEGATIVE, false) &&

@@ -4,7 +4,7 @@
  *    id=..>: problem" naming the element and the problem: no route (Full,
  *    Floyd, Dijkstra one way, zones without a zoneRoute, a route without
  *    links, a gateway behind a missing zone route, a zone route's gateway
- *    outside its zone), negative latency, zero
+ *    outside its zone, a cabinet outside a Cluster zone), negative latency, zero
  *    bandwidth, speed nan, infinite or unit-less-but-huge values, unknown
  *    units, malformed XML, wrong root, no host, bad radical, core 0;
  *  - valid files pass: SimGrid's kinds of platform (clusters, cabinets,
@@ -126,6 +126,14 @@ static const bad_file BAD[] = {
      "<zoneRoute>", "from \"c2\" to \"c1\": gw_src=\"c1-c1_router\" lies in zone \"c1\", not in \"c2\""},
     {NESTED(A_ROUTES, "<zoneRoute src=\"A\" dst=\"B\" gw_src=\"ga\" gw_dst=\"a1\"><link_ctn id=\"l\"/></zoneRoute>"),
      "<zoneRoute>", "gw_dst=\"a1\" lies in zone \"A\", not in \"B\""},
+    /* a cabinet outside a Cluster zone: SimGrid 3.32 makes no host of it (a fuzzer found the reader
+       making three hosts the router had no route between) */
+    {PLATFORM("<cabinet id=\"cab\" prefix=\"cab-\" suffix=\".me\" radical=\"1-3\" speed=\"1Gf\" bw=\"125MBps\" "
+              "lat=\"100us\"/>"),
+     "<cabinet id=\"cab\">", "allowed only in a <zone routing=\"Cluster\"> (SimGrid 3.32 makes no host of it directly"},
+    {PLATFORM("<zone id=\"z\" routing=\"Full\"><cabinet id=\"cab\" prefix=\"cab-\" suffix=\".me\" radical=\"1-3\" "
+              "speed=\"1Gf\" bw=\"125MBps\" lat=\"100us\"/></zone>"),
+     "<cabinet id=\"cab\">", "makes no host of it in another zone"},
     /* SimGrid's DTD wants hosts, links and routes inside a zone */
     {PLATFORM(HOST0 "<host id=\"node-1\" speed=\"1Gf\"/>"), "<host id=\"node-0\">", "must be inside a <zone>"},
     {PLATFORM("<link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>"), "<link id=\"l\">", "must be inside a <zone>"},
