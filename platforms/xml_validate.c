@@ -15,7 +15,8 @@
  *    whole and >= 1, several bandwidths only on a WIFI link;
  *  - a cluster radical that is not "A-B,C,..", a host named twice, more
  *    than 2^22 hosts, zones nested deeper than 1000, a <cabinet> outside a
- *    <zone routing="Cluster"> (SimGrid makes no host of it);
+ *    <zone routing="Cluster"> (SimGrid makes no host of it), a second zone
+ *    or cluster directly in <platform> (SimGrid fails on its hosts);
  *  - a <zoneRoute> of a Full, Floyd or Dijkstra zone whose gw_src does not
  *    lie in its src zone (or below), or gw_dst in its dst zone: SimGrid
  *    refuses the file as it loads it (RoutedZone's "Invalid NetzoneRoute").
@@ -327,6 +328,9 @@ static bool add_zone(cs_xml_platform *x, GError **err, const char *el, const cha
   int depth = x->cur_zone >= 0 ? g_array_index(x->zones, zone, x->cur_zone).depth + 1 : 0;
   if (depth > MAX_ZONE_DEPTH)
     return refuse_at(x, err, el, id, "zones nested more than %d deep", MAX_ZONE_DEPTH);
+  if (x->cur_zone == 0 && g_array_index(x->zones, zone, 0).children->len > 0)
+    return refuse_at(x, err, el, id, "a second zone directly in <platform> (SimGrid 3.32 takes one: it fails to "
+                     "create the hosts of the next); put both in one <zone>");
   zone z = {.np = -1, .parent = x->cur_zone, .depth = depth, .routing = routing_of(routing),
             .routing_name = keep(x, routing ? routing : "Cluster"), .element = keep(x, el),
             .children = g_array_new(FALSE, FALSE, sizeof(int)), .routes = g_array_new(FALSE, FALSE, sizeof(route_decl)),

@@ -4,7 +4,8 @@
  *    id=..>: problem" naming the element and the problem: no route (Full,
  *    Floyd, Dijkstra one way, zones without a zoneRoute, a route without
  *    links, a gateway behind a missing zone route, a zone route's gateway
- *    outside its zone, a cabinet outside a Cluster zone), negative latency, zero
+ *    outside its zone, a cabinet outside a Cluster zone, two zones directly
+ *    in <platform>), negative latency, zero
  *    bandwidth, speed nan, infinite or unit-less-but-huge values, unknown
  *    units, malformed XML, wrong root, no host, bad radical, core 0;
  *  - valid files pass: SimGrid's kinds of platform (clusters, cabinets,
@@ -134,6 +135,14 @@ static const bad_file BAD[] = {
     {PLATFORM("<zone id=\"z\" routing=\"Full\"><cabinet id=\"cab\" prefix=\"cab-\" suffix=\".me\" radical=\"1-3\" "
               "speed=\"1Gf\" bw=\"125MBps\" lat=\"100us\"/></zone>"),
      "<cabinet id=\"cab\">", "makes no host of it in another zone"},
+    /* two zones directly in <platform>: SimGrid 3.32 fails to create the second one's hosts ("Invalid CPU
+       model"; a fuzzer found two clusters there read as connected, with no route between them) */
+    {PLATFORM("<zone id=\"a\" routing=\"Full\"><host id=\"h1\" speed=\"1Gf\"/></zone>"
+              "<zone id=\"b\" routing=\"Full\"><host id=\"h2\" speed=\"1Gf\"/></zone>"),
+     "<zone id=\"b\">", "a second zone directly in <platform>"},
+    {PLATFORM("<cluster id=\"c1\" prefix=\"c1-\" suffix=\"\" radical=\"1-3\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>"
+              "<cluster id=\"c2\" prefix=\"c2-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>"),
+     "<cluster id=\"c2\">", "a second zone directly in <platform>"},
     /* SimGrid's DTD wants hosts, links and routes inside a zone */
     {PLATFORM(HOST0 "<host id=\"node-1\" speed=\"1Gf\"/>"), "<host id=\"node-0\">", "must be inside a <zone>"},
     {PLATFORM("<link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>"), "<link id=\"l\">", "must be inside a <zone>"},
