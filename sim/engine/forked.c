@@ -79,6 +79,7 @@ gboolean cs_run_forked(cs_forked_fn fn, void *arg, void *out, size_t out_size, G
     g_set_error(err, CS_INTERNAL_ERROR, 1, "pipe: %s", g_strerror(errno));
     return FALSE;
   }
+  cs_engine_preload(); /* once here, not in every child (SimGrid takes 50-80 ms to load) */
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {

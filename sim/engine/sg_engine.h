@@ -208,6 +208,13 @@ int cs_engine_stuck_count(void);
 /* The stuck processes (valid until the next run); *count gets their number. */
 const cs_stuck *cs_engine_stuck(int *count);
 
+/* The collsim binary loads SimGrid (its module, sg_lazy.c) at the first
+ * call that needs it, so runs without SimGrid do not pay its 50-80 ms of
+ * loading.  cs_engine_preload loads it now: before forking children that
+ * will run it, so each does not load it again.  Linked with sg_engine.c
+ * itself (tests, benches), it does nothing. */
+void cs_engine_preload(void);
+
 /* Simulated time at the end of the run. */
 double cs_engine_clock(void);
 
