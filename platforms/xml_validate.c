@@ -16,7 +16,9 @@
  *  - a cluster radical that is not "A-B,C,..", a host named twice, more
  *    than 2^22 hosts, zones nested deeper than 1000, a <cabinet> outside a
  *    <zone routing="Cluster"> (SimGrid makes no host of it), a second zone
- *    or cluster directly in <platform> (SimGrid fails on its hosts);
+ *    or cluster directly in <platform> (SimGrid fails on its hosts), a
+ *    route without src or dst (a zone route without gw_src or gw_dst: the
+ *    DTD requires them), a route other than a bypass one in a None zone;
  *  - a <zoneRoute> of a Full, Floyd or Dijkstra zone whose gw_src does not
  *    lie in its src zone (or below), or gw_dst in its dst zone: SimGrid
  *    refuses the file as it loads it (RoutedZone's "Invalid NetzoneRoute").
@@ -31,7 +33,7 @@
  * ordered pair needs what SimGrid needs to send a message: a route with at
  * least one link.  SimGrid looks in the two hosts' lowest common zone for
  * a route between the two children that hold them:
- *  - Full (and None): a <route>/<zoneRoute> from one to the other, or one
+ *  - Full (and None, which takes no routes): a <route>/<zoneRoute> from one to the other, or one
  *    the other way that is symmetrical (the default).  None between two
  *    zones: SimGrid aborts ("Bad gateways"); none between two hosts or
  *    routers: an empty route.  Through a child zone, the way from the host
@@ -538,18 +540,38 @@ static bool is_route(const char *el)
   return false;
 }
 
-static void on_route(cs_xml_platform *x, const char *el, const gchar **names, const gchar **values)
+/* What SimGrid 3.32 refuses of a route as it reads it: an attribute its
+ * DTD requires (src and dst; a zone route's gateways too), a route other
+ * than a bypass one in a None zone ("does not accept new routes"). */
+static bool route_accepted(cs_xml_platform *x, GError **err, const char *el, bool zone_route, const gchar **names,
+                           const gchar **values)
+{
+  static const char *const required[] = {"src", "dst", "gw_src", "gw_dst"};
+  for (size_t i = 0; i < (zone_route ? 4 : 2); i++)
+    if (!attr(names, values, required[i]))
+      return refuse_at(x, err, el, NULL, "%s=\"...\" is missing (SimGrid's DTD requires it)", required[i]);
+  const zone *z = &g_array_index(x->zones, zone, x->cur_zone);
+  if (!g_str_has_prefix(el, "bypass") && x->cur_zone > 0 && strcmp(z->routing_name, "None") == 0)
+    return refuse_at(x, err, el, NULL, "a <zone routing=\"None\"> takes no route but bypass routes (SimGrid 3.32 "
+                     "aborts: it does not accept new routes)");
+  return true;
+}
+
+static bool on_route(cs_xml_platform *x, GError **err, const char *el, const gchar **names, const gchar **values)
 {
   bool zone_route = strstr(el, "oneRoute") || strstr(el, "ASroute");
+  if (!route_accepted(x, err, el, zone_route, names, values))
+    return false;
   const char *sym = attr(names, values, "symmetrical");
   route_decl r = {keep(x, attr(names, values, "src")),    keep(x, attr(names, values, "dst")),
                   keep(x, attr(names, values, "gw_src")), keep(x, attr(names, values, "gw_dst")),
                   zone_route, !sym || g_ascii_strcasecmp(sym, "NO") != 0, g_str_has_prefix(el, "bypass"), 0,
                   (int)x->hops->len};
-  if (x->cur_zone >= 0 && r.src && r.dst) {
+  if (x->cur_zone >= 0) {
     x->open_route = g_array_index(x->zones, zone, x->cur_zone).routes;
     g_array_append_val(x->open_route, r);
   }
+  return true;
 }
 
 /* A <link_ctn> of the route being read: the link each way, as SimGrid
@@ -598,8 +620,8 @@ static bool on_element(cs_xml_platform *x, GError **err, const char *el, const g
   if (strcmp(el, "cluster") == 0 || strcmp(el, "cabinet") == 0)
     return on_cluster(x, err, el, names, values);
   if (is_route(el))
-    on_route(x, el, names, values);
-  else if (strcmp(el, "link_ctn") == 0 && x->open_route)
+    return on_route(x, err, el, names, values);
+  if (strcmp(el, "link_ctn") == 0 && x->open_route)
     on_link_ctn(x, names, values);
   else if (strcmp(el, "prop") == 0)
     on_prop(x, names, values);

@@ -5,7 +5,8 @@
  *    Floyd, Dijkstra one way, zones without a zoneRoute, a route without
  *    links, a gateway behind a missing zone route, a zone route's gateway
  *    outside its zone, a cabinet outside a Cluster zone, two zones directly
- *    in <platform>), negative latency, zero
+ *    in <platform>, a route in a None zone, a route without an attribute
+ *    the DTD requires), negative latency, zero
  *    bandwidth, speed nan, infinite or unit-less-but-huge values, unknown
  *    units, malformed XML, wrong root, no host, bad radical, core 0;
  *  - valid files pass: SimGrid's kinds of platform (clusters, cabinets,
@@ -143,6 +144,17 @@ static const bad_file BAD[] = {
     {PLATFORM("<cluster id=\"c1\" prefix=\"c1-\" suffix=\"\" radical=\"1-3\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>"
               "<cluster id=\"c2\" prefix=\"c2-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>"),
      "<cluster id=\"c2\">", "a second zone directly in <platform>"},
+    /* routes SimGrid 3.32 refuses as it reads them (a fuzzer found a None zone's zoneRoute without gw_dst
+       read as a route): a route in a None zone, attributes the DTD requires */
+    {PLATFORM("<zone id=\"w\" routing=\"None\"><zone id=\"A\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>"
+              "<zone id=\"B\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/></zone>" LINK
+              "<zoneRoute src=\"A\" dst=\"B\" gw_src=\"a\" gw_dst=\"b\"><link_ctn id=\"l\"/></zoneRoute></zone>"),
+     "<zoneRoute>", "a <zone routing=\"None\"> takes no route but bypass routes"},
+    {NESTED(A_ROUTES, "<zoneRoute src=\"A\" dst=\"B\" gw_src=\"ga\"><link_ctn id=\"l\"/></zoneRoute>"), "<zoneRoute>",
+     "gw_dst=\"...\" is missing (SimGrid's DTD requires it)"},
+    {PLATFORM("<zone id=\"z\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>" LINK
+              "<route src=\"a\"><link_ctn id=\"l\"/></route></zone>"),
+     "<route>", "dst=\"...\" is missing"},
     /* SimGrid's DTD wants hosts, links and routes inside a zone */
     {PLATFORM(HOST0 "<host id=\"node-1\" speed=\"1Gf\"/>"), "<host id=\"node-0\">", "must be inside a <zone>"},
     {PLATFORM("<link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>"), "<link id=\"l\">", "must be inside a <zone>"},
