@@ -15,8 +15,8 @@
  * malloc places memory: the output is byte-identical either way.
  *
  * It does nothing when any of these holds: the run has fewer than
- * CS_HUGEPAGES_MIN_RANKS ranks (the new image costs about 60 ms, mostly
- * loading SimGrid); COLLSIM_HUGEPAGES=0 is set; GLIBC_TUNABLES already
+ * CS_HUGEPAGES_MIN_RANKS ranks (the new image costs a process start,
+ * about 13 ms of CPU: sim/engine/sg_lazy.c); COLLSIM_HUGEPAGES=0 is set; GLIBC_TUNABLES already
  * names glibc.malloc.hugetlb (the user chose); the kernel's transparent
  * huge pages are "never"; glibc is older than 2.35; the program runs under
  * valgrind (whose tools would stop following it); or a temporary
@@ -29,7 +29,9 @@
 
 #define CS_HUGEPAGES_MIN_RANKS 65536
 
-/* Keeps main's argv (the new image gets the same arguments). */
+/* Keeps main's argv (the new image gets the same arguments), and has
+ * malloc take blocks below 32 MiB from its heap rather than from mmap
+ * (hugepages.c says why). */
 void cs_hugepages_init(char **argv);
 /* A run of `ranks` ranks is about to start: re-executes the program with
  * huge pages when that is worthwhile (above); returns otherwise, also when
