@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define CS_HUGEPAGES_MIN_RANKS 65536
+#define CS_HUGEPAGES_MIN_RANKS 16384
 
 /* Keeps main's argv (the new image gets the same arguments), and has
  * malloc take blocks below 32 MiB from its heap rather than from mmap

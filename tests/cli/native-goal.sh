@@ -203,7 +203,7 @@ fi
 echo "traces: every message, the GOAL file's the same" >&2
 
 # ---- 7. huge pages (sim/contracts/hugepages.h) ----
-# A run of 65,536 ranks or more continues in a new image asking malloc for
+# A run of 16,384 ranks or more continues in a new image asking malloc for
 # transparent huge pages (where glibc and the kernel offer them); the output
 # is the same byte for byte, a smaller run or COLLSIM_HUGEPAGES=0 stays as it
 # is, and a user's own GLIBC_TUNABLES are kept.
