@@ -398,6 +398,20 @@ static bool paths_distinct(const cs_cli *c, GError **err)
   return cs_cli_input_not_output(c, "--platform", platform_file_of(c), err);
 }
 
+/* The missing folders of the output paths, made (and kept in c->made_dirs). */
+static bool make_output_folders(const cs_cli *c, GError **err)
+{
+  for (guint i = 0; i < c->opts->len; i++) {
+    const cs_opt *o = g_ptr_array_index(c->opts, i);
+    char what[64];
+    snprintf(what, sizeof what, "--%s", o->name);
+    if (o->type == CS_OPT_PATH_OUT && *(char **)o->target &&
+        !cs_make_parent_folders(what, *(char **)o->target, c->made_dirs, err))
+      return false;
+  }
+  return true;
+}
+
 /* After a successful parse: the positional arguments and the seed into the
  * run's configuration, and the missing folders of the output paths made. */
 static bool finish_parse(cs_cli *c, GError **err)
@@ -412,15 +426,7 @@ static bool finish_parse(cs_cli *c, GError **err)
     return false;
   if (c->trace || c->timeline)
     c->tracer = cs_trace_new(c->trace != NULL, c->timeline != NULL);
-  for (guint i = 0; i < c->opts->len; i++) {
-    const cs_opt *o = g_ptr_array_index(c->opts, i);
-    char what[64];
-    snprintf(what, sizeof what, "--%s", o->name);
-    if (o->type == CS_OPT_PATH_OUT && *(char **)o->target &&
-        !cs_make_parent_folders(what, *(char **)o->target, c->made_dirs, err))
-      return false;
-  }
-  return true;
+  return make_output_folders(c, err);
 }
 
 int cs_cli_parse(cs_cli *c, const char *cmd, unsigned groups, const cs_opt *opts, const char *parameter_string,
@@ -931,12 +937,29 @@ void cs_cli_engine_clear(cs_engine_config *ec)
 
 /* ---- the run's size; message trace ---- */
 
+/* Around the new image of a large run (hugepages.h): the folders this
+ * image made go, the new image makes them again and removes them if it is
+ * stopped; made again here if the exec failed. */
+static void remove_output_folders(void *cli)
+{
+  const cs_cli *c = cli;
+  cs_remove_made_folders(c->made_dirs);
+  g_ptr_array_set_size(c->made_dirs, 0);
+}
+
+static void remake_output_folders(void *cli)
+{
+  GError *e = NULL;
+  if (!make_output_folders(cli, &e)) /* they were made a moment ago: the run's write will say why */
+    g_clear_error(&e);
+}
+
 bool cs_cli_run_size(const cs_cli *c, int64_t ranks, GError **err)
 {
   if (c->timeline && ranks > CS_TIMELINE_MAX_RANKS)
     return cs_input_error(err, "--timeline draws runs of at most %d ranks (this one has %lld); --trace FILE records "
                           "any run", CS_TIMELINE_MAX_RANKS, (long long)ranks);
-  cs_hugepages_for(ranks);
+  cs_hugepages_for(ranks, remove_output_folders, remake_output_folders, (void *)c);
   return true;
 }
 

@@ -75,10 +75,12 @@ static bool worthwhile(int64_t ranks)
          glibc_has_tunable() && kernel_has_thp();
 }
 
-void cs_hugepages_for(int64_t ranks)
+void cs_hugepages_for(int64_t ranks, void (*before_exec)(void *), void (*after_failed_exec)(void *), void *arg)
 {
   if (!worthwhile(ranks))
     return;
+  if (before_exec)
+    before_exec(arg);
   const char *old = g_getenv("GLIBC_TUNABLES");
   char *tunables = old && *old ? g_strdup_printf("%s:" TUNABLE "=1", old) : g_strdup(TUNABLE "=1");
   g_setenv("GLIBC_TUNABLES", tunables, TRUE);
@@ -86,6 +88,8 @@ void cs_hugepages_for(int64_t ranks)
   fflush(NULL);
   execv("/proc/self/exe", saved_argv);
   /* not executed: go on as we are, without asking again */
+  if (after_failed_exec)
+    after_failed_exec(arg);
   g_setenv("COLLSIM_HUGEPAGES", "0", TRUE);
   if (old)
     g_setenv("GLIBC_TUNABLES", old, TRUE);

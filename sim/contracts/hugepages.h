@@ -11,7 +11,10 @@
  * a large run continues in a fresh image of itself with it set:
  * cs_hugepages_for(ranks) re-executes the program with the same arguments
  * and GLIBC_TUNABLES extended, once its size is known and before it has
- * printed or created anything.  Nothing in the results depends on where
+ * printed or created anything but the folders of its output paths, which
+ * it removes first (the new image makes them again, and removes them if
+ * stopped: a fresh image does not know it made them).  Nothing in the
+ * results depends on where
  * malloc places memory: the output is byte-identical either way.
  *
  * It does nothing when any of these holds: the run has fewer than
@@ -35,8 +38,11 @@
 void cs_hugepages_init(char **argv);
 /* A run of `ranks` ranks is about to start: re-executes the program with
  * huge pages when that is worthwhile (above); returns otherwise, also when
- * the exec fails (the run goes on without them). */
-void cs_hugepages_for(int64_t ranks);
+ * the exec fails (the run goes on without them).  before_exec (may be NULL)
+ * undoes what this image made that the new one makes again (the folders of
+ * its output paths: left in place, the new image would find them and not
+ * remove them when stopped); after_failed_exec redoes it. */
+void cs_hugepages_for(int64_t ranks, void (*before_exec)(void *), void (*after_failed_exec)(void *), void *arg);
 /* Was this process's malloc asked for huge pages (GLIBC_TUNABLES)? */
 bool cs_hugepages_asked(void);
 
