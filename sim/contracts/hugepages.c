@@ -67,12 +67,27 @@ static bool under_valgrind(void)
   return preload && strstr(preload, "vgpreload");
 }
 
+/* A build with AddressSanitizer allocates with the sanitizer's allocator,
+ * which glibc's tunable does not reach: a new image would cost without
+ * saving anything. */
+static bool sanitized(void)
+{
+#ifdef COLLSIM_SANITIZED
+  return true;
+#else
+  return false;
+#endif
+}
+
+/* collsim sweep's planning (COLLSIM_PLAN) stops before the simulation. */
+static bool planning_only(void) { return g_getenv("COLLSIM_PLAN") != NULL; }
+
 static bool worthwhile(int64_t ranks)
 {
   const char *env = g_getenv("COLLSIM_HUGEPAGES"), *tunables = g_getenv("GLIBC_TUNABLES");
   return saved_argv && ranks >= CS_HUGEPAGES_MIN_RANKS && !(env && strcmp(env, "0") == 0) &&
-         !(tunables && strstr(tunables, TUNABLE)) && !cs_tempdir_made() && !under_valgrind() &&
-         glibc_has_tunable() && kernel_has_thp();
+         !(tunables && strstr(tunables, TUNABLE)) && !cs_tempdir_made() && !under_valgrind() && !sanitized() &&
+         !planning_only() && glibc_has_tunable() && kernel_has_thp();
 }
 
 void cs_hugepages_for(int64_t ranks, void (*before_exec)(void *), void (*after_failed_exec)(void *), void *arg)

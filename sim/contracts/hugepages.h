@@ -22,7 +22,9 @@
  * about 13 ms of CPU: sim/engine/sg_lazy.c); COLLSIM_HUGEPAGES=0 is set; GLIBC_TUNABLES already
  * names glibc.malloc.hugetlb (the user chose); the kernel's transparent
  * huge pages are "never"; glibc is older than 2.35; the program runs under
- * valgrind (whose tools would stop following it); or a temporary
+ * valgrind (whose tools would stop following it), or is built with the
+ * sanitizers (whose allocator ignores the tunable), or only plans a sweep's
+ * point (COLLSIM_PLAN); or a temporary
  * directory of the run exists already. */
 #ifndef COLLSIM_HUGEPAGES_H
 #define COLLSIM_HUGEPAGES_H
